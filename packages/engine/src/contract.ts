@@ -1,0 +1,237 @@
+/**
+ * The engine's seams. `mapping/`, `analysis/` and `dates/` produce what is declared here;
+ * `index/` (segments, the shard engine) and `search/` (query execution, sort, top-k) consume it;
+ * the shard worker and the coordinator use the request/result types to talk to a shard.
+ * Everything that crosses a thread here is structured-clonable and small.
+ */
+import type { QueryNode, SortSpec, SortValue, SourceFilter, WireError } from '@shoal/protocol';
+
+// ---------------------------------------------------------------- mapping
+
+export type FieldType =
+  | 'text'
+  | 'keyword'
+  | 'long'
+  | 'integer'
+  | 'short'
+  | 'byte'
+  | 'double'
+  | 'float'
+  | 'boolean'
+  | 'date'
+  | 'date_nanos'
+  | 'geo_point'
+  | 'ip'
+  | 'object'
+  | 'nested';
+
+/** A leaf field (or multi-field) after mapping resolution, addressed by its full dotted path. */
+export interface ResolvedField {
+  /** Full path: `user.name`, or `title.keyword` for a multi-field. */
+  path: string;
+  type: Exclude<FieldType, 'object' | 'nested'>;
+  /** Whether the field is searchable (`index`). */
+  index: boolean;
+  /** Whether the field has doc values (sortable). `text` never does (no fielddata). */
+  docValues: boolean;
+  /** Index-time analyzer name (text only). */
+  analyzer?: string;
+  /** Search-time analyzer name (text only; defaults to `analyzer`). */
+  searchAnalyzer?: string;
+  /** Date format (date / date_nanos), e.g. `strict_date_optional_time||epoch_millis`. */
+  format?: string;
+  ignoreAbove?: number;
+}
+
+/** One value of one field of one document, ready to be indexed. */
+export interface IndexableField {
+  path: string;
+  type: ResolvedField['type'];
+  /** text: analysed tokens with positions (position gaps between array values as ES: 100). */
+  tokens?: { term: string; position: number }[];
+  /** keyword / boolean (`T`/`F` as ES stores them: terms `true`/`false`) / ip: exact terms, indexed and in doc values. */
+  terms?: string[];
+  /**
+   * Numbers and dates. long / date_nanos / date-as-long are bigint when they do not fit a
+   * double exactly; integer/short/byte/double/float are numbers. Dates: epoch millis (date) or
+   * epoch nanos as bigint (date_nanos).
+   */
+  numbers?: (number | bigint)[];
+  geo?: { lat: number; lon: number }[];
+}
+
+export interface ParsedDocument {
+  id: string;
+  routing?: string;
+  /** The raw `_source` bytes exactly as they were sent. */
+  source: Uint8Array;
+  fields: IndexableField[];
+}
+
+/**
+ * The mapping of one index: immutable; `merge` returns a new one. Implemented in `mapping/`.
+ * Errors are thrown as protocol errors (mapper_parsing_exception, illegal_argument_exception,
+ * strict_dynamic_mapping_exception, document_parsing_exception) with Elasticsearch's reasons.
+ */
+export interface IndexMapping {
+  /** The `mappings` JSON as `GET /{index}/_mapping` shows it (`{"properties": …}` etc.). */
+  toJSON(): Record<string, unknown>;
+  /** Merge a `PUT _mapping` body or a dynamic update; throws on conflicts. */
+  merge(update: Record<string, unknown>): IndexMapping;
+  /** A leaf or multi-field by full path; undefined when unmapped. */
+  field(path: string): ResolvedField | undefined;
+  /** Every leaf field (including multi-fields) whose path matches a simple `*` pattern. */
+  fieldsMatching(pattern: string): ResolvedField[];
+  /** Whether a path is an object or nested field (for `exists`). */
+  isObject(path: string): boolean;
+  /**
+   * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
+   * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller
+   * must merge it into the index mapping before the document counts as indexed.
+   */
+  parseDocument(
+    id: string,
+    source: Uint8Array,
+    routing?: string,
+  ): {
+    doc: ParsedDocument;
+    dynamicUpdate?: Record<string, unknown>;
+  };
+}
+
+// ---------------------------------------------------------------- analysis
+
+export interface Token {
+  term: string;
+  position: number;
+  startOffset: number;
+  endOffset: number;
+}
+
+export interface Analyzer {
+  name: string;
+  analyze(text: string): Token[];
+}
+
+// ---------------------------------------------------------------- shard requests
+
+/** Sort specs with `_score` desc when the request had no sort. */
+export interface ShardQueryRequest {
+  query: QueryNode;
+  sort: SortSpec[];
+  /** How many top entries to return: from + size (or size with search_after). */
+  k: number;
+  /** Resolved track_total_hits: -1 disabled, 2147483647 accurate, else count up to N. */
+  trackTotalHitsUpTo: number;
+  trackScores: boolean;
+  /** Raw search_after values, one per sort key. */
+  searchAfter?: SortValue[];
+  /** This shard's position in the request's shard list (for `_shard_doc`). */
+  shardIndex: number;
+}
+
+/** One candidate hit of a shard: what the merge needs, nothing more. */
+export interface ShardHitRef {
+  /** Doc id within the reader the query ran on (reader-global: segment base + local doc). */
+  doc: number;
+  /** NaN when not scored. */
+  score: number;
+  /** Comparable sort values, one per sort key (missing values already substituted as ES does). */
+  sort: SortValue[];
+  /** Display sort values when they differ from `sort` (a `format` was given). */
+  display?: SortValue[];
+}
+
+export interface ShardQueryResult {
+  totalHits: number;
+  totalRelation: 'eq' | 'gte';
+  /** NaN when nothing was scored. */
+  maxScore: number;
+  hits: ShardHitRef[];
+}
+
+export interface ShardFetchRequest {
+  docs: number[];
+  source: SourceFilter;
+  version: boolean;
+  seqNoPrimaryTerm: boolean;
+}
+
+/** Fetched hits in the requested order. `_source` bytes are packed into one buffer. */
+export interface ShardFetchResult {
+  ids: string[];
+  routing: (string | null)[];
+  versions: number[];
+  seqNos: number[];
+  primaryTerms: number[];
+  /** All `_source` JSON texts concatenated; hit i is bytes [offsets[i], offsets[i+1]). Empty when `_source` is off. */
+  sourceBytes: Uint8Array;
+  sourceOffsets: Uint32Array;
+}
+
+// ---------------------------------------------------------------- writes
+
+export type VersionType = 'internal' | 'external' | 'external_gte';
+
+interface WriteConditions {
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  version?: number;
+  versionType?: VersionType;
+}
+
+export type ShardWriteOp =
+  | ({ op: 'index'; id: string; source: Uint8Array; routing?: string; create: boolean } & WriteConditions)
+  | ({ op: 'delete'; id: string; routing?: string } & WriteConditions)
+  | ({
+      op: 'update';
+      id: string;
+      routing?: string;
+      /** Partial document (JSON bytes) merged into the current `_source`. */
+      doc?: Uint8Array;
+      /** Document to index when none exists. */
+      upsert?: Uint8Array;
+      docAsUpsert: boolean;
+      detectNoop: boolean;
+      /** Return the updated `_source` (the `_source` parameter of `_update`). */
+      returnSource: boolean;
+    } & Pick<WriteConditions, 'ifSeqNo' | 'ifPrimaryTerm'>);
+
+export interface ShardWriteResult {
+  /** HTTP status of this item: 201 created, 200 updated/deleted/noop, 404 not_found, 409 conflict, 400… */
+  status: number;
+  id: string;
+  result?: 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';
+  version?: number;
+  seqNo?: number;
+  primaryTerm?: number;
+  error?: WireError;
+  /** The resulting `_source`, for `_update` with `_source` requested. */
+  source?: Uint8Array;
+}
+
+/**
+ * A write batch either applies (results, one per op, in order) or, when some documents need
+ * new dynamic mappings, applies nothing and asks for the mapping update first.
+ */
+export type ShardWriteOutcome =
+  | { kind: 'applied'; results: ShardWriteResult[] }
+  | { kind: 'needs_mapping'; update: Record<string, unknown> };
+
+export interface GetResult {
+  found: boolean;
+  id: string;
+  version?: number;
+  seqNo?: number;
+  primaryTerm?: number;
+  routing?: string;
+  source?: Uint8Array;
+}
+
+export interface ShardDocsStats {
+  count: number;
+  deleted: number;
+  segments: number;
+  /** Bytes of stored `_source` plus an estimate of postings and doc values. */
+  sizeInBytes: number;
+}

@@ -1,0 +1,94 @@
+/**
+ * The query DSL after parsing: a plain, structured-clonable tree that crosses from the
+ * coordinator (which parses and validates the JSON, raising `parsing_exception`) to the shard
+ * workers (which compile it against their mapping). Field names are as the user wrote them;
+ * they may be patterns (`title*`, `*`) where Elasticsearch allows patterns.
+ */
+export type JsonScalar = string | number | bigint | boolean | null;
+
+export interface FieldBoost {
+  field: string;
+  boost: number;
+}
+
+export type QueryNode =
+  | { type: 'match_all'; boost: number }
+  | { type: 'match_none' }
+  | { type: 'term'; field: string; value: JsonScalar; boost: number; caseInsensitive: boolean }
+  | { type: 'terms'; field: string; values: JsonScalar[]; boost: number }
+  | {
+      type: 'range';
+      field: string;
+      gt?: JsonScalar;
+      gte?: JsonScalar;
+      lt?: JsonScalar;
+      lte?: JsonScalar;
+      /** Date format used to parse the bounds (overrides the field's format). */
+      format?: string;
+      /** e.g. `+01:00` or `Europe/Paris`, applied to date bounds and rounding. */
+      timeZone?: string;
+      boost: number;
+    }
+  | { type: 'exists'; field: string; boost: number }
+  | { type: 'ids'; values: string[]; boost: number }
+  | { type: 'prefix'; field: string; value: string; boost: number; caseInsensitive: boolean }
+  | { type: 'wildcard'; field: string; value: string; boost: number; caseInsensitive: boolean }
+  | {
+      type: 'match';
+      field: string;
+      query: JsonScalar;
+      operator: 'or' | 'and';
+      /** Raw Elasticsearch minimum_should_match spec: `2`, `-1`, `75%`, `3<90%`. */
+      minimumShouldMatch?: string;
+      analyzer?: string;
+      zeroTermsQuery: 'none' | 'all';
+      lenient: boolean;
+      boost: number;
+    }
+  | {
+      type: 'match_phrase';
+      field: string;
+      query: string;
+      slop: number;
+      analyzer?: string;
+      zeroTermsQuery: 'none' | 'all';
+      boost: number;
+    }
+  | {
+      type: 'multi_match';
+      fields: FieldBoost[];
+      query: JsonScalar;
+      matchType: 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
+      operator: 'or' | 'and';
+      minimumShouldMatch?: string;
+      tieBreaker: number;
+      analyzer?: string;
+      slop: number;
+      lenient: boolean;
+      zeroTermsQuery: 'none' | 'all';
+      boost: number;
+    }
+  | {
+      type: 'bool';
+      must: QueryNode[];
+      filter: QueryNode[];
+      should: QueryNode[];
+      mustNot: QueryNode[];
+      minimumShouldMatch?: string;
+      boost: number;
+    }
+  | { type: 'constant_score'; filter: QueryNode; boost: number }
+  | {
+      type: 'simple_query_string';
+      query: string;
+      /** Empty means `index.query.default_field` (`*`: every searchable field). */
+      fields: FieldBoost[];
+      defaultOperator: 'or' | 'and';
+      analyzer?: string;
+      minimumShouldMatch?: string;
+      lenient: boolean;
+      analyzeWildcard: boolean;
+      boost: number;
+    };
+
+export type QueryType = QueryNode['type'];
