@@ -8,3 +8,4 @@ export {
   TRACK_TOTAL_HITS_DISABLED,
 } from './search/search-request.ts';
 export type { NumericType, SortMode, SortOrder, SortSpec, SortValue } from './search/sort-spec.ts';
+export * from './errors/catalogue.ts';
