@@ -64,3 +64,125 @@ export function versionConflict(
 export function taskCancelled(reason: string): ShoalError {
   return new ShoalError('task_cancelled_exception', reason, 400);
 }
+
+/** `PUT /{index}` on an existing index (ResourceAlreadyExistsException with the Index). */
+export function resourceAlreadyExists(index: string, indexUuid: string): ShoalError {
+  return new ShoalError('resource_already_exists_exception', `index [${index}/${indexUuid}] already exists`, 400, {
+    index_uuid: indexUuid,
+    index,
+  });
+}
+
+/** `Invalid index name [<name>], <description>`; validateIndexName in values/index-name.ts builds the descriptions. */
+export function invalidIndexName(index: string, description: string): ShoalError {
+  return new ShoalError('invalid_index_name_exception', `Invalid index name [${index}], ${description}`, 400, {
+    index_uuid: '_na_',
+    index,
+  });
+}
+
+/** `_update` of a document that does not exist. */
+export function documentMissing(id: string, index: string, indexUuid: string, shard: number): ShoalError {
+  return new ShoalError('document_missing_exception', `[${id}]: document missing`, 404, {
+    index_uuid: indexUuid,
+    shard: String(shard),
+    index,
+  });
+}
+
+export function resourceNotFound(reason: string): ShoalError {
+  return new ShoalError('resource_not_found_exception', reason, 404);
+}
+
+/** ElasticsearchParseException; also `request body is required` (see requestBodyRequired). */
+export function parseException(reason: string, causedBy?: ShoalError): ShoalError {
+  return new ShoalError('parse_exception', reason, 400, {}, causedBy);
+}
+
+/** An endpoint that needs a body got none (RestRequest.requiredContent). */
+export function requestBodyRequired(): ShoalError {
+  return parseException('request body is required');
+}
+
+/** Java's IllegalStateException: a bug or an impossible state, hence 500. */
+export function illegalState(reason: string, causedBy?: ShoalError): ShoalError {
+  return new ShoalError('illegal_state_exception', reason, 500, {}, causedBy);
+}
+
+export function unsupportedOperation(reason: string): ShoalError {
+  return new ShoalError('unsupported_operation_exception', reason, 500);
+}
+
+/**
+ * Shoal's own rule: a feature Shoal does not have answers 501 and names what is missing, so a
+ * client never mistakes it for a bug (500) or for its own mistake (400). `what` is a noun phrase:
+ * `notImplemented('the [geo_shape] query')`.
+ */
+export function notImplemented(what: string): ShoalError {
+  return new ShoalError('unsupported_operation_exception', `${what} is not implemented in Shoal`, 501);
+}
+
+/** SettingsException (400): malformed settings as a whole, as opposed to one bad value (IAE). */
+export function settingsException(reason: string, causedBy?: ShoalError): ShoalError {
+  return new ShoalError('settings_exception', reason, 400, {}, causedBy);
+}
+
+/** Java's NumberFormatException (an IllegalArgumentException, so 400): `For input string: "abc"`. */
+export function numberFormat(input: string): ShoalError {
+  return new ShoalError('number_format_exception', `For input string: "${input}"`, 400);
+}
+
+/** ElasticsearchTimeoutException. Shoal: 429 as in Elasticsearch 8.17+ (README version policy). */
+export function timeoutException(reason: string): ShoalError {
+  return new ShoalError('timeout_exception', reason, 429);
+}
+
+/** A full queue (EsRejectedExecutionException). */
+export function rejectedExecution(reason: string): ShoalError {
+  return new ShoalError('es_rejected_execution_exception', reason, 429);
+}
+
+/** A memory breaker tripped; transient breaks are retryable (429), permanent ones are 500. */
+export function circuitBreaking(
+  reason: string,
+  bytesWanted: number,
+  bytesLimit: number,
+  durability: 'TRANSIENT' | 'PERMANENT' = 'TRANSIENT',
+): ShoalError {
+  return new ShoalError('circuit_breaking_exception', reason, durability === 'TRANSIENT' ? 429 : 500, {
+    bytes_wanted: bytesWanted,
+    bytes_limit: bytesLimit,
+    durability,
+  });
+}
+
+/** No copy of a shard can serve the request (NoShardAvailableActionException, 503). */
+export function noShardAvailable(
+  reason: string,
+  shard?: { index: string; indexUuid: string; shard: number },
+): ShoalError {
+  const metadata = shard ? { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index } : {};
+  return new ShoalError('no_shard_available_action_exception', reason, 503, metadata);
+}
+
+/**
+ * Not enough active copies for a write (UnavailableShardsException, 503):
+ * `[<index>][<shard>] <message>`, e.g. `Primary shard is not active Timeout: [1m], request: [...]`.
+ */
+export function unavailableShards(index: string, indexUuid: string, shard: number, message: string): ShoalError {
+  return new ShoalError('unavailable_shards_exception', `[${index}][${shard}] ${message}`, 503, {
+    index_uuid: indexUuid,
+    shard: String(shard),
+    index,
+  });
+}
+
+/** A transport action no node registered (ActionNotFoundTransportException). */
+export function actionNotFound(action: string): ShoalError {
+  return new ShoalError('action_not_found_transport_exception', `No handler for action [${action}]`, 500, {
+    action,
+  });
+}
+
+export * from './catalogue-search.ts';
+export * from './catalogue-rest.ts';

@@ -10,6 +10,47 @@ export interface WireError {
   status: number;
   metadata?: Record<string, unknown>;
   causedBy?: WireError;
+  extra?: WireErrorExtra;
+  stack?: string;
+}
+
+/** One shard's failure inside a `search_phase_execution_exception` (ShardSearchFailure). */
+export interface ShardFailure {
+  /** -1 when the shard is not known (scroll continuations). */
+  shard: number;
+  index: string | null;
+  node?: string;
+  reason: ShoalError;
+}
+
+export interface WireShardFailure {
+  shard: number;
+  index: string | null;
+  node?: string;
+  reason: WireError;
+}
+
+/**
+ * The less common parts of an Elasticsearch exception:
+ * - `bodyHeaders` are written in the body as `"header":{…}` and also sent as HTTP headers
+ *   (security's `WWW-Authenticate`);
+ * - `httpHeaders` are only sent as HTTP headers (`Allow` on a 405);
+ * - `simple` selects RestController's flat bodies: `{"error":"<reason>","status":N}`
+ *   ('with-status') or `{"error":"<reason>"}` ('without-status', the unknown-path 400);
+ * - `shardFailures` makes the error a search_phase_execution_exception-style grouped failure.
+ */
+export interface ShoalErrorExtra {
+  bodyHeaders?: Record<string, string[]>;
+  httpHeaders?: Record<string, string>;
+  simple?: 'with-status' | 'without-status';
+  shardFailures?: ShardFailure[];
+}
+
+interface WireErrorExtra {
+  bodyHeaders?: Record<string, string[]>;
+  httpHeaders?: Record<string, string>;
+  simple?: 'with-status' | 'without-status';
+  shardFailures?: WireShardFailure[];
 }
 
 export class ShoalError extends Error {
@@ -19,6 +60,7 @@ export class ShoalError extends Error {
   /** Extra fields written after `reason`, in insertion order (`index_uuid`, `index`, …). */
   readonly metadata: Record<string, unknown>;
   readonly causedBy?: ShoalError;
+  readonly extra: ShoalErrorExtra;
 
   constructor(
     type: string,
@@ -26,6 +68,7 @@ export class ShoalError extends Error {
     status: number,
     metadata: Record<string, unknown> = {},
     causedBy?: ShoalError,
+    extra: ShoalErrorExtra = {},
   ) {
     super(reason);
     this.name = 'ShoalError';
@@ -34,6 +77,7 @@ export class ShoalError extends Error {
     this.status = status;
     this.metadata = metadata;
     this.causedBy = causedBy;
+    this.extra = extra;
   }
 
   /** Plain form for crossing a thread or a node. */
@@ -41,17 +85,41 @@ export class ShoalError extends Error {
     const w: WireError = { type: this.type, reason: this.reason, status: this.status };
     if (Object.keys(this.metadata).length > 0) w.metadata = this.metadata;
     if (this.causedBy) w.causedBy = this.causedBy.toWire();
+    const x = this.extra;
+    if (x.bodyHeaders || x.httpHeaders || x.simple || x.shardFailures) {
+      const e: WireErrorExtra = {};
+      if (x.bodyHeaders) e.bodyHeaders = x.bodyHeaders;
+      if (x.httpHeaders) e.httpHeaders = x.httpHeaders;
+      if (x.simple) e.simple = x.simple;
+      if (x.shardFailures) {
+        e.shardFailures = x.shardFailures.map((f) => ({ ...f, reason: f.reason.toWire() }));
+      }
+      w.extra = e;
+    }
+    if (this.stack) w.stack = this.stack;
     return w;
   }
 
   static fromWire(w: WireError): ShoalError {
-    return new ShoalError(
+    const x = w.extra;
+    const extra: ShoalErrorExtra = {};
+    if (x?.bodyHeaders) extra.bodyHeaders = x.bodyHeaders;
+    if (x?.httpHeaders) extra.httpHeaders = x.httpHeaders;
+    if (x?.simple) extra.simple = x.simple;
+    if (x?.shardFailures) {
+      extra.shardFailures = x.shardFailures.map((f) => ({ ...f, reason: ShoalError.fromWire(f.reason) }));
+    }
+    const e = new ShoalError(
       w.type,
       w.reason,
       w.status,
       w.metadata ?? {},
       w.causedBy ? ShoalError.fromWire(w.causedBy) : undefined,
+      extra,
     );
+    // Keep the stack of the thread or node that raised it, for `error_trace`.
+    if (w.stack) e.stack = w.stack;
+    return e;
   }
 }
 

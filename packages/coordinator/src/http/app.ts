@@ -1,0 +1,163 @@
+/**
+ * The HTTP surface: Hono over @hono/node-server. Builds a RestRequest for each call, runs the
+ * handler, and writes Elasticsearch's response conventions: `?pretty`, `?filter_path`,
+ * `?error_trace`, `Warning` headers, the compatible-with media types, 404/405 for unknown routes,
+ * and errors as `{"error":{…},"status":N}`.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import {
+  deprecationWarning,
+  errorBody,
+  filterPath,
+  isShoalError,
+  negotiateMediaType,
+  parseJson,
+  ShoalError,
+  stringifyJson,
+} from '@shoal/protocol';
+import { type Context, Hono } from 'hono';
+import type { Logger } from 'pino';
+import { readRawBody } from './request-body.ts';
+import type { HttpMethod, RestRequest, RestResponse, Route } from './rest-types.ts';
+import { MethodIndex, orderRoutes } from './route-table.ts';
+
+type Env = { Bindings: HttpBindings };
+
+export interface AppOptions<S> {
+  routes: Route<S>[];
+  services: S;
+  logger: Logger;
+}
+
+function queryParams(url: string): Record<string, string> {
+  const q = url.indexOf('?');
+  const out: Record<string, string> = {};
+  if (q < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) out[k] = v;
+  return out;
+}
+
+function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  c.req.raw.headers.forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}
+
+/** Aborts when the client goes away before the response is complete. */
+function disconnectSignal(c: Context<Env>): AbortSignal {
+  const ac = new AbortController();
+  const out = c.env?.outgoing;
+  if (out) {
+    out.once('close', () => {
+      if (!out.writableFinished) ac.abort();
+    });
+  }
+  return ac.signal;
+}
+
+function isPretty(query: Record<string, string>): boolean {
+  return 'pretty' in query && query.pretty !== 'false';
+}
+
+export function render(
+  method: HttpMethod,
+  query: Record<string, string>,
+  headers: Record<string, string | undefined>,
+  res: RestResponse,
+  warnings: string[],
+): Response {
+  const out = new Headers();
+  for (const w of warnings) out.append('Warning', deprecationWarning(w));
+  for (const [k, v] of Object.entries(res.headers ?? {})) out.set(k, v);
+  let text: string;
+  if (res.text !== undefined) {
+    text = res.text;
+    out.set('content-type', res.contentType ?? 'text/plain; charset=UTF-8');
+  } else {
+    let value = res.body;
+    if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
+    text = value === undefined ? '' : stringifyJson(value, isPretty(query));
+    if (isPretty(query) && text) text += '\n';
+    out.set('content-type', res.contentType ?? negotiateMediaType(headers.accept, headers['content-type']));
+  }
+  if (method === 'HEAD') {
+    out.set('content-length', String(Buffer.byteLength(text)));
+    return new Response(null, { status: res.status, headers: out });
+  }
+  return new Response(text, { status: res.status, headers: out });
+}
+
+export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
+  const app = new Hono<Env>();
+  const methods = new MethodIndex(opts.routes as Route<unknown>[]);
+
+  const fail = (
+    method: HttpMethod,
+    query: Record<string, string>,
+    headers: Record<string, string | undefined>,
+    err: unknown,
+    warnings: string[],
+  ): Response => {
+    const { status, body } = errorBody(err, { errorTrace: query.error_trace === 'true' });
+    if (!isShoalError(err) || status >= 500) opts.logger.error({ err }, 'request failed');
+    return render(method, query, headers, { status, body }, warnings);
+  };
+
+  for (const route of orderRoutes(opts.routes)) {
+    app.on(route.method, route.path, async (c) => {
+      const method = c.req.method as HttpMethod;
+      const query = queryParams(c.req.url);
+      const headers = lowerHeaders(c);
+      const warnings: string[] = [];
+      try {
+        const body = await readRawBody(c.env?.incoming);
+        let parsed: { v: unknown } | undefined;
+        const req: RestRequest = {
+          method,
+          path: c.req.path,
+          params: c.req.param() as Record<string, string>,
+          query,
+          body,
+          json: () => {
+            if (!parsed) parsed = { v: body === undefined ? undefined : parseJson(body) };
+            return parsed.v;
+          },
+          signal: disconnectSignal(c),
+          warnings,
+          headers,
+        };
+        const res = await route.handler(req, opts.services);
+        return render(method, query, headers, res, warnings);
+      } catch (err) {
+        return fail(method, query, headers, err, warnings);
+      }
+    });
+  }
+
+  app.notFound((c) => {
+    const method = c.req.method as HttpMethod;
+    const query = queryParams(c.req.url);
+    const headers = lowerHeaders(c);
+    const allowed = methods.allowed(c.req.path);
+    if (allowed.length > 0) {
+      const err = new ShoalError(
+        'method_not_allowed',
+        `Incorrect HTTP method for uri [${c.req.path}] and method [${method}], allowed: [${allowed.join(', ')}]`,
+        405,
+      );
+      const res = fail(method, query, headers, err, []);
+      res.headers.set('Allow', allowed.join(','));
+      return res;
+    }
+    const err = new ShoalError(
+      'illegal_argument_exception',
+      `no handler found for uri [${c.req.path}] and method [${method}]`,
+      400,
+    );
+    return fail(method, query, headers, err, []);
+  });
+
+  return app;
+}

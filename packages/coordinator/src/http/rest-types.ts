@@ -1,0 +1,49 @@
+/**
+ * What a REST handler sees and returns. Handlers are plain async functions; the HTTP layer
+ * (app.ts) builds the request, and turns the response (or a thrown ShoalError) into bytes.
+ */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RestRequest {
+  method: HttpMethod;
+  /** The path as sent, without the query string. */
+  path: string;
+  /** Path parameters, URL-decoded. */
+  params: Record<string, string>;
+  /** Query-string parameters (the last value wins, as in Elasticsearch). */
+  query: Record<string, string>;
+  /** The raw body, or undefined when none was sent. */
+  body: Buffer | undefined;
+  /** The body parsed as JSON (integers beyond 2^53 as bigint); undefined when empty. */
+  json(): unknown;
+  /** Aborted when the client disconnects before the answer is sent. */
+  signal: AbortSignal;
+  /** Deprecation warnings to return as `Warning` headers. */
+  warnings: string[];
+  /** Lower-cased request headers. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface RestResponse {
+  status: number;
+  /** A JSON value (may contain bigint and RawJson); or a text body when `text` is set. */
+  body?: unknown;
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type RestHandler<S> = (req: RestRequest, services: S) => Promise<RestResponse> | RestResponse;
+
+export interface Route<S> {
+  method: HttpMethod;
+  /** Hono path syntax: `/:index/_doc/:id`. */
+  path: string;
+  /** Elasticsearch's action name, used for authorization: `indices:data/read/search`. */
+  action: string;
+  handler: RestHandler<S>;
+}
+
+export function ok(body: unknown, status = 200): RestResponse {
+  return { status, body };
+}

@@ -1,0 +1,53 @@
+/**
+ * The node program: `node --import tsx packages/coordinator/src/main.ts --config
+ * cluster.config.json --node node-1 [--http-port N] [--data-path P] [--workers N]`.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadClusterConfig, nodeConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startNode } from './node.ts';
+
+const { values } = parseArgs({
+  options: {
+    config: { type: 'string', default: 'cluster.config.json' },
+    node: { type: 'string' },
+    'http-port': { type: 'string' },
+    'data-path': { type: 'string' },
+    workers: { type: 'string' },
+  },
+});
+
+const cluster = loadClusterConfig(resolve(values.config!));
+const config = nodeConfig(cluster, {
+  name: values.node,
+  httpPort: values['http-port'] === undefined ? undefined : Number(values['http-port']),
+  dataPath: values['data-path'],
+  shardWorkers: values.workers === undefined ? undefined : Number(values.workers),
+});
+const logger = createLogger(config.name);
+
+startNode(config, { name: cluster.clusterName, settings: cluster.settings }, logger).then(
+  (node) => {
+    logger.info({ url: node.url, workers: config.shardWorkers }, `node [${config.name}] started on ${node.url}`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, `node [${config.name}] stopping`);
+      node.stop().then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err }, 'stop failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  },
+  (err) => {
+    logger.fatal({ err }, `node [${config.name}] failed to start`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,86 @@
+/**
+ * One Shoal node process: its shard worker threads, its routing table and index metadata, and
+ * its HTTP server.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { ShardWorker } from '@shoal/shard';
+import type { Logger } from 'pino';
+import type { NodeConfig } from './config.ts';
+import { createApp } from './http/app.ts';
+import { allRoutes } from './routes.ts';
+import type { NodeServices } from './services.ts';
+import { ShardTable } from './shards/shard-table.ts';
+import { ClusterSettings } from './state/cluster-settings.ts';
+import { IndicesService } from './state/indices-service.ts';
+
+export interface StartedNode {
+  url: string;
+  services: NodeServices;
+  stop(): Promise<void>;
+}
+
+const id = () => randomBytes(16).toString('base64url').slice(0, 22);
+
+export async function startNode(
+  config: NodeConfig,
+  cluster: { name: string; settings: Record<string, string> },
+  logger: Logger,
+): Promise<StartedNode> {
+  const workers = Array.from({ length: Math.max(1, config.shardWorkers) }, (_, i) => new ShardWorker(i));
+  const shards = new ShardTable(workers);
+  shards.workers.forEach((w) =>
+    w.onShardsFailed((keys, reason) => logger.error({ worker: w.id, shards: keys, reason }, 'shard worker died; its shard copies are failed')),
+  );
+  const services: NodeServices = {
+    node: {
+      name: config.name,
+      id: id(),
+      clusterName: cluster.name,
+      clusterUuid: id(),
+      host: config.host,
+      httpPort: config.httpPort,
+      transportPort: config.transportPort,
+      roles: [...config.roles].sort(),
+      startedAt: Date.now(),
+    },
+    indices: new IndicesService(shards, logger),
+    shards,
+    workers,
+    clusterSettings: new ClusterSettings(cluster.settings),
+    logger,
+    counters: {
+      queryTotal: 0,
+      queryTimeMs: 0,
+      queryCurrent: 0,
+      queryFailure: 0,
+      fetchTotal: 0,
+      fetchTimeMs: 0,
+      fetchCurrent: 0,
+      fetchFailure: 0,
+      indexTotal: 0,
+      indexTimeMs: 0,
+    },
+  };
+  const app = createApp({ routes: allRoutes(), services, logger });
+  const server = await new Promise<Server>((resolveServer, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.httpPort, hostname: config.host }, () => resolveServer(s as Server));
+    (s as Server).once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.httpPort;
+  services.node.httpPort = port;
+  const url = `http://${config.host}:${port}`;
+  return {
+    url,
+    services,
+    async stop() {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}

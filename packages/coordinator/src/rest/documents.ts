@@ -1,0 +1,213 @@
+/** Single-document APIs: index, create, get, exists, delete, update, `_source`, `_mget`. */
+import {
+  actionRequestValidation,
+  applySourceFilter,
+  indexNotFound,
+  parseJson,
+  RawJson,
+  ShoalError,
+  type SourceFilter,
+} from '@shoal/protocol';
+import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import type { NodeServices } from '../services.ts';
+import { executeWrites, refreshPolicy } from '../write/write-path.ts';
+import type { WriteItem } from '../write/write-item.ts';
+import { docWriteJson } from '../write/write-response.ts';
+import { intParam, versionTypeParam } from './params.ts';
+import { sourceFilterFromParams } from './source-params.ts';
+import { getDocument } from '../search/get-document.ts';
+
+function requireBody(req: RestRequest): Buffer {
+  if (!req.body || req.body.length === 0) throw actionRequestValidation(['source is missing']);
+  return req.body;
+}
+
+async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Promise<RestResponse> {
+  const [r] = await executeWrites(s, [item], refreshPolicy(req.query.refresh));
+  if (!r) throw new ShoalError('illegal_state_exception', 'write produced no result', 500);
+  if (r.error) throw ShoalError.fromWire(r.error);
+  const body = docWriteJson(r);
+  if (r.source) body.get = { _source: new RawJson(r.source) };
+  const headers: Record<string, string> = {};
+  if (r.status === 201) headers.Location = `/${encodeURIComponent(r.index)}/_doc/${encodeURIComponent(r.id)}`;
+  return { status: r.status, body, headers };
+}
+
+function indexItem(req: RestRequest, create: boolean): WriteItem {
+  const opType = req.query.op_type;
+  if (opType !== undefined && opType !== 'index' && opType !== 'create') {
+    throw new ShoalError('illegal_argument_exception', `opType must be 'create' or 'index', found: [${opType}]`, 400);
+  }
+  return {
+    action: create || opType === 'create' ? 'create' : 'index',
+    target: req.params.index!,
+    id: req.params.id,
+    routing: req.query.routing,
+    ifSeqNo: intParam(req.query, 'if_seq_no'),
+    ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
+    version: intParam(req.query, 'version'),
+    versionType: versionTypeParam(req.query),
+    requireAlias: req.query.require_alias === 'true',
+    body: requireBody(req),
+  };
+}
+
+const indexDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexItem(req, false));
+const createDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexItem(req, true));
+
+async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  if (!s.indices.get(req.params.index!) && s.indices.aliasTargets(req.params.index!).length === 0) {
+    throw indexNotFound(req.params.index!);
+  }
+  const [r] = await executeWrites(
+    s,
+    [
+      {
+        action: 'delete',
+        target: req.params.index!,
+        id: req.params.id,
+        routing: req.query.routing,
+        ifSeqNo: intParam(req.query, 'if_seq_no'),
+        ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
+        version: intParam(req.query, 'version'),
+        versionType: versionTypeParam(req.query),
+      },
+    ],
+    refreshPolicy(req.query.refresh),
+  );
+  if (r!.error) throw ShoalError.fromWire(r!.error);
+  return { status: r!.status, body: docWriteJson(r!) };
+}
+
+async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const body = req.json() as Record<string, unknown> | undefined;
+  if (body === undefined || body === null || typeof body !== 'object') {
+    throw actionRequestValidation(['script or doc is missing']);
+  }
+  for (const key of Object.keys(body)) {
+    if (!['doc', 'upsert', 'doc_as_upsert', 'detect_noop', '_source', 'script', 'scripted_upsert'].includes(key)) {
+      throw new ShoalError('x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${key}]`, 400);
+    }
+  }
+  if (body.script !== undefined) {
+    throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
+  }
+  if (body.doc === undefined && body.upsert === undefined) throw actionRequestValidation(['script or doc is missing']);
+  const bytes = (v: unknown) =>
+    v === undefined ? undefined : Buffer.from(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+  const item: WriteItem = {
+    action: 'update',
+    target: req.params.index!,
+    id: req.params.id,
+    routing: req.query.routing,
+    ifSeqNo: intParam(req.query, 'if_seq_no'),
+    ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
+    body: bytes(body.doc),
+    upsert: bytes(body.upsert),
+    docAsUpsert: body.doc_as_upsert === true,
+    detectNoop: body.detect_noop !== false,
+    returnSource: (body._source !== undefined && body._source !== false) || req.query._source === 'true',
+    requireAlias: req.query.require_alias === 'true',
+  };
+  return writeOne(req, s, item);
+}
+
+function hitJson(index: string, id: string, got: Awaited<ReturnType<typeof getDocument>>, filter: SourceFilter) {
+  if (!got.found) return { _index: index, _id: id, found: false };
+  const out: Record<string, unknown> = {
+    _index: index,
+    _id: id,
+    _version: got.version,
+    _seq_no: got.seqNo,
+    _primary_term: got.primaryTerm,
+    found: true,
+  };
+  if (got.routing !== undefined) out._routing = got.routing;
+  if (filter.enabled && got.source) {
+    if (filter.includes.length === 0 && filter.excludes.length === 0) out._source = new RawJson(got.source);
+    else out._source = applySourceFilter(parseJson(got.source), filter);
+  }
+  return out;
+}
+
+async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const filter = sourceFilterFromParams(req.query);
+  const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
+  return { status: got.found ? 200 : 404, body: hitJson(got.index, req.params.id!, got, filter) };
+}
+
+async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
+  if (!got.found || !got.source) {
+    throw new ShoalError('resource_not_found_exception', `Document not found [${got.index}]/[${req.params.id}]`, 404);
+  }
+  const filter = sourceFilterFromParams(req.query);
+  if (filter.includes.length === 0 && filter.excludes.length === 0) return { status: 200, body: new RawJson(got.source) };
+  return { status: 200, body: applySourceFilter(parseJson(got.source), filter) };
+}
+
+async function mget(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const body = req.json() as { docs?: unknown; ids?: unknown } | undefined;
+  if (!body || typeof body !== 'object') throw actionRequestValidation(['no documents to get']);
+  const defaultIndex = req.params.index;
+  const specs: { index?: string; id?: string; routing?: string; source?: unknown }[] = [];
+  if (Array.isArray(body.docs)) {
+    for (const d of body.docs as Record<string, unknown>[]) {
+      specs.push({
+        index: (d._index as string | undefined) ?? defaultIndex,
+        id: d._id === undefined ? undefined : String(d._id),
+        routing: d.routing as string | undefined,
+        source: d._source,
+      });
+    }
+  } else if (Array.isArray(body.ids)) {
+    for (const id of body.ids) specs.push({ index: defaultIndex, id: String(id) });
+  } else {
+    throw new ShoalError('parsing_exception', 'unknown parameter [' + Object.keys(body)[0] + '] in mget request', 400);
+  }
+  const problems: string[] = [];
+  specs.forEach((d, i) => {
+    if (!d.index) problems.push(`index is missing for doc ${i}`);
+    if (!d.id) problems.push(`id is missing for doc ${i}`);
+  });
+  if (problems.length > 0 || specs.length === 0) throw actionRequestValidation(problems.length ? problems : ['no documents to get']);
+  const baseFilter = sourceFilterFromParams(req.query);
+  const docs = await Promise.all(
+    specs.map(async (d) => {
+      try {
+        const q = { ...req.query, ...(d.routing ? { routing: d.routing } : {}) };
+        const got = await getDocument(s, d.index!, d.id!, q);
+        const filter = d.source === undefined ? baseFilter : sourceFilterFromParams({ _source: JSON.stringify(d.source) });
+        return hitJson(got.index, d.id!, got, filter);
+      } catch (e) {
+        const err = e instanceof ShoalError ? e : new ShoalError('exception', String(e), 500);
+        return { _index: d.index, _id: d.id, error: { root_cause: [errJson(err)], ...errJson(err) } };
+      }
+    }),
+  );
+  return { status: 200, body: { docs } };
+}
+
+function errJson(e: ShoalError): Record<string, unknown> {
+  return { type: e.type, reason: e.reason, ...e.metadata };
+}
+
+export function documentRoutes(): Route<NodeServices>[] {
+  return [
+    { method: 'PUT', path: '/:index/_doc/:id', action: 'indices:data/write/index', handler: indexDoc },
+    { method: 'POST', path: '/:index/_doc/:id', action: 'indices:data/write/index', handler: indexDoc },
+    { method: 'POST', path: '/:index/_doc', action: 'indices:data/write/index', handler: indexDoc },
+    { method: 'PUT', path: '/:index/_create/:id', action: 'indices:data/write/index', handler: createDoc },
+    { method: 'POST', path: '/:index/_create/:id', action: 'indices:data/write/index', handler: createDoc },
+    { method: 'GET', path: '/:index/_doc/:id', action: 'indices:data/read/get', handler: getDoc },
+    { method: 'HEAD', path: '/:index/_doc/:id', action: 'indices:data/read/get', handler: getDoc },
+    { method: 'GET', path: '/:index/_source/:id', action: 'indices:data/read/get', handler: getSource },
+    { method: 'HEAD', path: '/:index/_source/:id', action: 'indices:data/read/get', handler: getSource },
+    { method: 'DELETE', path: '/:index/_doc/:id', action: 'indices:data/write/delete', handler: deleteDoc },
+    { method: 'POST', path: '/:index/_update/:id', action: 'indices:data/write/update', handler: updateDoc },
+    { method: 'GET', path: '/_mget', action: 'indices:data/read/mget', handler: mget },
+    { method: 'POST', path: '/_mget', action: 'indices:data/read/mget', handler: mget },
+    { method: 'GET', path: '/:index/_mget', action: 'indices:data/read/mget', handler: mget },
+    { method: 'POST', path: '/:index/_mget', action: 'indices:data/read/mget', handler: mget },
+  ];
+}

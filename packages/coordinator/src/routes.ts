@@ -1,0 +1,22 @@
+import type { Route } from './http/rest-types.ts';
+import { aliasRoutes } from './rest/aliases.ts';
+import { bulkRoutes } from './rest/bulk.ts';
+import { catRoutes } from './rest/cat.ts';
+import { clusterRoutes } from './rest/cluster.ts';
+import { documentRoutes } from './rest/documents.ts';
+import { indexRoutes } from './rest/indices.ts';
+import { searchRoutes } from './rest/search.ts';
+import type { NodeServices } from './services.ts';
+
+/** Every REST route of a node, each with the action name security will authorize. */
+export function allRoutes(): Route<NodeServices>[] {
+  return [
+    ...clusterRoutes(),
+    ...catRoutes(),
+    ...searchRoutes(),
+    ...bulkRoutes(),
+    ...documentRoutes(),
+    ...aliasRoutes(),
+    ...indexRoutes(),
+  ];
+}

@@ -1,0 +1,40 @@
+/** Realtime get of one document: routed to its shard's primary, from the buffer or segments. */
+import type { GetResult } from '@shoal/engine';
+import { indexNotFound, parseBooleanParam, ShoalError, shardForRouting } from '@shoal/protocol';
+import type { NodeServices } from '../services.ts';
+
+export interface GotDocument extends GetResult {
+  index: string;
+}
+
+export async function getDocument(
+  s: NodeServices,
+  target: string,
+  id: string,
+  query: Record<string, string>,
+): Promise<GotDocument> {
+  let meta = s.indices.get(target);
+  if (!meta) {
+    const aliased = s.indices.aliasTargets(target);
+    if (aliased.length === 0) throw indexNotFound(target);
+    if (aliased.length > 1) {
+      throw new ShoalError(
+        'illegal_argument_exception',
+        `alias [${target}] has more than one index associated with it [${aliased.map((m) => m.name).join(', ')}], can't execute a single index op`,
+        400,
+      );
+    }
+    meta = aliased[0]!;
+  }
+  const shardId = shardForRouting(query.routing ?? id, meta.numberOfShards, meta.routingNumShards);
+  const copy = s.shards.primary(meta.uuid, shardId);
+  if (!copy || copy.state !== 'STARTED' || !copy.worker) {
+    throw new ShoalError('no_shard_available_action_exception', `No shard available for [get [${meta.name}][${id}]]`, 503);
+  }
+  const realtime = query.realtime === undefined ? true : parseBooleanParam(query.realtime, 'realtime');
+  if (query.refresh !== undefined && parseBooleanParam(query.refresh, 'refresh')) {
+    await copy.worker.run({ t: 'refresh', key: copy.key });
+  }
+  const got = await copy.worker.run({ t: 'get', key: copy.key, id, realtime });
+  return { ...got, index: meta.name };
+}

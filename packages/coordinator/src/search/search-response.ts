@@ -1,0 +1,69 @@
+/** Assembles the `_search` response body in Elasticsearch's key order. */
+import { RawJson, type SearchRequest, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import type { FetchedHit } from './fetch-phase.ts';
+import type { ShardQueryOutcome } from './query-phase.ts';
+import { type ShardFailure, shardFailuresJson } from './shard-failure.ts';
+
+export function totalHits(
+  outcomes: ShardQueryOutcome[],
+  trackTotalHits: number,
+): { value: number; relation: 'eq' | 'gte' } | undefined {
+  if (trackTotalHits === TRACK_TOTAL_HITS_DISABLED) return undefined;
+  let value = 0;
+  let relation: 'eq' | 'gte' = 'eq';
+  for (const o of outcomes) {
+    value += o.result.totalHits;
+    if (o.result.totalRelation === 'gte') relation = 'gte';
+  }
+  if (value > trackTotalHits) return { value: trackTotalHits, relation: 'gte' };
+  return { value, relation };
+}
+
+function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<string, unknown> {
+  const { fetched, i, hit, outcome } = f;
+  const out: Record<string, unknown> = { _index: outcome.target.meta.name, _id: fetched.ids[i] };
+  if (req.version) out._version = fetched.versions[i];
+  if (req.seqNoPrimaryTerm) {
+    out._seq_no = fetched.seqNos[i];
+    out._primary_term = fetched.primaryTerms[i];
+  }
+  out._score = Number.isNaN(hit.score) ? null : hit.score;
+  const routing = fetched.routing[i];
+  if (routing !== null && routing !== undefined) out._routing = routing;
+  if (req.source.enabled && fetched.sourceBytes.length > 0) {
+    const start = fetched.sourceOffsets[i]!;
+    const end = fetched.sourceOffsets[i + 1]!;
+    if (end > start) out._source = new RawJson(fetched.sourceBytes.subarray(start, end));
+  }
+  if (hasSort) out.sort = hit.display ?? hit.sort;
+  return out;
+}
+
+export interface SearchResponseParts {
+  took: number;
+  req: SearchRequest;
+  totalShards: number;
+  skipped: number;
+  outcomes: ShardQueryOutcome[];
+  failures: ShardFailure[];
+  hits: (FetchedHit | undefined)[];
+  hasSort: boolean;
+  maxScore: number;
+}
+
+export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
+  const shards: Record<string, unknown> = {
+    total: p.totalShards,
+    successful: p.totalShards - p.failures.length,
+    skipped: p.skipped,
+    failed: p.failures.length,
+  };
+  if (p.failures.length > 0) shards.failures = shardFailuresJson(p.failures);
+  const total = totalHits(p.outcomes, p.req.trackTotalHits);
+  const hits: Record<string, unknown> = {};
+  if (total !== undefined) hits.total = p.req.restTotalHitsAsInt ? total.value : total;
+  else if (p.req.restTotalHitsAsInt) hits.total = -1;
+  hits.max_score = Number.isNaN(p.maxScore) ? null : p.maxScore;
+  hits.hits = p.hits.filter((h): h is FetchedHit => h !== undefined).map((h) => hitJson(h, p.req, p.hasSort));
+  return { took: p.took, timed_out: false, _shards: shards, hits };
+}

@@ -1,0 +1,42 @@
+import type { ShardWorker } from '@shoal/shard';
+import type { Logger } from 'pino';
+import type { ShardTable } from './shards/shard-table.ts';
+import type { ClusterSettings } from './state/cluster-settings.ts';
+import type { IndicesService } from './state/indices-service.ts';
+
+export interface NodeIdentity {
+  name: string;
+  id: string;
+  clusterName: string;
+  clusterUuid: string;
+  host: string;
+  httpPort: number;
+  transportPort: number;
+  roles: string[];
+  startedAt: number;
+}
+
+/** Counters behind `_nodes/stats` (indices.search and indexing). */
+export interface NodeCounters {
+  queryTotal: number;
+  queryTimeMs: number;
+  queryCurrent: number;
+  queryFailure: number;
+  fetchTotal: number;
+  fetchTimeMs: number;
+  fetchCurrent: number;
+  fetchFailure: number;
+  indexTotal: number;
+  indexTimeMs: number;
+}
+
+/** Everything a REST handler may use; built once per node. */
+export interface NodeServices {
+  node: NodeIdentity;
+  indices: IndicesService;
+  shards: ShardTable;
+  workers: readonly ShardWorker[];
+  clusterSettings: ClusterSettings;
+  logger: Logger;
+  counters: NodeCounters;
+}

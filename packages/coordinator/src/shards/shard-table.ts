@@ -1,0 +1,119 @@
+/**
+ * The routing table of this node: every shard copy of every index, where it lives (which
+ * worker thread) and its state. A new primary goes to the least-loaded worker. On one node,
+ * replicas stay UNASSIGNED (a replica never shares a node with its primary), as in Elasticsearch.
+ */
+import { type ShardKey, shardKey, type ShardWorker } from '@shoal/shard';
+
+export type ShardState = 'STARTED' | 'INITIALIZING' | 'UNASSIGNED' | 'FAILED';
+
+export interface ShardCopy {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shardId: number;
+  readonly primary: boolean;
+  readonly key: ShardKey;
+  state: ShardState;
+  worker?: ShardWorker;
+  /** Why the copy failed or is unassigned. */
+  reason?: string;
+}
+
+export class ShardTable {
+  private readonly byIndex = new Map<string, ShardCopy[]>();
+  private readonly byKey = new Map<ShardKey, ShardCopy>();
+
+  constructor(readonly workers: readonly ShardWorker[]) {
+    for (const w of workers) w.onShardsFailed((keys, reason) => this.markFailed(keys, reason));
+  }
+
+  private leastLoaded(): ShardWorker {
+    let best = this.workers[0]!;
+    for (const w of this.workers) if (w.shards.size < best.shards.size) best = w;
+    return best;
+  }
+
+  /** Places the primaries of a new index on workers and records its unassigned replicas. */
+  allocate(index: string, indexUuid: string, numberOfShards: number, numberOfReplicas: number): ShardCopy[] {
+    const copies: ShardCopy[] = [];
+    for (let shardId = 0; shardId < numberOfShards; shardId++) {
+      const worker = this.leastLoaded();
+      const key = shardKey(indexUuid, shardId);
+      worker.shards.add(key);
+      const primary: ShardCopy = { index, indexUuid, shardId, primary: true, key, state: 'INITIALIZING', worker };
+      copies.push(primary);
+      this.byKey.set(key, primary);
+      for (let r = 0; r < numberOfReplicas; r++) {
+        copies.push({
+          index,
+          indexUuid,
+          shardId,
+          primary: false,
+          key: `${key}/r${r}`,
+          state: 'UNASSIGNED',
+          reason: 'INDEX_CREATED',
+        });
+      }
+    }
+    this.byIndex.set(indexUuid, copies);
+    return copies;
+  }
+
+  /** Changes the number of (unassigned) replica entries after `number_of_replicas` changed. */
+  setReplicas(indexUuid: string, numberOfReplicas: number): void {
+    const copies = this.byIndex.get(indexUuid);
+    if (!copies) return;
+    const next: ShardCopy[] = [];
+    for (const p of copies.filter((c) => c.primary)) {
+      next.push(p);
+      for (let r = 0; r < numberOfReplicas; r++) {
+        next.push({
+          index: p.index,
+          indexUuid,
+          shardId: p.shardId,
+          primary: false,
+          key: `${p.key}/r${r}`,
+          state: 'UNASSIGNED',
+          reason: 'REPLICA_ADDED',
+        });
+      }
+    }
+    this.byIndex.set(indexUuid, next);
+  }
+
+  copies(indexUuid: string): readonly ShardCopy[] {
+    return this.byIndex.get(indexUuid) ?? [];
+  }
+
+  primaries(indexUuid: string): ShardCopy[] {
+    return this.copies(indexUuid).filter((c) => c.primary);
+  }
+
+  primary(indexUuid: string, shardId: number): ShardCopy | undefined {
+    return this.byKey.get(shardKey(indexUuid, shardId));
+  }
+
+  remove(indexUuid: string): ShardCopy[] {
+    const copies = this.byIndex.get(indexUuid) ?? [];
+    for (const c of copies) {
+      this.byKey.delete(c.key);
+      c.worker?.shards.delete(c.key);
+    }
+    this.byIndex.delete(indexUuid);
+    return copies;
+  }
+
+  markFailed(keys: ShardKey[], reason: string): void {
+    for (const key of keys) {
+      const copy = this.byKey.get(key);
+      if (!copy) continue;
+      copy.state = 'FAILED';
+      copy.reason = `shard worker died: ${reason}`;
+      copy.worker = undefined;
+    }
+  }
+
+  all(): ShardCopy[] {
+    return [...this.byIndex.values()].flat();
+  }
+}

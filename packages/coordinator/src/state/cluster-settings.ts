@@ -1,0 +1,49 @@
+/**
+ * Cluster-wide dynamic settings (`PUT /_cluster/settings`): persistent and transient, flat
+ * canonical keys to string values. Transient wins over persistent, and declared defaults fill
+ * the rest (through the protocol settings registry's getters).
+ */
+import { normalizeSettings, validateSettings } from '@shoal/protocol';
+
+export class ClusterSettings {
+  private persistent: Record<string, string> = {};
+  private transient: Record<string, string> = {};
+  private listeners: ((effective: Record<string, string>) => void)[] = [];
+
+  constructor(private readonly fromConfig: Record<string, string> = {}) {}
+
+  /** The settings in force: node config, then persistent, then transient. */
+  effective(): Record<string, string> {
+    return { ...this.fromConfig, ...this.persistent, ...this.transient };
+  }
+
+  view(): { persistent: Record<string, string>; transient: Record<string, string> } {
+    return { persistent: { ...this.persistent }, transient: { ...this.transient } };
+  }
+
+  onChange(listener: (effective: Record<string, string>) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Validates both parts whole, then applies them; a `null` value resets a setting. */
+  update(body: { persistent?: unknown; transient?: unknown }): {
+    persistent: Record<string, string>;
+    transient: Record<string, string>;
+  } {
+    const p = normalizeSettings(body.persistent ?? {}, 'cluster');
+    const t = normalizeSettings(body.transient ?? {}, 'cluster');
+    validateSettings(p, 'cluster');
+    validateSettings(t, 'cluster');
+    const apply = (target: Record<string, string>, changes: Record<string, string | null>) => {
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === undefined) delete target[k];
+        else target[k] = v;
+      }
+    };
+    apply(this.persistent, p);
+    apply(this.transient, t);
+    const effective = this.effective();
+    for (const l of this.listeners) l(effective);
+    return { persistent: p, transient: t };
+  }
+}

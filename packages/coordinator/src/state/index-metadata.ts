@@ -1,0 +1,26 @@
+import type { IndexMapping } from '@shoal/engine';
+
+export interface AliasMetadata {
+  filter?: Record<string, unknown>;
+  indexRouting?: string;
+  searchRouting?: string;
+  isWriteIndex?: boolean;
+  isHidden?: boolean;
+}
+
+/** One index as the cluster state holds it. Replaced, never mutated, on every change. */
+export interface IndexMetadata {
+  readonly name: string;
+  readonly uuid: string;
+  readonly creationDate: number;
+  /** Flat canonical setting keys (`index.number_of_shards`) to string values, as ES stores them. */
+  readonly settings: Readonly<Record<string, string>>;
+  readonly mapping: IndexMapping;
+  readonly aliases: ReadonlyMap<string, AliasMetadata>;
+  readonly numberOfShards: number;
+  readonly routingNumShards: number;
+  readonly state: 'open' | 'close';
+  readonly mappingVersion: number;
+  readonly settingsVersion: number;
+  readonly aliasesVersion: number;
+}

@@ -1,0 +1,256 @@
+/**
+ * The index metadata of the cluster and the changes to it: create, delete, mappings, settings
+ * and aliases. Each change is validated whole before anything is applied (no half-applied
+ * change), serialised per index, and pushed to the shard workers that hold the index.
+ */
+import { randomUUID } from 'node:crypto';
+import { createIndexMapping, type IndexMapping } from '@shoal/engine';
+import {
+  defaultRoutingNumShards,
+  getInt,
+  getTimeMs,
+  normalizeSettings,
+  resourceAlreadyExists,
+  ShoalError,
+  updatableCheck,
+  validateSettings,
+} from '@shoal/protocol';
+import type { Logger } from 'pino';
+import type { ShardTable } from '../shards/shard-table.ts';
+import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import { validateIndexName } from './index-name.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import { type IndicesOptions, resolveIndices } from './resolve-indices.ts';
+
+const CREATE_INDEX_KEYS = new Set(['settings', 'mappings', 'aliases']);
+
+export interface CreateIndexBody {
+  settings?: unknown;
+  mappings?: unknown;
+  aliases?: unknown;
+}
+
+function base64UrlUuid(): string {
+  return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url').slice(0, 22);
+}
+
+export class IndicesService {
+  private readonly indices = new Map<string, IndexMetadata>();
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    private readonly shards: ShardTable,
+    private readonly logger: Logger,
+  ) {}
+
+  all(): ReadonlyMap<string, IndexMetadata> {
+    return this.indices;
+  }
+
+  get(name: string): IndexMetadata | undefined {
+    return this.indices.get(name);
+  }
+
+  resolve(expression: string | undefined, opts: IndicesOptions): IndexMetadata[] {
+    return resolveIndices(expression, this.indices, opts);
+  }
+
+  /** The indices an alias points to. */
+  aliasTargets(alias: string): IndexMetadata[] {
+    return [...this.indices.values()].filter((m) => m.aliases.has(alias));
+  }
+
+  async create(name: string, body: CreateIndexBody | undefined): Promise<IndexMetadata> {
+    return this.mutex.run('__create__', async () => {
+      validateIndexName(name);
+      const existing = this.indices.get(name);
+      if (existing) throw resourceAlreadyExists(name, existing.uuid);
+      if (this.aliasTargets(name).length > 0) {
+        throw new ShoalError('invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, 400, {
+          index_uuid: '_na_',
+          index: name,
+        });
+      }
+      for (const key of Object.keys(body ?? {})) {
+        if (!CREATE_INDEX_KEYS.has(key)) {
+          throw new ShoalError('parse_exception', `unknown key [${key}] for create index`, 400);
+        }
+      }
+      const given = normalizeSettings(body?.settings ?? {}, 'index');
+      validateSettings(given, 'index');
+      const uuid = base64UrlUuid();
+      const creationDate = Date.now();
+      const settings: Record<string, string> = {
+        'index.number_of_shards': '1',
+        'index.number_of_replicas': '1',
+        ...given,
+        'index.uuid': uuid,
+        'index.creation_date': String(creationDate),
+        'index.provided_name': name,
+        'index.version.created': '8170000',
+      };
+      const numberOfShards = getInt(settings, 'index.number_of_shards');
+      const routingNumShards = settings['index.number_of_routing_shards']
+        ? getInt(settings, 'index.number_of_routing_shards')
+        : defaultRoutingNumShards(numberOfShards);
+      if (routingNumShards % numberOfShards !== 0) {
+        throw new ShoalError(
+          'illegal_argument_exception',
+          `the number of source shards [${numberOfShards}] must be a factor of [${routingNumShards}]`,
+          400,
+        );
+      }
+      const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, { indexName: name });
+      const aliases = parseCreateAliases(body?.aliases, this.indices);
+      const meta: IndexMetadata = {
+        name,
+        uuid,
+        creationDate,
+        settings,
+        mapping,
+        aliases,
+        numberOfShards,
+        routingNumShards,
+        state: 'open',
+        mappingVersion: 1,
+        settingsVersion: 1,
+        aliasesVersion: 1,
+      };
+      const copies = this.shards.allocate(name, uuid, numberOfShards, getInt(settings, 'index.number_of_replicas'));
+      const refreshIntervalMs = getTimeMs(settings, 'index.refresh_interval');
+      try {
+        await Promise.all(
+          copies
+            .filter((c) => c.primary)
+            .map(async (c) => {
+              await c.worker!.run({
+                t: 'open',
+                key: c.key,
+                index: name,
+                indexUuid: uuid,
+                shardId: c.shardId,
+                mapping: mapping.toJSON(),
+                refreshIntervalMs,
+              });
+              c.state = 'STARTED';
+            }),
+        );
+      } catch (e) {
+        await this.closeShards(uuid);
+        throw e;
+      }
+      this.indices.set(name, meta);
+      this.logger.info({ index: name, uuid, shards: numberOfShards }, 'created index');
+      return meta;
+    });
+  }
+
+  async delete(meta: IndexMetadata): Promise<void> {
+    await this.mutex.run(meta.name, async () => {
+      this.indices.delete(meta.name);
+      await this.closeShards(meta.uuid);
+      this.logger.info({ index: meta.name, uuid: meta.uuid }, 'deleted index');
+    });
+  }
+
+  private async closeShards(uuid: string): Promise<void> {
+    const copies = this.shards.remove(uuid);
+    await Promise.all(
+      copies.filter((c) => c.primary && c.worker).map((c) => c.worker!.run({ t: 'close', key: c.key }).catch(() => {})),
+    );
+  }
+
+  /** Merges a mapping update (PUT _mapping or dynamic) and pushes it to every shard of the index. */
+  async mergeMapping(name: string, update: Record<string, unknown>): Promise<IndexMetadata> {
+    return this.mutex.run(name, async () => {
+      const meta = this.indices.get(name);
+      if (!meta) throw new ShoalError('index_not_found_exception', `no such index [${name}]`, 404);
+      const merged: IndexMapping = meta.mapping.merge(update);
+      const json = merged.toJSON();
+      if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
+      const next: IndexMetadata = { ...meta, mapping: merged, mappingVersion: meta.mappingVersion + 1 };
+      await Promise.all(
+        this.shards
+          .primaries(meta.uuid)
+          .filter((c) => c.worker)
+          .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json })),
+      );
+      this.indices.set(name, next);
+      return next;
+    });
+  }
+
+  /** Applies `PUT /{index}/_settings`: validated for every target before any is changed. */
+  async updateSettings(targets: IndexMetadata[], body: unknown): Promise<void> {
+    const changes = normalizeSettings(body ?? {}, 'index');
+    validateSettings(changes, 'index');
+    for (const meta of targets) updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid });
+    for (const meta of targets) {
+      await this.mutex.run(meta.name, async () => {
+        const current = this.indices.get(meta.name);
+        if (!current) return;
+        const settings = { ...current.settings };
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === undefined) delete settings[k];
+          else settings[k] = v;
+        }
+        const next: IndexMetadata = { ...current, settings, settingsVersion: current.settingsVersion + 1 };
+        this.indices.set(meta.name, next);
+        if ('index.refresh_interval' in changes) {
+          const ms = getTimeMs(settings, 'index.refresh_interval');
+          await Promise.all(
+            this.shards
+              .primaries(meta.uuid)
+              .filter((c) => c.worker)
+              .map((c) => c.worker!.run({ t: 'refresh_interval', key: c.key, refreshIntervalMs: ms })),
+          );
+        }
+        if ('index.number_of_replicas' in changes) {
+          this.shards.setReplicas(meta.uuid, getInt(settings, 'index.number_of_replicas'));
+        }
+      });
+    }
+  }
+
+  /** Replaces the aliases of several indices at once (the `_aliases` API is atomic). */
+  applyAliases(next: Map<string, Map<string, AliasMetadata>>): void {
+    for (const [name, aliases] of next) {
+      const meta = this.indices.get(name);
+      if (!meta) continue;
+      this.indices.set(name, { ...meta, aliases, aliasesVersion: meta.aliasesVersion + 1 });
+    }
+  }
+}
+
+function parseCreateAliases(
+  raw: unknown,
+  indices: ReadonlyMap<string, IndexMetadata>,
+): Map<string, AliasMetadata> {
+  const out = new Map<string, AliasMetadata>();
+  if (raw === undefined || raw === null) return out;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ShoalError('parse_exception', 'key [aliases] must be an object', 400);
+  }
+  for (const [alias, spec] of Object.entries(raw as Record<string, unknown>)) {
+    if (indices.has(alias)) {
+      throw new ShoalError('invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`, 400, {
+        index_uuid: '_na_',
+        index: alias,
+      });
+    }
+    out.set(alias, aliasFromJson(spec));
+  }
+  return out;
+}
+
+export function aliasFromJson(spec: unknown): AliasMetadata {
+  const s = (spec ?? {}) as Record<string, unknown>;
+  const a: AliasMetadata = {};
+  if (s.filter) a.filter = s.filter as Record<string, unknown>;
+  const routing = s.routing as string | undefined;
+  if (s.index_routing ?? routing) a.indexRouting = String(s.index_routing ?? routing);
+  if (s.search_routing ?? routing) a.searchRouting = String(s.search_routing ?? routing);
+  if (typeof s.is_write_index === 'boolean') a.isWriteIndex = s.is_write_index;
+  if (typeof s.is_hidden === 'boolean') a.isHidden = s.is_hidden;
+  return a;
+}

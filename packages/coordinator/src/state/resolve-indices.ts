@@ -1,0 +1,124 @@
+/**
+ * Index expressions → concrete indices, as Elasticsearch resolves them: comma lists, `*`
+ * wildcards, `_all`, aliases, `-exclusions` after a wildcard, with `ignore_unavailable`,
+ * `allow_no_indices` and `expand_wildcards`.
+ */
+import { indexNotFound } from '@shoal/protocol';
+import type { IndexMetadata } from './index-metadata.ts';
+
+export type ExpandWildcard = 'open' | 'closed' | 'hidden' | 'all' | 'none';
+
+export interface IndicesOptions {
+  ignoreUnavailable: boolean;
+  allowNoIndices: boolean;
+  expandWildcards: Set<ExpandWildcard>;
+}
+
+export const SEARCH_INDICES_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: false,
+  allowNoIndices: true,
+  expandWildcards: new Set(['open']),
+};
+
+export const STRICT_SINGLE_INDEX_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: false,
+  allowNoIndices: false,
+  expandWildcards: new Set(['open', 'closed']),
+};
+
+export function indicesOptionsFrom(query: Record<string, string>, defaults: IndicesOptions): IndicesOptions {
+  const bool = (v: string | undefined, d: boolean) => (v === undefined ? d : v === '' || v === 'true');
+  const expand = query.expand_wildcards
+    ? new Set(query.expand_wildcards.split(',').map((s) => s.trim() as ExpandWildcard))
+    : defaults.expandWildcards;
+  return {
+    ignoreUnavailable: bool(query.ignore_unavailable, defaults.ignoreUnavailable),
+    allowNoIndices: bool(query.allow_no_indices, defaults.allowNoIndices),
+    expandWildcards: expand,
+  };
+}
+
+function wildcardToRegex(pattern: string): RegExp {
+  const src = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${src}$`);
+}
+
+function isHidden(meta: IndexMetadata): boolean {
+  return meta.settings['index.hidden'] === 'true';
+}
+
+function visibleByWildcard(meta: IndexMetadata, pattern: string, opts: IndicesOptions): boolean {
+  const w = opts.expandWildcards;
+  if (w.has('none')) return false;
+  const all = w.has('all');
+  if (meta.state === 'open' && !(all || w.has('open'))) return false;
+  if (meta.state === 'close' && !(all || w.has('closed'))) return false;
+  // Hidden and dot-indices only match a wildcard that names them (or expand_wildcards=hidden).
+  if ((isHidden(meta) || meta.name.startsWith('.')) && !(all || w.has('hidden')) && !pattern.startsWith('.')) {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Resolves an expression against the current indices. `aliasesOf` lists the indices an alias
+ * points to. Returns index names in a stable order (sorted), without duplicates.
+ */
+export function resolveIndices(
+  expression: string | undefined,
+  indices: ReadonlyMap<string, IndexMetadata>,
+  opts: IndicesOptions,
+): IndexMetadata[] {
+  const parts = (expression ?? '_all')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const chosen = new Set<string>();
+  const aliasIndex = new Map<string, string[]>();
+  for (const meta of indices.values()) {
+    for (const alias of meta.aliases.keys()) {
+      const list = aliasIndex.get(alias) ?? [];
+      list.push(meta.name);
+      aliasIndex.set(alias, list);
+    }
+  }
+  let sawWildcard = false;
+  const all = parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'));
+  if (all) {
+    for (const meta of indices.values()) if (visibleByWildcard(meta, '*', opts)) chosen.add(meta.name);
+  } else {
+    for (const part of parts) {
+      if (part.startsWith('-') && sawWildcard) {
+        const re = wildcardToRegex(part.slice(1));
+        for (const n of [...chosen]) if (re.test(n)) chosen.delete(n);
+        continue;
+      }
+      if (part.includes('*')) {
+        sawWildcard = true;
+        const re = wildcardToRegex(part);
+        for (const meta of indices.values()) {
+          if (re.test(meta.name) && visibleByWildcard(meta, part, opts)) chosen.add(meta.name);
+        }
+        for (const [alias, names] of aliasIndex) {
+          if (re.test(alias)) for (const n of names) chosen.add(n);
+        }
+        continue;
+      }
+      if (part === '_all') {
+        for (const meta of indices.values()) if (visibleByWildcard(meta, '*', opts)) chosen.add(meta.name);
+        continue;
+      }
+      if (indices.has(part)) {
+        chosen.add(part);
+      } else if (aliasIndex.has(part)) {
+        for (const n of aliasIndex.get(part)!) chosen.add(n);
+      } else if (!opts.ignoreUnavailable) {
+        throw indexNotFound(part);
+      }
+    }
+  }
+  if (chosen.size === 0 && !opts.allowNoIndices) {
+    throw indexNotFound(expression ?? '_all');
+  }
+  return [...chosen].sort().map((n) => indices.get(n)!);
+}

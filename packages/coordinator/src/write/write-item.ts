@@ -1,0 +1,35 @@
+import type { WireError } from '@shoal/protocol';
+
+/** One document operation of a bulk (or single-document) request, as the coordinator routes it. */
+export interface WriteItem {
+  action: 'index' | 'create' | 'update' | 'delete';
+  /** The target as the client named it (index or alias); resolved to a concrete index later. */
+  target: string;
+  id?: string;
+  routing?: string;
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  version?: number;
+  versionType?: 'internal' | 'external' | 'external_gte';
+  /** index/create: the `_source` bytes; update: the partial document bytes. */
+  body?: Uint8Array;
+  upsert?: Uint8Array;
+  docAsUpsert?: boolean;
+  detectNoop?: boolean;
+  returnSource?: boolean;
+  requireAlias?: boolean;
+}
+
+/** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */
+export interface WriteItemResult {
+  index: string;
+  id: string;
+  status: number;
+  result?: string;
+  version?: number;
+  seqNo?: number;
+  primaryTerm?: number;
+  shardsTotal?: number;
+  error?: WireError;
+  source?: Uint8Array;
+}

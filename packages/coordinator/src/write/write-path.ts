@@ -1,0 +1,208 @@
+/**
+ * Executes document writes: resolves each item's target (index, alias write index, or an index
+ * auto-created on first write), routes it to its shard, packs each shard's slice of the bytes
+ * into one transferred buffer, and applies it on the shard's worker. A batch that introduces
+ * new fields comes back as `needs_mapping`: the mapping update is merged into the index
+ * metadata (and pushed to every shard) first, then the batch is sent again, so no document is
+ * ever indexed under a mapping the cluster has not accepted.
+ */
+import type { ShardWriteResult } from '@shoal/engine';
+import { getInt, isShoalError, ShoalError, shardForRouting, type WireError } from '@shoal/protocol';
+import type { PackedWriteOp } from '@shoal/shard';
+import type { NodeServices } from '../services.ts';
+import type { ShardCopy } from '../shards/shard-table.ts';
+import { checkAutoCreate } from '../state/auto-create.ts';
+import type { IndexMetadata } from '../state/index-metadata.ts';
+import { autoId } from './auto-id.ts';
+import type { WriteItem, WriteItemResult } from './write-item.ts';
+
+const MAX_MAPPING_ROUNDS = 5;
+
+export type RefreshPolicy = 'false' | 'true' | 'wait_for';
+
+export function refreshPolicy(param: string | undefined): RefreshPolicy {
+  if (param === undefined || param === 'false') return 'false';
+  if (param === '' || param === 'true') return 'true';
+  if (param === 'wait_for') return 'wait_for';
+  throw new ShoalError('illegal_argument_exception', `Unknown value for refresh: [${param}].`, 400);
+}
+
+/** Finds (or auto-creates) the concrete index a write to `target` goes to. */
+async function writeIndexFor(services: NodeServices, target: string, requireAlias: boolean): Promise<IndexMetadata> {
+  const { indices } = services;
+  const direct = indices.get(target);
+  if (direct && !requireAlias) return direct;
+  const aliased = indices.aliasTargets(target);
+  if (aliased.length > 0) {
+    const writeIndex =
+      aliased.find((m) => m.aliases.get(target)?.isWriteIndex === true) ??
+      (aliased.length === 1 && aliased[0]!.aliases.get(target)?.isWriteIndex !== false ? aliased[0] : undefined);
+    if (!writeIndex) {
+      throw new ShoalError(
+        'illegal_argument_exception',
+        `no write index is defined for alias [${target}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+        400,
+      );
+    }
+    return writeIndex;
+  }
+  if (requireAlias) {
+    throw new ShoalError('index_not_found_exception', `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`, 404, {
+      'resource.type': 'index_expression',
+      'resource.id': target,
+      index_uuid: '_na_',
+      index: target,
+    });
+  }
+  checkAutoCreate(services.clusterSettings.effective()['action.auto_create_index'], target);
+  try {
+    return await indices.create(target, undefined);
+  } catch (e) {
+    // Another request created it first.
+    if (isShoalError(e) && e.type === 'resource_already_exists_exception') return indices.get(target)!;
+    throw e;
+  }
+}
+
+interface Routed {
+  pos: number;
+  item: WriteItem;
+  meta: IndexMetadata;
+  copy: ShardCopy;
+}
+
+function pack(group: Routed[]): { ops: PackedWriteOp[]; bytes: ArrayBuffer } {
+  let size = 0;
+  for (const r of group) size += (r.item.body?.length ?? 0) + (r.item.upsert?.length ?? 0);
+  const bytes = new ArrayBuffer(size);
+  const view = new Uint8Array(bytes);
+  let off = 0;
+  const put = (b: Uint8Array | undefined): [number, number] | undefined => {
+    if (!b) return undefined;
+    view.set(b, off);
+    const range: [number, number] = [off, off + b.length];
+    off += b.length;
+    return range;
+  };
+  const ops = group.map(({ item }): PackedWriteOp => ({
+    op: item.action === 'create' ? 'index' : item.action,
+    id: item.id!,
+    routing: item.routing,
+    create: item.action === 'create',
+    ifSeqNo: item.ifSeqNo,
+    ifPrimaryTerm: item.ifPrimaryTerm,
+    version: item.version,
+    versionType: item.versionType,
+    body: put(item.body),
+    upsert: put(item.upsert),
+    docAsUpsert: item.docAsUpsert,
+    detectNoop: item.detectNoop,
+    returnSource: item.returnSource,
+  }));
+  return { ops, bytes };
+}
+
+function shardUnavailable(copy: ShardCopy): WireError {
+  return {
+    type: 'unavailable_shards_exception',
+    reason: `[${copy.index}][${copy.shardId}] primary shard is not active: ${copy.reason ?? copy.state}`,
+    status: 503,
+  };
+}
+
+async function writeShard(
+  services: NodeServices,
+  group: Routed[],
+  refresh: RefreshPolicy,
+): Promise<(ShardWriteResult | WireError)[]> {
+  const first = group[0]!;
+  let meta = first.meta;
+  for (let round = 0; round < MAX_MAPPING_ROUNDS; round++) {
+    const copy = services.shards.primary(meta.uuid, first.copy.shardId);
+    if (!copy || copy.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
+    const { ops, bytes } = pack(group);
+    const outcome = await copy.worker.run({ t: 'write', key: copy.key, ops, bytes, refresh }, [bytes]);
+    if (outcome.kind === 'applied') return outcome.results;
+    meta = await services.indices.mergeMapping(meta.name, outcome.update);
+  }
+  throw new ShoalError('illegal_state_exception', 'mapping updates did not converge for a write batch', 500);
+}
+
+/** Runs the items; results come back in item order, failures as per-item errors. */
+export async function executeWrites(
+  services: NodeServices,
+  items: WriteItem[],
+  refresh: RefreshPolicy,
+): Promise<WriteItemResult[]> {
+  const results: WriteItemResult[] = new Array(items.length);
+  const targets = new Map<string, Promise<IndexMetadata>>();
+  const groups = new Map<string, Routed[]>();
+
+  await Promise.all(
+    items.map(async (item, pos) => {
+      try {
+        const key = `${item.requireAlias ? '1' : '0'}${item.target}`;
+        let metaP = targets.get(key);
+        if (!metaP) {
+          metaP = writeIndexFor(services, item.target, item.requireAlias === true);
+          targets.set(key, metaP);
+        }
+        const meta = await metaP;
+        if (item.id === undefined) {
+          if (item.action !== 'index' && item.action !== 'create') {
+            throw new ShoalError('action_request_validation_exception', 'Validation Failed: 1: id is missing;', 400);
+          }
+          item.id = autoId();
+        }
+        const shardId = shardForRouting(item.routing ?? item.id, meta.numberOfShards, meta.routingNumShards);
+        const copy = services.shards.primary(meta.uuid, shardId)!;
+        const gkey = copy.key;
+        const group = groups.get(gkey) ?? [];
+        group.push({ pos, item, meta, copy });
+        groups.set(gkey, group);
+      } catch (e) {
+        results[pos] = failure(item, e);
+      }
+    }),
+  );
+
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      let shardResults: (ShardWriteResult | WireError)[];
+      try {
+        shardResults = await writeShard(services, group, refresh);
+      } catch (e) {
+        const wire = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
+        shardResults = group.map(() => wire);
+      }
+      group.forEach((r, i) => {
+        const res = shardResults[i]!;
+        const shardsTotal = 1 + getInt(r.meta.settings, 'index.number_of_replicas');
+        if ('type' in res) {
+          results[r.pos] = { index: r.meta.name, id: r.item.id!, status: res.status, error: res };
+        } else if (res.error) {
+          results[r.pos] = { index: r.meta.name, id: res.id, status: res.status, error: res.error };
+        } else {
+          results[r.pos] = {
+            index: r.meta.name,
+            id: res.id,
+            status: res.status,
+            result: res.result,
+            version: res.version,
+            seqNo: res.seqNo,
+            primaryTerm: res.primaryTerm,
+            shardsTotal,
+            source: res.source,
+          };
+        }
+      });
+    }),
+  );
+  services.counters.indexTotal += items.length;
+  return results;
+}
+
+function failure(item: WriteItem, e: unknown): WriteItemResult {
+  const wire: WireError = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
+  return { index: item.target, id: item.id ?? '', status: wire.status, error: wire };
+}

@@ -1,0 +1,306 @@
+/**
+ * One shard's engine, single-threaded: an indexing buffer (not searchable until refresh), the
+ * version bookkeeping of every id (buffer → tombstones → segments), copy-on-write live docs,
+ * and the published reader that searches run on. Writes are realtime for `get` (like
+ * Elasticsearch's realtime GET), and visible to search only after `refresh()`.
+ */
+import type { GetResult, IndexMapping, ShardDocsStats, ShardWriteOp, ShardWriteOutcome } from '../contract.ts';
+import { LiveDocs } from './live-docs.ts';
+import { pickMerge } from './merge-policy.ts';
+import type { Segment } from './segment.ts';
+import { type DocMeta, SegmentBuilder } from './segment-builder.ts';
+import { mergeSegments } from './segment-merge.ts';
+import { ReaderSnapshot, type ShardReader } from './shard-reader.ts';
+import type { ShardIdent } from './write-errors.ts';
+import { type DocState, planWrites, type WriteEffect } from './write-planner.ts';
+
+export interface ShardEngineOptions {
+  index: string;
+  indexUuid: string;
+  shardId: number;
+  mapping: IndexMapping;
+  primaryTerm?: number;
+  /** How long delete tombstones are kept (`index.gc_deletes`, default 60s). */
+  gcDeletesMillis?: number;
+  /** Clock for tombstone expiry; tests may pin it. */
+  now?: () => number;
+}
+
+interface SegmentEntry {
+  segment: Segment;
+  liveDocs: LiveDocs;
+}
+
+interface BufferedDoc {
+  doc: import('../contract.ts').ParsedDocument;
+  meta: DocMeta;
+  live: boolean;
+}
+
+interface Tombstone extends DocMeta {
+  at: number;
+}
+
+type Location =
+  | { kind: 'buffer'; slot: number }
+  | { kind: 'segment'; entry: SegmentEntry; doc: number }
+  | { kind: 'tombstone'; tombstone: Tombstone };
+
+export class ShardEngine {
+  readonly ident: ShardIdent;
+  private mapping: IndexMapping;
+  private primaryTerm: number;
+  private readonly gcDeletesMillis: number;
+  private readonly now: () => number;
+  private entries: SegmentEntry[] = [];
+  private buffer: BufferedDoc[] = [];
+  private bufferById = new Map<string, number>();
+  private readonly tombstones = new Map<string, Tombstone>();
+  private nextSeqNo = 0;
+  private changedSinceRefresh = false;
+  private readerIds = 0;
+  private current: ReaderSnapshot;
+
+  constructor(opts: ShardEngineOptions) {
+    this.ident = { index: opts.index, indexUuid: opts.indexUuid, shardId: opts.shardId };
+    this.mapping = opts.mapping;
+    this.primaryTerm = opts.primaryTerm ?? 1;
+    this.gcDeletesMillis = opts.gcDeletesMillis ?? 60_000;
+    this.now = opts.now ?? Date.now;
+    this.current = new ReaderSnapshot(this.readerIds++, []);
+  }
+
+  getMapping(): IndexMapping {
+    return this.mapping;
+  }
+
+  setMapping(m: IndexMapping): void {
+    this.mapping = m;
+  }
+
+  setPrimaryTerm(term: number): void {
+    this.primaryTerm = term;
+  }
+
+  /** Highest seq_no assigned so far (-1 before the first op). */
+  get maxSeqNo(): number {
+    return this.nextSeqNo - 1;
+  }
+
+  write(ops: readonly ShardWriteOp[]): ShardWriteOutcome {
+    const plan = planWrites(ops, {
+      ident: this.ident,
+      mapping: this.mapping,
+      primaryTerm: this.primaryTerm,
+      nextSeqNo: this.nextSeqNo,
+      lookup: (id) => this.state(id),
+    });
+    if (plan.mappingUpdate) return { kind: 'needs_mapping', update: plan.mappingUpdate };
+    for (const e of plan.effects) this.apply(e);
+    this.nextSeqNo = plan.nextSeqNo;
+    return { kind: 'applied', results: plan.results };
+  }
+
+  private apply(e: WriteEffect): void {
+    const id = e.kind === 'index' ? e.doc.id : e.id;
+    const loc = this.locate(id);
+    if (loc?.kind === 'buffer') {
+      this.buffer[loc.slot]!.live = false;
+      this.bufferById.delete(id);
+    } else if (loc?.kind === 'segment') {
+      loc.entry.liveDocs = loc.entry.liveDocs.delete(loc.doc);
+    } else if (loc?.kind === 'tombstone') {
+      this.tombstones.delete(id);
+    }
+    if (e.kind === 'index') {
+      this.bufferById.set(id, this.buffer.length);
+      this.buffer.push({ doc: e.doc, meta: e.meta, live: true });
+    } else {
+      this.tombstones.set(id, { ...e.meta, at: this.now() });
+    }
+    this.changedSinceRefresh = true;
+  }
+
+  /** Where the current state of `id` lives: buffer, tombstone, or a live segment doc. */
+  private locate(id: string): Location | undefined {
+    const slot = this.bufferById.get(id);
+    if (slot !== undefined) return { kind: 'buffer', slot };
+    const t = this.tombstones.get(id);
+    if (t) return { kind: 'tombstone', tombstone: t };
+    // Newest segments first: recently written ids are the likeliest to be looked up again.
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i]!;
+      const doc = entry.segment.docOfId(id);
+      if (doc >= 0 && entry.liveDocs.isLive(doc)) return { kind: 'segment', entry, doc };
+    }
+    return undefined;
+  }
+
+  private state(id: string): DocState | undefined {
+    const loc = this.locate(id);
+    if (!loc) return undefined;
+    if (loc.kind === 'buffer') {
+      const b = this.buffer[loc.slot]!;
+      return { exists: true, ...b.meta, source: b.doc.source, routing: b.doc.routing };
+    }
+    if (loc.kind === 'tombstone') {
+      const t = loc.tombstone;
+      return { exists: false, version: t.version, seqNo: t.seqNo, primaryTerm: t.primaryTerm };
+    }
+    return segmentDocState(loc.entry.segment, loc.doc);
+  }
+
+  /** Realtime by default: sees un-refreshed writes, as Elasticsearch's GET does. */
+  get(id: string, opts: { realtime?: boolean } = {}): GetResult {
+    let s: DocState | undefined;
+    if (opts.realtime ?? true) {
+      s = this.state(id);
+    } else {
+      const segs = this.current.segments;
+      for (let i = segs.length - 1; i >= 0 && !s; i--) {
+        const rs = segs[i]!;
+        const doc = rs.segment.docOfId(id);
+        if (doc >= 0 && rs.liveDocs.isLive(doc)) s = segmentDocState(rs.segment, doc);
+      }
+    }
+    if (!s?.exists) return { found: false, id };
+    const r: GetResult = {
+      found: true,
+      id,
+      version: s.version,
+      seqNo: s.seqNo,
+      primaryTerm: s.primaryTerm,
+      source: s.source,
+    };
+    if (s.routing !== undefined) r.routing = s.routing;
+    return r;
+  }
+
+  /** Turns the buffer into a segment and publishes a new reader; false when nothing changed. */
+  refresh(): boolean {
+    if (!this.changedSinceRefresh) return false;
+    const live = this.buffer.filter((b) => b.live);
+    if (live.length > 0) {
+      const builder = new SegmentBuilder();
+      for (const b of live) builder.addDocument(b.doc, b.meta);
+      const segment = builder.build();
+      segment.incRef();
+      this.entries.push({ segment, liveDocs: LiveDocs.allLive(segment.maxDoc) });
+    }
+    this.buffer = [];
+    this.bufferById = new Map();
+    this.dropFullyDeleted();
+    this.pruneTombstones();
+    this.publish();
+    this.changedSinceRefresh = false;
+    return true;
+  }
+
+  /** A counted handle on the latest published reader; release it when done. */
+  acquireReader(): ShardReader {
+    return this.current.acquire();
+  }
+
+  docsStats(): ShardDocsStats {
+    let count = 0;
+    let deleted = 0;
+    let size = 0;
+    for (const s of this.current.segments) {
+      count += s.liveDocs.numLive;
+      deleted += s.liveDocs.numDeleted;
+      size += s.segment.sizeInBytes;
+    }
+    return { count, deleted, segments: this.current.segments.length, sizeInBytes: size };
+  }
+
+  /**
+   * `_forcemerge`: refreshes, then merges segments (dropping deleted docs) until at most
+   * `maxSegments` remain, and publishes a reader on the result. Readers holding the old
+   * segments keep them until released.
+   */
+  forceMerge(maxSegments = 1): boolean {
+    this.refresh();
+    const target = Math.max(1, maxSegments);
+    const n = this.entries.length;
+    // Lucene's "already merged" rule: few enough segments, unless it is one with deletions.
+    if (n === 0) return false;
+    if (n <= target && !(n === 1 && this.entries[0]!.liveDocs.numDeleted > 0)) return false;
+    const bySize = [...this.entries].sort((a, b) => a.liveDocs.numLive - b.liveDocs.numLive);
+    this.mergeEntries(bySize.slice(0, Math.max(1, n - target + 1)));
+    return true;
+  }
+
+  /**
+   * The background merge trigger, for the owner to call after a refresh: when there are many
+   * segments, the small ones are merged into one (a simplified tiered policy).
+   */
+  maybeMerge(): boolean {
+    const pick = pickMerge(this.entries.map((e) => e.liveDocs.numLive));
+    if (!pick) return false;
+    this.mergeEntries(pick.map((i) => this.entries[i]!));
+    return true;
+  }
+
+  private mergeEntries(chosen: SegmentEntry[]): void {
+    const set = new Set(chosen);
+    const inOrder = this.entries.filter((e) => set.has(e));
+    const merged = mergeSegments(inOrder);
+    merged.incRef();
+    const next: SegmentEntry[] = [];
+    let placed = false;
+    for (const e of this.entries) {
+      if (!set.has(e)) {
+        next.push(e);
+      } else if (!placed) {
+        placed = true;
+        if (merged.maxDoc > 0) next.push({ segment: merged, liveDocs: LiveDocs.allLive(merged.maxDoc) });
+      }
+    }
+    this.entries = next;
+    for (const e of inOrder) e.segment.decRef();
+    if (merged.maxDoc === 0) merged.decRef();
+    this.publish();
+  }
+
+  private publish(): void {
+    const old = this.current;
+    this.current = new ReaderSnapshot(this.readerIds++, this.entries);
+    old.decRef();
+  }
+
+  private dropFullyDeleted(): void {
+    const keep: SegmentEntry[] = [];
+    for (const e of this.entries) {
+      if (e.liveDocs.numLive === 0) e.segment.decRef();
+      else keep.push(e);
+    }
+    this.entries = keep;
+  }
+
+  private pruneTombstones(): void {
+    const horizon = this.now() - this.gcDeletesMillis;
+    for (const [id, t] of this.tombstones) if (t.at < horizon) this.tombstones.delete(id);
+  }
+
+  /** Releases the engine's own references (closing the shard). Open readers stay usable. */
+  close(): void {
+    this.current.decRef();
+    for (const e of this.entries) e.segment.decRef();
+    this.entries = [];
+    this.current = new ReaderSnapshot(this.readerIds++, []);
+  }
+}
+
+function segmentDocState(segment: Segment, doc: number): DocState {
+  const st = segment.stored;
+  const s: DocState = {
+    exists: true,
+    version: st.versions[doc]!,
+    seqNo: st.seqNos[doc]!,
+    primaryTerm: st.primaryTerms[doc]!,
+    source: segment.source(doc),
+  };
+  const r = st.routing[doc];
+  if (r !== null && r !== undefined) s.routing = r;
+  return s;
+}

@@ -1,0 +1,209 @@
+/**
+ * The first phase of a write batch: decide every op's outcome without touching the engine.
+ * Ops see the effects of earlier ops of the same batch through an overlay. If any document
+ * needs a dynamic mapping update, the engine applies nothing and hands the merged update back
+ * (the caller updates the mapping and retries), as TransportShardBulkAction does; documents
+ * after the first update are parsed against the mapping with that update, as they would be
+ * on the retry.
+ */
+import { isShoalError, type ShoalError } from '@shoal/protocol';
+import type { IndexMapping, ParsedDocument, ShardWriteOp, ShardWriteResult } from '../contract.ts';
+import type { DocMeta } from './segment-builder.ts';
+import { applyPartialUpdate, mergeFragments, parseJsonObject, serialiseJson } from './source-update.ts';
+import { conflict, documentMissing, type ShardIdent, seqNoConflict } from './write-errors.ts';
+
+/** What the engine knows about an id: a live doc, or a delete tombstone (`exists: false`). */
+export interface DocState {
+  exists: boolean;
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+  source?: Uint8Array;
+  routing?: string;
+}
+
+export type WriteEffect =
+  | { kind: 'index'; doc: ParsedDocument; meta: DocMeta }
+  | { kind: 'delete'; id: string; meta: DocMeta };
+
+export interface WritePlan {
+  results: ShardWriteResult[];
+  effects: WriteEffect[];
+  mappingUpdate?: Record<string, unknown>;
+  nextSeqNo: number;
+}
+
+export interface PlanContext {
+  ident: ShardIdent;
+  mapping: IndexMapping;
+  primaryTerm: number;
+  nextSeqNo: number;
+  lookup(id: string): DocState | undefined;
+}
+
+export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): WritePlan {
+  const overlay = new Map<string, DocState>();
+  const lookup = (id: string) => (overlay.has(id) ? overlay.get(id) : ctx.lookup(id));
+  const results: ShardWriteResult[] = [];
+  const effects: WriteEffect[] = [];
+  let mapping = ctx.mapping;
+  let mappingUpdate: Record<string, unknown> | undefined;
+  let seqNo = ctx.nextSeqNo;
+  const term = ctx.primaryTerm;
+
+  /** Parses a doc; undefined when it failed (result recorded) or needs a mapping update. */
+  const parse = (id: string, source: Uint8Array, routing?: string): ParsedDocument | ShoalError | undefined => {
+    let parsed: ReturnType<IndexMapping['parseDocument']>;
+    try {
+      parsed = mapping.parseDocument(id, source, routing);
+    } catch (e) {
+      if (isShoalError(e)) return e;
+      throw e;
+    }
+    if (parsed.dynamicUpdate) {
+      mappingUpdate ??= {};
+      mergeFragments(mappingUpdate, structuredClone(parsed.dynamicUpdate));
+      try {
+        mapping = mapping.merge(parsed.dynamicUpdate);
+      } catch {
+        // A conflicting update: the retry after the mapping update reports it for this doc.
+      }
+      return undefined;
+    }
+    return parsed.doc;
+  };
+
+  const fail = (id: string, err: ShoalError) => {
+    results.push({ status: err.status, id, error: err.toWire() });
+  };
+
+  const index = (doc: ParsedDocument, version: number, cur: DocState | undefined, status?: number) => {
+    const meta = { seqNo: seqNo++, version, primaryTerm: term };
+    effects.push({ kind: 'index', doc, meta });
+    overlay.set(doc.id, { exists: true, ...meta, source: doc.source, routing: doc.routing });
+    const created = !cur?.exists;
+    const result: ShardWriteResult = {
+      status: status ?? (created ? 201 : 200),
+      id: doc.id,
+      result: created ? 'created' : 'updated',
+      version,
+      seqNo: meta.seqNo,
+      primaryTerm: term,
+    };
+    results.push(result);
+    return result;
+  };
+
+  for (const op of ops) {
+    const id = op.id;
+    const cur = lookup(id);
+    const live = cur?.exists ? cur : undefined;
+
+    if (op.ifSeqNo !== undefined) {
+      const ifTerm = op.ifPrimaryTerm ?? term;
+      if (!live || live.seqNo !== op.ifSeqNo || live.primaryTerm !== ifTerm) {
+        if (op.op === 'update' && !live && op.upsert === undefined && !op.docAsUpsert) {
+          fail(id, documentMissing(id, ctx.ident));
+        } else {
+          fail(id, seqNoConflict(id, op.ifSeqNo, ifTerm, live, ctx.ident));
+        }
+        continue;
+      }
+    }
+
+    if (op.op === 'index' || op.op === 'delete') {
+      let parsed: ParsedDocument | undefined;
+      if (op.op === 'index') {
+        const p = parse(id, op.source, op.routing);
+        if (p === undefined) continue;
+        if (!('fields' in p)) {
+          fail(id, p);
+          continue;
+        }
+        parsed = p;
+        if (op.create && live) {
+          fail(id, conflict(id, `document already exists (current version [${live.version}])`, ctx.ident));
+          continue;
+        }
+      }
+      let version: number;
+      const vt = op.versionType ?? 'internal';
+      if (vt !== 'internal' && op.version !== undefined) {
+        version = op.version;
+        if (cur && (vt === 'external' ? cur.version >= version : cur.version > version)) {
+          const rel = vt === 'external' ? 'higher or equal to' : 'higher than';
+          fail(
+            id,
+            conflict(id, `current version [${cur.version}] is ${rel} the one provided [${version}]`, ctx.ident),
+          );
+          continue;
+        }
+      } else {
+        version = cur ? cur.version + 1 : 1;
+      }
+      if (parsed) {
+        index(parsed, version, cur);
+        continue;
+      }
+      const meta = { seqNo: seqNo++, version, primaryTerm: term };
+      effects.push({ kind: 'delete', id, meta });
+      overlay.set(id, { exists: false, ...meta });
+      results.push({
+        status: live ? 200 : 404,
+        id,
+        result: live ? 'deleted' : 'not_found',
+        version,
+        seqNo: meta.seqNo,
+        primaryTerm: term,
+      });
+      continue;
+    }
+
+    // update
+    if (!live) {
+      const upsert = op.upsert ?? (op.docAsUpsert ? op.doc : undefined);
+      if (upsert === undefined) {
+        fail(id, documentMissing(id, ctx.ident));
+        continue;
+      }
+      const p = parse(id, upsert, op.routing);
+      if (p === undefined) continue;
+      if (!('fields' in p)) {
+        fail(id, p);
+        continue;
+      }
+      const r = index(p, cur ? cur.version + 1 : 1, cur);
+      if (op.returnSource) r.source = upsert;
+      continue;
+    }
+    const current = live.source ?? new Uint8Array(0);
+    const merged = parseJsonObject(current);
+    const changed = op.doc ? applyPartialUpdate(merged, parseJsonObject(op.doc), op.detectNoop) : false;
+    if (!changed && (op.detectNoop || !op.doc)) {
+      const r: ShardWriteResult = {
+        status: 200,
+        id,
+        result: 'noop',
+        version: live.version,
+        seqNo: live.seqNo,
+        primaryTerm: live.primaryTerm,
+      };
+      if (op.returnSource) r.source = current;
+      results.push(r);
+      continue;
+    }
+    // The one place where `_source` is re-serialised: the merged document of an update.
+    const bytes = serialiseJson(merged);
+    const p = parse(id, bytes, op.routing ?? live.routing);
+    if (p === undefined) continue;
+    if (!('fields' in p)) {
+      fail(id, p);
+      continue;
+    }
+    const r = index(p, live.version + 1, cur);
+    if (op.returnSource) r.source = bytes;
+  }
+
+  if (mappingUpdate) return { results: [], effects: [], mappingUpdate, nextSeqNo: ctx.nextSeqNo };
+  return { results, effects, nextSeqNo: seqNo };
+}

@@ -1,0 +1,77 @@
+/**
+ * The coordinator's handle on one shard worker thread: a single-thread Piscina pool that owns
+ * a set of shard copies. A thread that dies takes its shards' in-memory state with it, and
+ * Piscina would silently start an empty replacement; so a death marks every shard the thread
+ * held as failed (the owner hears it through `onShardsFailed`) and the replacement is told of
+ * no shard until they are recovered.
+ */
+import { ShoalError } from '@shoal/protocol';
+import { Piscina } from 'piscina';
+import type { ShardKey, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
+import { tsExecArgv } from './ts-worker.ts';
+
+const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const workerUrl = new URL(`./worker${ext}`, import.meta.url);
+
+export type TaskOf<K extends keyof TaskResults> = Extract<WorkerTask, { t: K }>;
+
+export class ShardWorker {
+  readonly id: number;
+  private readonly pool: Piscina;
+  /** The shard copies this thread owns. */
+  readonly shards = new Set<ShardKey>();
+  private failedListeners: ((keys: ShardKey[], reason: string) => void)[] = [];
+  private closed = false;
+
+  constructor(id: number) {
+    this.id = id;
+    this.pool = new Piscina({
+      filename: workerUrl.href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // Timers (periodic refresh) must run between tasks: never park the thread in Atomics.wait.
+      atomics: 'disabled',
+      concurrentTasksPerWorker: 16,
+      maxQueue: 'auto',
+      execArgv: tsExecArgv(workerUrl),
+    });
+    this.pool.on('error', (err: unknown) => {
+      if (this.closed) return;
+      const keys = [...this.shards];
+      this.shards.clear();
+      const reason = err instanceof Error ? err.message : String(err);
+      for (const l of this.failedListeners) l(keys, reason);
+    });
+  }
+
+  onShardsFailed(listener: (keys: ShardKey[], reason: string) => void): void {
+    this.failedListeners.push(listener);
+  }
+
+  /** Runs a task; rejects with the task's ShoalError when the worker answered with an error. */
+  async run<K extends keyof TaskResults>(
+    task: TaskOf<K>,
+    transferList?: ArrayBuffer[],
+  ): Promise<TaskResults[K]> {
+    let reply: TaskReply<K>;
+    try {
+      reply = (await this.pool.run(task, transferList ? { transferList } : undefined)) as TaskReply<K>;
+    } catch (e) {
+      // The thread died under this task (or the pool is closing).
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
+    }
+    if ('error' in reply) throw ShoalError.fromWire(reply.error);
+    return reply.ok;
+  }
+
+  get queueSize(): number {
+    return this.pool.queueSize;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The messages between a node's coordinator and its shard worker threads. Everything here is
+ * structured-cloned except the write batch bytes, which are transferred.
+ */
+import type {
+  GetResult,
+  ShardDocsStats,
+  ShardFetchRequest,
+  ShardFetchResult,
+  ShardQueryRequest,
+  ShardQueryResult,
+  ShardWriteOutcome,
+  ShardWriteResult,
+} from '@shoal/engine';
+import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
+
+/** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
+export type ShardKey = string;
+
+export function shardKey(indexUuid: string, shardId: number): ShardKey {
+  return `${indexUuid}/${shardId}`;
+}
+
+export interface OpenShardTask {
+  t: 'open';
+  key: ShardKey;
+  index: string;
+  indexUuid: string;
+  shardId: number;
+  mapping: Record<string, unknown>;
+  /** `index.refresh_interval` in ms; -1 disables periodic refresh. */
+  refreshIntervalMs: number;
+}
+
+/**
+ * One shard's slice of a write request. Document bytes (`_source`, partial docs, upserts)
+ * are packed into `bytes` (transferred, never copied) and referenced by [start, end).
+ */
+export interface PackedWriteOp {
+  op: 'index' | 'delete' | 'update';
+  id: string;
+  routing?: string;
+  create?: boolean;
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  version?: number;
+  versionType?: 'internal' | 'external' | 'external_gte';
+  /** index: the source; update: the partial doc. */
+  body?: [number, number];
+  upsert?: [number, number];
+  docAsUpsert?: boolean;
+  detectNoop?: boolean;
+  returnSource?: boolean;
+}
+
+export interface WriteTask {
+  t: 'write';
+  key: ShardKey;
+  ops: PackedWriteOp[];
+  bytes: ArrayBuffer;
+  /** `refresh` parameter: true refreshes now, wait_for resolves after the next refresh. */
+  refresh: 'false' | 'true' | 'wait_for';
+}
+
+export type WorkerTask =
+  | OpenShardTask
+  | { t: 'close'; key: ShardKey }
+  | { t: 'mapping'; key: ShardKey; mapping: Record<string, unknown> }
+  | { t: 'refresh_interval'; key: ShardKey; refreshIntervalMs: number }
+  | WriteTask
+  | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
+  | { t: 'refresh'; key: ShardKey }
+  | {
+      t: 'query';
+      key: ShardKey;
+      req: ShardQueryRequest;
+      /** Int32 flag set to 1 by the coordinator when the client goes away. */
+      cancel: SharedArrayBuffer;
+      /** Keep the reader for the fetch phase and return its context id. */
+      keepContext: boolean;
+    }
+  | { t: 'count'; key: ShardKey; query: QueryNode; cancel: SharedArrayBuffer }
+  | { t: 'fetch'; key: ShardKey; contextId: number; req: ShardFetchRequest; release: boolean }
+  | { t: 'release'; contextIds: number[] }
+  | { t: 'stats'; keys: ShardKey[] }
+  | { t: 'noop' }
+  | { t: 'crash' };
+
+export interface QueryTaskResult {
+  result: ShardQueryResult;
+  /** The reader context kept for the fetch phase, when asked. */
+  contextId?: number;
+}
+
+export interface ShardStats {
+  key: ShardKey;
+  docs: ShardDocsStats;
+}
+
+/** What each task resolves to. Failures resolve to `{ error }` rather than rejecting, so they keep their type. */
+export interface TaskResults {
+  open: Record<string, never>;
+  close: Record<string, never>;
+  mapping: Record<string, never>;
+  refresh_interval: Record<string, never>;
+  write: ShardWriteOutcome;
+  get: GetResult;
+  refresh: { refreshed: boolean };
+  query: QueryTaskResult;
+  count: { count: number };
+  fetch: ShardFetchResult;
+  release: { released: number };
+  stats: { shards: ShardStats[] };
+  noop: Record<string, never>;
+  crash: Record<string, never>;
+}
+
+export type TaskReply<K extends keyof TaskResults> = { ok: TaskResults[K] } | { error: WireError };
+
+export type { ShardWriteResult, SourceFilter };

@@ -1,0 +1,195 @@
+/**
+ * The shard worker thread: owns the shard copies the coordinator placed on it and runs engine
+ * calls for them. Piscina `require()`s this file (see ts-worker.ts): no top-level await.
+ * Every task answers `{ ok }` or `{ error }`, so errors keep their Elasticsearch type across
+ * the thread boundary; only a bug that escapes here rejects.
+ */
+import { countQuery, executeFetch, executeQuery, type ShardWriteOp } from '@shoal/engine';
+import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { ReaderContexts } from './reader-contexts.ts';
+import { ShardHost } from './shard-host.ts';
+import type { PackedWriteOp, ShardKey, TaskReply, TaskResults, WorkerTask, WriteTask } from './tasks.ts';
+
+const shards = new Map<ShardKey, ShardHost>();
+const contexts = new ReaderContexts();
+
+function host(key: ShardKey): ShardHost {
+  const h = shards.get(key);
+  if (!h) {
+    throw new ShoalError('shard_not_found_exception', `no such shard [${key}]`, 404);
+  }
+  return h;
+}
+
+function cancelCheck(cancel: SharedArrayBuffer): () => boolean {
+  const flag = new Int32Array(cancel);
+  return () => Atomics.load(flag, 0) !== 0;
+}
+
+function unpackOps(task: WriteTask): ShardWriteOp[] {
+  const bytes = new Uint8Array(task.bytes);
+  const slice = (r: [number, number] | undefined) => (r ? bytes.subarray(r[0], r[1]) : undefined);
+  return task.ops.map((p: PackedWriteOp): ShardWriteOp => {
+    const cond = {
+      ifSeqNo: p.ifSeqNo,
+      ifPrimaryTerm: p.ifPrimaryTerm,
+      version: p.version,
+      versionType: p.versionType,
+    };
+    if (p.op === 'delete') return { op: 'delete', id: p.id, routing: p.routing, ...cond };
+    if (p.op === 'index') {
+      return { op: 'index', id: p.id, routing: p.routing, create: p.create ?? false, source: slice(p.body)!, ...cond };
+    }
+    return {
+      op: 'update',
+      id: p.id,
+      routing: p.routing,
+      doc: slice(p.body),
+      upsert: slice(p.upsert),
+      docAsUpsert: p.docAsUpsert ?? false,
+      detectNoop: p.detectNoop ?? true,
+      returnSource: p.returnSource ?? false,
+      ifSeqNo: p.ifSeqNo,
+      ifPrimaryTerm: p.ifPrimaryTerm,
+    };
+  });
+}
+
+async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
+  switch (task.t) {
+    case 'open': {
+      if (!shards.has(task.key)) shards.set(task.key, new ShardHost(task));
+      return {};
+    }
+    case 'close': {
+      contexts.releaseShard(task.key);
+      shards.get(task.key)?.close();
+      shards.delete(task.key);
+      return {};
+    }
+    case 'mapping':
+      host(task.key).setMapping(task.mapping);
+      return {};
+    case 'refresh_interval':
+      host(task.key).setRefreshInterval(task.refreshIntervalMs);
+      return {};
+    case 'write': {
+      const h = host(task.key);
+      const outcome = h.engine.write(unpackOps(task));
+      if (outcome.kind === 'applied') {
+        if (task.refresh === 'true') h.refresh();
+        else if (task.refresh === 'wait_for') await h.waitForRefresh();
+      }
+      return outcome;
+    }
+    case 'get':
+      return host(task.key).engine.get(task.id, { realtime: task.realtime });
+    case 'refresh':
+      return { refreshed: host(task.key).refresh() };
+    case 'query': {
+      const h = host(task.key);
+      const reader = h.engine.acquireReader();
+      let kept = false;
+      try {
+        const result = executeQuery(reader, h.mapping, task.req, {
+          index: h.spec.index,
+          indexUuid: h.spec.indexUuid,
+          shardId: h.spec.shardId,
+          isCancelled: cancelCheck(task.cancel),
+          nowMillis: Date.now(),
+        });
+        if (task.keepContext && result.hits.length > 0) {
+          kept = true;
+          return { result, contextId: contexts.open(task.key, reader) };
+        }
+        return { result };
+      } finally {
+        if (!kept) reader.release();
+      }
+    }
+    case 'count': {
+      const h = host(task.key);
+      const reader = h.engine.acquireReader();
+      try {
+        const count = countQuery(reader, h.mapping, task.query, {
+          index: h.spec.index,
+          indexUuid: h.spec.indexUuid,
+          shardId: h.spec.shardId,
+          isCancelled: cancelCheck(task.cancel),
+          nowMillis: Date.now(),
+        });
+        return { count };
+      } finally {
+        reader.release();
+      }
+    }
+    case 'fetch': {
+      const reader = contexts.get(task.contextId);
+      if (!reader) {
+        throw new ShoalError(
+          'search_context_missing_exception',
+          `No search context found for id [${task.contextId}]`,
+          404,
+        );
+      }
+      try {
+        return executeFetch(reader, task.req);
+      } finally {
+        if (task.release) contexts.release(task.contextId);
+      }
+    }
+    case 'release': {
+      let released = 0;
+      for (const id of task.contextIds) if (contexts.release(id)) released++;
+      return { released };
+    }
+    case 'stats':
+      return {
+        shards: task.keys.flatMap((key) => {
+          const h = shards.get(key);
+          return h ? [{ key, docs: h.engine.docsStats() }] : [];
+        }),
+      };
+    case 'noop':
+      return {};
+    case 'crash':
+      // Used by tests to prove that a dead worker marks its shards failed.
+      setImmediate(() => {
+        throw new Error('shard worker crashed on request');
+      });
+      return {};
+  }
+}
+
+function toWire(e: unknown): WireError {
+  if (isShoalError(e)) return e.toWire();
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { type: 'exception', reason: err.message, status: 500 };
+}
+
+/** Buffers in a reply that can be transferred instead of copied (they own their whole ArrayBuffer). */
+function transferables(result: unknown): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  if (result && typeof result === 'object') {
+    for (const v of Object.values(result)) {
+      if (v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) {
+        if (v.buffer instanceof ArrayBuffer && v.byteLength > 0) out.push(v.buffer);
+      }
+    }
+  }
+  return out;
+}
+
+export default async function handle(task: WorkerTask): Promise<unknown> {
+  let reply: TaskReply<keyof TaskResults>;
+  try {
+    reply = { ok: await run(task) } as TaskReply<keyof TaskResults>;
+  } catch (e) {
+    return { error: toWire(e) };
+  }
+  const buffers = 'ok' in reply ? transferables(reply.ok) : [];
+  if (buffers.length === 0) return reply;
+  // Piscina transfers what a moved value names instead of cloning it.
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: reply } as unknown as ArrayBuffer);
+}

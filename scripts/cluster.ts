@@ -1,0 +1,46 @@
+/**
+ * `npm run cluster`: starts every node of cluster.config.json as its own process, prints each
+ * node's URL, and stops them all on Ctrl-C (SIGINT) or SIGTERM.
+ *   npm run cluster -- --config other.json
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadClusterConfig } from '@shoal/coordinator';
+
+const require = createRequire(import.meta.url);
+const { values } = parseArgs({ options: { config: { type: 'string', default: 'cluster.config.json' } } });
+const configPath = resolve(values.config!);
+const cluster = loadClusterConfig(configPath);
+const main = resolve(import.meta.dirname, '../packages/coordinator/src/main.ts');
+const tsx = require.resolve('tsx');
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+for (const node of cluster.nodes) {
+  const child = spawn(process.execPath, ['--import', tsx, main, '--config', configPath, '--node', node.name], {
+    stdio: 'inherit',
+  });
+  children.set(node.name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(node.name);
+    if (!stopping) console.error(`node [${node.name}] exited (${signal ?? `code ${code}`})`);
+    if (children.size === 0) process.exit(stopping ? 0 : 1);
+  });
+}
+
+console.log(`Shoal cluster [${cluster.clusterName}] starting ${cluster.nodes.length} node(s):`);
+for (const node of cluster.nodes) console.log(`  ${node.name}  http://${node.host}:${node.httpPort}`);
+
+function stopAll(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children.values()) child.kill(signal);
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+  }, 10_000).unref();
+}
+process.on('SIGINT', () => stopAll('SIGTERM'));
+process.on('SIGTERM', () => stopAll('SIGTERM'));

@@ -1,0 +1,90 @@
+/**
+ * Starts real Shoal node processes for end-to-end tests: each on a free loopback port, with
+ * its own data path, and stopped (SIGTERM, then SIGKILL) when the test is done.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const require = createRequire(import.meta.url);
+const root = resolve(import.meta.dirname, '../..');
+
+export interface TestNode {
+  url: string;
+  pid: number;
+  /** Log lines (JSON) the node printed so far. */
+  logs: Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  workers?: number;
+  name?: string;
+  env?: Record<string, string>;
+}
+
+export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
+  const dataPath = mkdtempSync(join(tmpdir(), 'shoal-test-'));
+  const args = [
+    '--import',
+    require.resolve('tsx'),
+    join(root, 'packages/coordinator/src/main.ts'),
+    '--config',
+    join(root, 'cluster.config.json'),
+    '--http-port',
+    '0',
+    '--data-path',
+    dataPath,
+    '--workers',
+    String(opts.workers ?? 2),
+  ];
+  if (opts.name) args.push('--node', opts.name);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start in time\n${stderr}`)), 30_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      logs.push(entry);
+      if (typeof entry.url === 'string' && String(entry.msg).includes('started')) {
+        clearTimeout(timer);
+        resolveUrl(entry.url);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with ${code} before starting\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid!,
+    logs,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(t);
+      }
+      rmSync(dataPath, { recursive: true, force: true });
+    },
+  };
+}
