@@ -1,5 +1,27 @@
+export * from './errors/catalogue.ts';
+export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
+export { isElasticsearchType } from './errors/exception-kind.ts';
+export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
+export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/shoal-error.ts';
 export { isShoalError, ShoalError, type WireError } from './errors/shoal-error.ts';
+export { parseJson } from './json/parse.ts';
+export { RawJson } from './json/raw-json.ts';
+export { stringifyJson } from './json/stringify.ts';
 export type { FieldBoost, JsonScalar, QueryNode, QueryType } from './query/ast.ts';
+export { parseQuery, parseQueryIn } from './query/parse-query.ts';
+export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
+export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';
+export { filterPath } from './rest/filter-path.ts';
+export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';
+export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
+export { murmur3x86_32 } from './routing/murmur3.ts';
+export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
+export {
+  parseCountRequest,
+  parseSearchRequest,
+  type SearchRequestOptions,
+} from './search/parse-search-request.ts';
+export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   type SearchRequest,
@@ -8,4 +30,45 @@ export {
   TRACK_TOTAL_HITS_DISABLED,
 } from './search/search-request.ts';
 export type { NumericType, SortMode, SortOrder, SortSpec, SortValue } from './search/sort-spec.ts';
-export * from './errors/catalogue.ts';
+export { applySourceFilter } from './search/source-filter.ts';
+export {
+  type AutoCreateExpression,
+  autoCreateDecision,
+  CLUSTER_SETTINGS,
+  parseAutoCreateIndex,
+  simpleMatch,
+} from './settings/cluster-settings.ts';
+export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
+export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
+export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
+export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
+export { type RenderedSettings, renderSettings, renderSettingsWithDefaults } from './settings/render.ts';
+export {
+  defaultValue,
+  deprecationMessage,
+  type Setting,
+  type SettingGroup,
+  type SettingScope,
+  type SettingType,
+  type SettingValue,
+} from './settings/setting.ts';
+export { clusterUpdateCheck, updatableCheck, validateSettings } from './settings/validate.ts';
+export {
+  type ByteUnit,
+  formatByteSize,
+  formatByteSizeIn,
+  isByteUnit,
+  parseByteSize,
+} from './values/byte-size.ts';
+export { invalidIndexNameReason, validateIndexName } from './values/index-name.ts';
+export {
+  isBooleanText,
+  javaInt,
+  javaLong,
+  parseBooleanParam,
+  parseBooleanStrict,
+  parseIntParam,
+  parseLongParam,
+} from './values/params.ts';
+export { didYouMean, levenshteinSimilarity, similarKeys } from './values/similarity.ts';
+export { formatTimeValue, formatTimeValueNanos, parseTimeValue } from './values/time-value.ts';

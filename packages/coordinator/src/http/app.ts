@@ -79,7 +79,6 @@ export function render(
     let value = res.body;
     if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
     text = value === undefined ? '' : stringifyJson(value, isPretty(query));
-    if (isPretty(query) && text) text += '\n';
     out.set('content-type', res.contentType ?? negotiateMediaType(headers.accept, headers['content-type']));
   }
   if (method === 'HEAD') {

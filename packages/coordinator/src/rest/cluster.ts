@@ -1,6 +1,5 @@
 /** `GET /`, `_cluster/health`, `_cluster/settings`, `_nodes/stats`. */
-import { renderSettings } from '@shoal/protocol';
-import { SHOAL_VERSION } from '@shoal/protocol';
+import { type FlatSettings, renderSettings, SHOAL_VERSION, type SettingsUpdate } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { clusterHealth, type Health } from './health.ts';
@@ -67,10 +66,17 @@ function putClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
     status: 200,
     body: {
       acknowledged: true,
-      persistent: renderSettings(applied.persistent, { flat: false, includeDefaults: false }),
-      transient: renderSettings(applied.transient, { flat: false, includeDefaults: false }),
+      persistent: renderSettings(withoutResets(applied.persistent), { flat: false, includeDefaults: false }),
+      transient: renderSettings(withoutResets(applied.transient), { flat: false, includeDefaults: false }),
     },
   };
+}
+
+/** Elasticsearch echoes the applied settings; a `null` (reset) is not shown. */
+function withoutResets(update: SettingsUpdate): FlatSettings {
+  const out: FlatSettings = {};
+  for (const [k, v] of Object.entries(update)) if (v !== null) out[k] = v;
+  return out;
 }
 
 function nodesStats(_req: RestRequest, s: NodeServices): RestResponse {

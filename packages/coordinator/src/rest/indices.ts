@@ -1,5 +1,5 @@
 /** Index administration: create, delete, get, exists, mappings, settings, refresh. */
-import { illegalArgument, indexNotFound, renderSettings, ShoalError } from '@shoal/protocol';
+import { type FlatSettings, illegalArgument, indexNotFound, renderSettings, ShoalError } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { CreateIndexBody } from '../state/indices-service.ts';
@@ -106,9 +106,9 @@ async function getSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
   return { status: 200, body: out };
 }
 
-function filterSettingKeys(settings: Readonly<Record<string, string>>, patterns: string[]): Record<string, string> {
+function filterSettingKeys(settings: Readonly<FlatSettings>, patterns: string[]): FlatSettings {
   const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
-  const out: Record<string, string> = {};
+  const out: FlatSettings = {};
   for (const [k, v] of Object.entries(settings)) if (res.some((r) => r.test(k))) out[k] = v;
   return out;
 }

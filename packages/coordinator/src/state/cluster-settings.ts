@@ -3,38 +3,38 @@
  * canonical keys to string values. Transient wins over persistent, and declared defaults fill
  * the rest (through the protocol settings registry's getters).
  */
-import { normalizeSettings, validateSettings } from '@shoal/protocol';
+import { type FlatSettings, normalizeSettings, type SettingsUpdate, validateSettings } from '@shoal/protocol';
 
 export class ClusterSettings {
-  private persistent: Record<string, string> = {};
-  private transient: Record<string, string> = {};
-  private listeners: ((effective: Record<string, string>) => void)[] = [];
+  private persistent: FlatSettings = {};
+  private transient: FlatSettings = {};
+  private listeners: ((effective: FlatSettings) => void)[] = [];
 
-  constructor(private readonly fromConfig: Record<string, string> = {}) {}
+  constructor(private readonly fromConfig: FlatSettings = {}) {}
 
   /** The settings in force: node config, then persistent, then transient. */
-  effective(): Record<string, string> {
+  effective(): FlatSettings {
     return { ...this.fromConfig, ...this.persistent, ...this.transient };
   }
 
-  view(): { persistent: Record<string, string>; transient: Record<string, string> } {
+  view(): { persistent: FlatSettings; transient: FlatSettings } {
     return { persistent: { ...this.persistent }, transient: { ...this.transient } };
   }
 
-  onChange(listener: (effective: Record<string, string>) => void): void {
+  onChange(listener: (effective: FlatSettings) => void): void {
     this.listeners.push(listener);
   }
 
   /** Validates both parts whole, then applies them; a `null` value resets a setting. */
   update(body: { persistent?: unknown; transient?: unknown }): {
-    persistent: Record<string, string>;
-    transient: Record<string, string>;
+    persistent: SettingsUpdate;
+    transient: SettingsUpdate;
   } {
     const p = normalizeSettings(body.persistent ?? {}, 'cluster');
     const t = normalizeSettings(body.transient ?? {}, 'cluster');
     validateSettings(p, 'cluster');
     validateSettings(t, 'cluster');
-    const apply = (target: Record<string, string>, changes: Record<string, string | null>) => {
+    const apply = (target: FlatSettings, changes: SettingsUpdate) => {
       for (const [k, v] of Object.entries(changes)) {
         if (v === null || v === undefined) delete target[k];
         else target[k] = v;

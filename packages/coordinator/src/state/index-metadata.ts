@@ -1,4 +1,5 @@
 import type { IndexMapping } from '@shoal/engine';
+import type { FlatSettings } from '@shoal/protocol';
 
 export interface AliasMetadata {
   filter?: Record<string, unknown>;
@@ -14,7 +15,7 @@ export interface IndexMetadata {
   readonly uuid: string;
   readonly creationDate: number;
   /** Flat canonical setting keys (`index.number_of_shards`) to string values, as ES stores them. */
-  readonly settings: Readonly<Record<string, string>>;
+  readonly settings: Readonly<FlatSettings>;
   readonly mapping: IndexMapping;
   readonly aliases: ReadonlyMap<string, AliasMetadata>;
   readonly numberOfShards: number;

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createIndexMapping, type IndexMapping } from '@shoal/engine';
 import {
   defaultRoutingNumShards,
+  type FlatSettings,
   getInt,
   getTimeMs,
   normalizeSettings,
@@ -80,7 +81,7 @@ export class IndicesService {
       validateSettings(given, 'index');
       const uuid = base64UrlUuid();
       const creationDate = Date.now();
-      const settings: Record<string, string> = {
+      const settings: FlatSettings = {
         'index.number_of_shards': '1',
         'index.number_of_replicas': '1',
         ...given,

@@ -7,7 +7,7 @@
  * ever indexed under a mapping the cluster has not accepted.
  */
 import type { ShardWriteResult } from '@shoal/engine';
-import { getInt, isShoalError, ShoalError, shardForRouting, type WireError } from '@shoal/protocol';
+import { getInt, getString, isShoalError, ShoalError, shardForRouting, type WireError } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
@@ -54,7 +54,7 @@ async function writeIndexFor(services: NodeServices, target: string, requireAlia
       index: target,
     });
   }
-  checkAutoCreate(services.clusterSettings.effective()['action.auto_create_index'], target);
+  checkAutoCreate(getString(services.clusterSettings.effective(), 'action.auto_create_index'), target);
   try {
     return await indices.create(target, undefined);
   } catch (e) {

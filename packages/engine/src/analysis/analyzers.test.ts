@@ -2,19 +2,38 @@ import { describe, expect, it } from 'vitest';
 import { getAnalyzer, hasAnalyzer } from './registry.ts';
 
 const SENTENCE = "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone.";
-const terms = (name: string, text: string) => getAnalyzer(name)!.analyze(text).map((t) => t.term);
+const terms = (name: string, text: string) =>
+  getAnalyzer(name)!
+    .analyze(text)
+    .map((t) => t.term);
 
 describe('standard analyzer', () => {
   it('matches the Elasticsearch reference example', () => {
     expect(terms('standard', SENTENCE)).toEqual([
-      'the', '2', 'quick', 'brown', 'foxes', 'jumped', 'over', 'the', 'lazy', "dog's", 'bone',
+      'the',
+      '2',
+      'quick',
+      'brown',
+      'foxes',
+      'jumped',
+      'over',
+      'the',
+      'lazy',
+      "dog's",
+      'bone',
     ]);
   });
 
   it('keeps UAX#29 word joiners', () => {
     expect(terms('standard', 'http://example.com/a_b')).toEqual(['http', 'example.com', 'a_b']);
     expect(terms('standard', 'pi is 3.14 and 1,000,000 or v1.2')).toEqual([
-      'pi', 'is', '3.14', 'and', '1,000,000', 'or', 'v1.2',
+      'pi',
+      'is',
+      '3.14',
+      'and',
+      '1,000,000',
+      'or',
+      'v1.2',
     ]);
     expect(terms('standard', 'wi-fi e-mail')).toEqual(['wi', 'fi', 'e', 'mail']);
     expect(terms('standard', "end. 'quoted' rock'n'roll")).toEqual(['end', 'quoted', "rock'n'roll"]);
@@ -59,13 +78,32 @@ describe('standard analyzer', () => {
 describe('simple, whitespace, keyword and stop analyzers', () => {
   it('simple keeps letters only', () => {
     expect(terms('simple', SENTENCE)).toEqual([
-      'the', 'quick', 'brown', 'foxes', 'jumped', 'over', 'the', 'lazy', 'dog', 's', 'bone',
+      'the',
+      'quick',
+      'brown',
+      'foxes',
+      'jumped',
+      'over',
+      'the',
+      'lazy',
+      'dog',
+      's',
+      'bone',
     ]);
   });
 
   it('whitespace splits on whitespace and keeps case', () => {
     expect(terms('whitespace', SENTENCE)).toEqual([
-      'The', '2', 'QUICK', 'Brown-Foxes', 'jumped', 'over', 'the', 'lazy', "dog's", 'bone.',
+      'The',
+      '2',
+      'QUICK',
+      'Brown-Foxes',
+      'jumped',
+      'over',
+      'the',
+      'lazy',
+      "dog's",
+      'bone.',
     ]);
     expect(terms('whitespace', 'a\u00a0b\tc')).toEqual(['a\u00a0b', 'c']);
   });
@@ -78,7 +116,17 @@ describe('simple, whitespace, keyword and stop analyzers', () => {
 
   it('stop removes English stop words and leaves position gaps', () => {
     const tokens = getAnalyzer('stop')!.analyze(SENTENCE);
-    expect(tokens.map((t) => t.term)).toEqual(['quick', 'brown', 'foxes', 'jumped', 'over', 'lazy', 'dog', 's', 'bone']);
+    expect(tokens.map((t) => t.term)).toEqual([
+      'quick',
+      'brown',
+      'foxes',
+      'jumped',
+      'over',
+      'lazy',
+      'dog',
+      's',
+      'bone',
+    ]);
     expect(tokens.map((t) => t.position)).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10]);
   });
 

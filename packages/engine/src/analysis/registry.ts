@@ -3,7 +3,13 @@
  * `standard` until custom analysis settings exist.
  */
 import type { Analyzer } from '../contract.ts';
-import { keywordAnalyzer, simpleAnalyzer, standardAnalyzer, stopAnalyzer, whitespaceAnalyzer } from './analyzers.ts';
+import {
+  keywordAnalyzer,
+  simpleAnalyzer,
+  standardAnalyzer,
+  stopAnalyzer,
+  whitespaceAnalyzer,
+} from './analyzers.ts';
 
 const BUILTIN: ReadonlyMap<string, Analyzer> = new Map<string, Analyzer>([
   ['default', standardAnalyzer],

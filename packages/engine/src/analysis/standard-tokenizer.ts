@@ -44,10 +44,8 @@ function skipExtend(text: string, i: number): number {
   return i;
 }
 
-export interface TokenSink {
-  /** Called with the token's bounds; `ascii` tells whether every char is < 128. */
-  (start: number, end: number, ascii: boolean): void;
-}
+/** Called with a token's bounds; `ascii` tells whether every char is < 128. */
+export type TokenSink = (start: number, end: number, ascii: boolean) => void;
 
 /** Segments `text` into word tokens, calling `emit` for each in order. */
 export function segmentWords(text: string, emit: TokenSink): void {

@@ -35,7 +35,9 @@ export function civilFromDays(days: number): CivilDate {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -65,7 +67,11 @@ export interface LocalDateTime {
   nano: number;
 }
 
-export function localFromEpoch(epochMillis: number, nanoOfMilli: number, offsetMillis: number): LocalDateTime {
+export function localFromEpoch(
+  epochMillis: number,
+  nanoOfMilli: number,
+  offsetMillis: number,
+): LocalDateTime {
   const local = epochMillis + offsetMillis;
   const days = Math.floor(local / MS_PER_DAY);
   const msOfDay = local - days * MS_PER_DAY;

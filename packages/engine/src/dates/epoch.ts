@@ -2,8 +2,9 @@
  * `epoch_millis` and `epoch_second`: an optionally negative integer with an optional fraction
  * (up to 6 digits for millis, 9 for seconds), as Elasticsearch's EpochTime accepts them.
  */
-import { fail } from './pattern.ts';
+
 import type { ParsedFields } from './parsed-fields.ts';
+import { fail } from './pattern.ts';
 
 export function parseEpoch(text: string, f: ParsedFields, unit: 'millis' | 'seconds'): number {
   const n = text.length;

@@ -11,7 +11,10 @@ export function dateTimeParseException(reason: string): ShoalError {
 
 /** `failed to parse date field [v] with format [f]` (IllegalArgumentException from DateFormatter.parse). */
 export function failedToParseDate(value: string, format: string, cause: string): ShoalError {
-  return illegalArgument(`failed to parse date field [${value}] with format [${format}]`, dateTimeParseException(cause));
+  return illegalArgument(
+    `failed to parse date field [${value}] with format [${format}]`,
+    dateTimeParseException(cause),
+  );
 }
 
 /** ElasticsearchParseException: date math failures and range-bound parse failures. */

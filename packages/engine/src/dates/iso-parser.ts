@@ -4,8 +4,9 @@
  * being `Z`, `+HH`, `+HHmm`, `+HH:mm` or a region id. Dates are parsed for every indexed
  * document, so this is a char-code loop rather than the generic pattern engine.
  */
-import { fail } from './pattern.ts';
+
 import type { ParsedFields } from './parsed-fields.ts';
+import { fail } from './pattern.ts';
 import { offsetFromText, resolveZone } from './time-zone.ts';
 
 function digitsEnd(text: string, pos: number, max: number): number {
@@ -44,7 +45,9 @@ export function parseIsoDateOptionalTime(text: string, f: ParsedFields, strict: 
   }
   let end = digitsEnd(text, p, 10);
   const yLen = end - p;
-  if (strict ? yLen < 4 || (yLen > 4 && p === 0) : yLen < 1) return fail(p);
+  // A sign is taken only when the year exceeds four digits, so `-1000` stays epoch millis for
+  // `strict_date_optional_time||epoch_millis`.
+  if (strict ? yLen < 4 || yLen > 4 !== (p === 1) : yLen < 1) return fail(p);
   f.year = neg ? -value(text, p, end) : value(text, p, end);
   p = end;
   if (p < n && text.charCodeAt(p) === 45) {

@@ -79,7 +79,17 @@ export interface InstantValue {
 }
 
 const MONTH_NAMES = [
-  'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
   'DECEMBER',
 ];
 
@@ -91,7 +101,12 @@ function invalid(field: string, lo: number, hi: number, v: number): string {
  * Resolves parsed fields into `out`; returns null on success or java.time's reason for
  * rejecting the fields (`Invalid value for MonthOfYear (valid values 1 - 12): 13`).
  */
-export function resolveFields(f: ParsedFields, roundUp: boolean, zone: Zone, out: InstantValue): string | null {
+export function resolveFields(
+  f: ParsedFields,
+  roundUp: boolean,
+  zone: Zone,
+  out: InstantValue,
+): string | null {
   if (!Number.isNaN(f.epochMillis)) {
     out.millis = f.epochMillis;
     out.nanoOfMilli = f.epochNanoOfMilli;
@@ -132,8 +147,10 @@ export function resolveFields(f: ParsedFields, roundUp: boolean, zone: Zone, out
   if (second === UNSET) second = roundUp ? 59 : 0;
   else if (second > 59) return invalid('SecondOfMinute', 0, 59, second);
   const nano = f.nano === UNSET ? (roundUp ? 999_999_999 : 0) : f.nano;
-  const days = f.dayOfYear !== UNSET ? daysFromCivil(year, 1, 1) + f.dayOfYear - 1 : daysFromCivil(year, month, day);
-  const local = days * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + Math.floor(nano / 1_000_000);
+  const days =
+    f.dayOfYear !== UNSET ? daysFromCivil(year, 1, 1) + f.dayOfYear - 1 : daysFromCivil(year, month, day);
+  const local =
+    days * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + Math.floor(nano / 1_000_000);
   let millis: number;
   if (!Number.isNaN(f.offsetMillis)) millis = local - f.offsetMillis;
   else if (f.zone) millis = f.zone.localToUtc(local);

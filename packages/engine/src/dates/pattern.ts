@@ -31,7 +31,17 @@ export const fail = (pos: number): number => -1 - pos;
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_FULL = [
-  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
   'December',
 ];
 const DAYS_SHORT = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -43,7 +53,18 @@ function pad(n: number, width: number): string {
   return n < 0 ? `-${padded}` : padded;
 }
 
-type NumField = 'year' | 'yy' | 'month' | 'day' | 'dayOfYear' | 'hour' | 'hour12' | 'hourK' | 'hour0_11' | 'minute' | 'second';
+type NumField =
+  | 'year'
+  | 'yy'
+  | 'month'
+  | 'day'
+  | 'dayOfYear'
+  | 'hour'
+  | 'hour12'
+  | 'hourK'
+  | 'hour0_11'
+  | 'minute'
+  | 'second';
 
 interface Item {
   kind: 'num' | 'fraction' | 'text' | 'literal' | 'offset' | 'zoneId' | 'optional';
@@ -376,7 +397,7 @@ export function compilePattern(pattern: string, opts: PatternOptions = {}): Comp
         continue;
       }
       if (ch === ']') {
-        if (depth === 0) badPattern(pattern, "Pattern invalid as it contains ] without previous [");
+        if (depth === 0) badPattern(pattern, 'Pattern invalid as it contains ] without previous [');
         i++;
         return items;
       }
@@ -384,7 +405,8 @@ export function compilePattern(pattern: string, opts: PatternOptions = {}): Comp
         let j = i + 1;
         let lit = '';
         for (;;) {
-          if (j >= pattern.length) badPattern(pattern, `Pattern ends with an incomplete string literal: ${pattern}`);
+          if (j >= pattern.length)
+            badPattern(pattern, `Pattern ends with an incomplete string literal: ${pattern}`);
           if (pattern[j] === "'") {
             if (pattern[j + 1] === "'") {
               lit += "'";
@@ -401,7 +423,8 @@ export function compilePattern(pattern: string, opts: PatternOptions = {}): Comp
         continue;
       }
       if (!/[A-Za-z]/.test(ch)) {
-        if (ch === '{' || ch === '}' || ch === '#') badPattern(pattern, `Pattern includes reserved character: '${ch}'`);
+        if (ch === '{' || ch === '}' || ch === '#')
+          badPattern(pattern, `Pattern includes reserved character: '${ch}'`);
         items.push(literalItem(ch));
         i++;
         continue;
@@ -429,7 +452,13 @@ function num(field: NumField, count: number, maxDefault: number, lenient: boolea
   return item;
 }
 
-function letterItem(ch: string, count: number, lenient: boolean, variableFraction: boolean, pattern: string): Item {
+function letterItem(
+  ch: string,
+  count: number,
+  lenient: boolean,
+  variableFraction: boolean,
+  pattern: string,
+): Item {
   switch (ch) {
     case 'y':
     case 'u':
@@ -445,8 +474,18 @@ function letterItem(ch: string, count: number, lenient: boolean, variableFractio
     }
     case 'M':
     case 'L':
-      if (count === 3) return textItem(MONTHS_SHORT, (f, idx) => (f.month = idx + 1), (l) => l.month - 1);
-      if (count >= 4) return textItem(MONTHS_FULL, (f, idx) => (f.month = idx + 1), (l) => l.month - 1);
+      if (count === 3)
+        return textItem(
+          MONTHS_SHORT,
+          (f, idx) => (f.month = idx + 1),
+          (l) => l.month - 1,
+        );
+      if (count >= 4)
+        return textItem(
+          MONTHS_FULL,
+          (f, idx) => (f.month = idx + 1),
+          (l) => l.month - 1,
+        );
       return num('month', count, 2, lenient);
     case 'd':
       return num('day', count, 2, lenient);
@@ -469,7 +508,11 @@ function letterItem(ch: string, count: number, lenient: boolean, variableFractio
     case 'n':
       return fractionItem(1, 9, 9);
     case 'a':
-      return textItem(['AM', 'PM'], (f, idx) => (f.amPm = idx), (l) => (l.hour >= 12 ? 1 : 0));
+      return textItem(
+        ['AM', 'PM'],
+        (f, idx) => (f.amPm = idx),
+        (l) => (l.hour >= 12 ? 1 : 0),
+      );
     case 'E':
       return textItem(
         count >= 4 ? DAYS_FULL : DAYS_SHORT,

@@ -116,9 +116,7 @@ export function resolveZone(id: string): Zone {
   const zone = computeZone(id);
   if (!zone) {
     throw illegalArgument(
-      /^[+-]/.test(id)
-        ? `Invalid ID for ZoneOffset, invalid format: ${id}`
-        : `Unknown time-zone ID: ${id}`,
+      /^[+-]/.test(id) ? `Invalid ID for ZoneOffset, invalid format: ${id}` : `Unknown time-zone ID: ${id}`,
     );
   }
   CACHE.set(id, zone);

@@ -3,7 +3,9 @@
  * merge recursively, everything else (arrays included) is replaced, and with `detect_noop` the
  * result tells whether anything actually changed.
  */
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import { parseJson, stringifyJson } from '@shoal/protocol';
+
+type Json = null | boolean | number | bigint | string | Json[] | { [k: string]: Json };
 
 function isObject(v: unknown): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,16 +54,16 @@ export function applyPartialUpdate(
   return modified;
 }
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
+/** Big integers stay exact (bigint) through the merge, as Jackson keeps them in Elasticsearch. */
 export function parseJsonObject(bytes: Uint8Array): Record<string, Json> {
-  const v = JSON.parse(decoder.decode(bytes)) as Json;
+  const v = parseJson(bytes, '_source') as Json;
   return isObject(v) ? v : {};
 }
 
 export function serialiseJson(v: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(v));
+  return encoder.encode(stringifyJson(v));
 }
 
 /** Deep merge of mapping fragments (`{"properties": …}`) from several documents. */

@@ -42,7 +42,13 @@ export function malformedJson(line: number, col: number, jacksonText: string): S
  */
 export function truncatedJson(line: number, col: number, jacksonText: string): ShoalError {
   const cause = new ShoalError('json_e_o_f_exception', jacksonMessage(jacksonText, line, col), 400);
-  return new ShoalError('x_content_e_o_f_exception', `[${line}:${col}] Unexpected end of file`, 400, {}, cause);
+  return new ShoalError(
+    'x_content_e_o_f_exception',
+    `[${line}:${col}] Unexpected end of file`,
+    400,
+    {},
+    cause,
+  );
 }
 
 /** Bytes that are not any content type Elasticsearch can detect. */
@@ -91,9 +97,16 @@ export function contentTypeNotSupported(contentTypeValues: string[] | undefined)
  * `uri` is the request URI including its query string, as Elasticsearch prints it.
  */
 export function noHandlerFound(uri: string, method: string): ShoalError {
-  return new ShoalError('no_handler_found', `no handler found for uri [${uri}] and method [${method}]`, 400, {}, undefined, {
-    simple: 'without-status',
-  });
+  return new ShoalError(
+    'no_handler_found',
+    `no handler found for uri [${uri}] and method [${method}]`,
+    400,
+    {},
+    undefined,
+    {
+      simple: 'without-status',
+    },
+  );
 }
 
 /**
@@ -115,7 +128,11 @@ export function methodNotAllowed(uri: string, method: string, allowed: string[])
  * URL parameters the handler does not consume (BaseRestHandler.unrecognized):
  * `request [/_search] contains unrecognized parameter: [sizee] -> did you mean [size]?`.
  */
-export function unrecognizedParameters(path: string, invalid: string[], candidates: Iterable<string>): ShoalError {
+export function unrecognizedParameters(
+  path: string,
+  invalid: string[],
+  candidates: Iterable<string>,
+): ShoalError {
   const known = [...candidates];
   const parts = invalid.map((p) => {
     const keys = similarKeys(p, known, 0.5, true);

@@ -20,8 +20,13 @@ export function actionRequestValidation(messages: string[]): ShoalError {
   return new ShoalError('action_request_validation_exception', reason, 400);
 }
 
-export function indexNotFound(index: string): ShoalError {
-  return new ShoalError('index_not_found_exception', `no such index [${index}]`, 404, {
+/**
+ * `detail` completes the reason as IndexNotFoundException(message, index) does:
+ * `no such index [x] and [action.auto_create_index] is [false]`.
+ */
+export function indexNotFound(index: string, detail?: string): ShoalError {
+  const reason = detail === undefined ? `no such index [${index}]` : `no such index [${index}] and ${detail}`;
+  return new ShoalError('index_not_found_exception', reason, 404, {
     'resource.type': 'index_or_alias',
     'resource.id': index,
     index_uuid: '_na_',
@@ -67,18 +72,28 @@ export function taskCancelled(reason: string): ShoalError {
 
 /** `PUT /{index}` on an existing index (ResourceAlreadyExistsException with the Index). */
 export function resourceAlreadyExists(index: string, indexUuid: string): ShoalError {
-  return new ShoalError('resource_already_exists_exception', `index [${index}/${indexUuid}] already exists`, 400, {
-    index_uuid: indexUuid,
-    index,
-  });
+  return new ShoalError(
+    'resource_already_exists_exception',
+    `index [${index}/${indexUuid}] already exists`,
+    400,
+    {
+      index_uuid: indexUuid,
+      index,
+    },
+  );
 }
 
 /** `Invalid index name [<name>], <description>`; validateIndexName in values/index-name.ts builds the descriptions. */
 export function invalidIndexName(index: string, description: string): ShoalError {
-  return new ShoalError('invalid_index_name_exception', `Invalid index name [${index}], ${description}`, 400, {
-    index_uuid: '_na_',
-    index,
-  });
+  return new ShoalError(
+    'invalid_index_name_exception',
+    `Invalid index name [${index}], ${description}`,
+    400,
+    {
+      index_uuid: '_na_',
+      index,
+    },
+  );
 }
 
 /** `_update` of a document that does not exist. */
@@ -161,7 +176,9 @@ export function noShardAvailable(
   reason: string,
   shard?: { index: string; indexUuid: string; shard: number },
 ): ShoalError {
-  const metadata = shard ? { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index } : {};
+  const metadata = shard
+    ? { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index }
+    : {};
   return new ShoalError('no_shard_available_action_exception', reason, 503, metadata);
 }
 
@@ -169,7 +186,12 @@ export function noShardAvailable(
  * Not enough active copies for a write (UnavailableShardsException, 503):
  * `[<index>][<shard>] <message>`, e.g. `Primary shard is not active Timeout: [1m], request: [...]`.
  */
-export function unavailableShards(index: string, indexUuid: string, shard: number, message: string): ShoalError {
+export function unavailableShards(
+  index: string,
+  indexUuid: string,
+  shard: number,
+  message: string,
+): ShoalError {
   return new ShoalError('unavailable_shards_exception', `[${index}][${shard}] ${message}`, 503, {
     index_uuid: indexUuid,
     shard: String(shard),
@@ -184,5 +206,5 @@ export function actionNotFound(action: string): ShoalError {
   });
 }
 
-export * from './catalogue-search.ts';
 export * from './catalogue-rest.ts';
+export * from './catalogue-search.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  contentTypeNotSupported,
   documentParsing,
   illegalArgument,
   indexNotFound,
@@ -10,7 +11,6 @@ import {
   queryShardException,
   searchContextMissing,
   searchPhaseExecution,
-  contentTypeNotSupported,
 } from './catalogue.ts';
 import { errorBody, toShoalError } from './error-body.ts';
 import { ShoalError } from './shoal-error.ts';
@@ -41,7 +41,10 @@ describe('errorBody', () => {
   });
 
   it('walks root causes down through Elasticsearch exceptions', () => {
-    const inner = mapperParsing('failed to parse field [n] of type [long]', illegalArgument('For input string'));
+    const inner = mapperParsing(
+      'failed to parse field [n] of type [long]',
+      illegalArgument('For input string'),
+    );
     const body = errorBody(documentParsing('[1:8] failed to parse', inner)).body as {
       error: { root_cause: unknown[] };
     };
@@ -79,8 +82,16 @@ describe('errorBody', () => {
       { type: 'search_context_missing_exception', reason: 'No search context found for id [13]' },
     ]);
     expect(e.failed_shards).toEqual([
-      { shard: -1, index: null, reason: { type: 'search_context_missing_exception', reason: 'No search context found for id [12]' } },
-      { shard: -1, index: null, reason: { type: 'search_context_missing_exception', reason: 'No search context found for id [13]' } },
+      {
+        shard: -1,
+        index: null,
+        reason: { type: 'search_context_missing_exception', reason: 'No search context found for id [12]' },
+      },
+      {
+        shard: -1,
+        index: null,
+        reason: { type: 'search_context_missing_exception', reason: 'No search context found for id [13]' },
+      },
     ]);
     expect('caused_by' in e).toBe(false);
   });
@@ -90,7 +101,12 @@ describe('errorBody', () => {
     const boom = new ShoalError('exception', 'boom', 500);
     const busy = new ShoalError('no_shard_available_action_exception', 'gone', 503);
     expect(searchPhaseExecution('query', [{ shard: 0, index: 'i', reason: q }]).status).toBe(400);
-    expect(searchPhaseExecution('query', [{ shard: 0, index: 'i', reason: q }, { shard: 1, index: 'i', reason: boom }]).status).toBe(500);
+    expect(
+      searchPhaseExecution('query', [
+        { shard: 0, index: 'i', reason: q },
+        { shard: 1, index: 'i', reason: boom },
+      ]).status,
+    ).toBe(500);
     expect(
       searchPhaseExecution('query', [
         { shard: 0, index: 'i', reason: busy },
@@ -102,16 +118,29 @@ describe('errorBody', () => {
 
   it('keeps shard-failure metadata in root causes (query_shard_exception index fields)', () => {
     const q = queryShardException('No mapping found for [f] in order to sort on', 'idx', 'U1');
-    const e = (errorBody(searchPhaseExecution('query', [{ shard: 0, index: 'idx', reason: q }])).body as {
-      error: { root_cause: unknown[] };
-    }).error;
+    const e = (
+      errorBody(searchPhaseExecution('query', [{ shard: 0, index: 'idx', reason: q }])).body as {
+        error: { root_cause: unknown[] };
+      }
+    ).error;
     expect(e.root_cause).toEqual([
-      { type: 'query_shard_exception', reason: 'No mapping found for [f] in order to sort on', index_uuid: 'U1', index: 'idx' },
+      {
+        type: 'query_shard_exception',
+        reason: 'No mapping found for [f] in order to sort on',
+        index_uuid: 'U1',
+        index: 'idx',
+      },
     ]);
   });
 
   it('renders malformed JSON as x_content_parse_exception with the Jackson cause', () => {
-    const res = errorBody(malformedJson(1, 3, "Unexpected character ('q' (code 113)): was expecting double-quote to start field name"));
+    const res = errorBody(
+      malformedJson(
+        1,
+        3,
+        "Unexpected character ('q' (code 113)): was expecting double-quote to start field name",
+      ),
+    );
     expect(res.status).toBe(400);
     const e = (res.body as { error: Record<string, unknown> }).error;
     expect((e.root_cause as { type: string }[])[0]!.type).toBe('x_content_parse_exception');
@@ -126,7 +155,10 @@ describe('errorBody', () => {
     });
     expect(errorBody(methodNotAllowed('/_search', 'PUT', ['GET', 'POST']))).toEqual({
       status: 405,
-      body: { error: 'Incorrect HTTP method for uri [/_search] and method [PUT], allowed: [GET, POST]', status: 405 },
+      body: {
+        error: 'Incorrect HTTP method for uri [/_search] and method [PUT], allowed: [GET, POST]',
+        status: 405,
+      },
       headers: { Allow: 'GET,POST' },
     });
     expect(errorBody(contentTypeNotSupported(['text/plain'])).body).toEqual({
@@ -136,12 +168,23 @@ describe('errorBody', () => {
   });
 
   it('writes body headers both in the body and as HTTP headers', () => {
-    const e = new ShoalError('security_exception', 'missing authentication credentials for REST request [/]', 401, {}, undefined, {
-      bodyHeaders: { 'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'ApiKey'] },
-    });
+    const e = new ShoalError(
+      'security_exception',
+      'missing authentication credentials for REST request [/]',
+      401,
+      {},
+      undefined,
+      {
+        bodyHeaders: { 'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'ApiKey'] },
+      },
+    );
     const res = errorBody(e);
-    expect(res.headers).toEqual({ 'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'ApiKey'] });
-    expect(JSON.stringify(res.body)).toContain('"header":{"WWW-Authenticate":["Basic realm=\\"security\\", charset=\\"UTF-8\\"","ApiKey"]}');
+    expect(res.headers).toEqual({
+      'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'ApiKey'],
+    });
+    expect(JSON.stringify(res.body)).toContain(
+      '"header":{"WWW-Authenticate":["Basic realm=\\"security\\", charset=\\"UTF-8\\"","ApiKey"]}',
+    );
   });
 
   it('adds stack_trace only with error_trace, last in each object', () => {
@@ -158,7 +201,11 @@ describe('errorBody', () => {
     expect(errorBody(new TypeError('x is undefined'))).toEqual({
       status: 500,
       body: {
-        error: { root_cause: [{ type: 'exception', reason: 'x is undefined' }], type: 'exception', reason: 'x is undefined' },
+        error: {
+          root_cause: [{ type: 'exception', reason: 'x is undefined' }],
+          type: 'exception',
+          reason: 'x is undefined',
+        },
         status: 500,
       },
     });

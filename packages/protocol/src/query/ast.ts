@@ -44,6 +44,11 @@ export type QueryNode =
       zeroTermsQuery: 'none' | 'all';
       lenient: boolean;
       boost: number;
+      /** `AUTO`, `AUTO:3,6`, `0`, `1` or `2`; absent means no fuzzy matching. */
+      fuzziness?: string;
+      prefixLength?: number;
+      maxExpansions?: number;
+      fuzzyTranspositions?: boolean;
     }
   | {
       type: 'match_phrase';
@@ -67,6 +72,11 @@ export type QueryNode =
       lenient: boolean;
       zeroTermsQuery: 'none' | 'all';
       boost: number;
+      /** As on `match`. */
+      fuzziness?: string;
+      prefixLength?: number;
+      maxExpansions?: number;
+      fuzzyTranspositions?: boolean;
     }
   | {
       type: 'bool';
@@ -76,6 +86,8 @@ export type QueryNode =
       mustNot: QueryNode[];
       minimumShouldMatch?: string;
       boost: number;
+      /** Only present when `false`: a bool of only `must_not` clauses then matches nothing. */
+      adjustPureNegative?: false;
     }
   | { type: 'constant_score'; filter: QueryNode; boost: number }
   | {
@@ -89,6 +101,9 @@ export type QueryNode =
       lenient: boolean;
       analyzeWildcard: boolean;
       boost: number;
+      /** Bit set of enabled operators (SimpleQueryStringFlag values); absent means ALL (-1). */
+      flags?: number;
+      quoteFieldSuffix?: string;
     };
 
 export type QueryType = QueryNode['type'];

@@ -30,4 +30,32 @@ export interface SearchRequest {
   timeoutMs?: number;
   terminateAfter?: number;
   restTotalHitsAsInt: boolean;
+  /** Deprecation warnings raised while parsing (e.g. `size=-1`), for `Warning` headers. */
+  warnings?: string[];
+  /** `post_filter`: filters the hits after aggregations were computed. */
+  postFilter?: QueryNode;
+  minScore?: number;
+  explain?: boolean;
+  profile?: boolean;
+  /** The raw `aggs` / `aggregations` object. */
+  aggs?: Record<string, unknown>;
+  /** Body `pit`: the id as sent (opaque base64url) and the keep-alive extension, if any. */
+  pit?: { id: string; keepAliveMs?: number };
+  /** Body `slice`; `id`/`max` are -1 when not given. */
+  slice?: { id: number; max: number; field?: string };
+  /** The raw `collapse` object. */
+  collapse?: Record<string, unknown>;
+  /** The raw `rescore` entries. */
+  rescore?: unknown[];
+  /** `stats` groups. */
+  stats?: string[];
+  /** `scroll` keep-alive (milliseconds) when the request opens a scroll. */
+  scrollKeepAliveMs?: number;
+  /** `request_cache` when given. */
+  requestCache?: boolean;
+  /**
+   * Body keys Elasticsearch accepts that Shoal parsed and does not act on (`highlight`,
+   * `script_fields`, `stored_fields`, `docvalue_fields`, `fields`, `suggest`, …).
+   */
+  ignoredKeys?: string[];
 }

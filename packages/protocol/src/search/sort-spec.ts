@@ -20,6 +20,8 @@ export type SortSpec =
       unmappedType?: string;
       /** Date format for the returned sort value (date and date_nanos only). */
       format?: string;
+      /** The raw `nested` sort options (`path`, `filter`, `max_children`, `nested`), when given. */
+      nested?: Record<string, unknown>;
     };
 
 /**

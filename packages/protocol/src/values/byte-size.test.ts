@@ -26,7 +26,9 @@ describe('parseByteSize', () => {
       'failed to parse setting [index.translog.flush_threshold_size] with value [12] as a size in bytes: unit is missing or unrecognized',
     );
     expect(() => parseByteSize('abcmb', 'x')).toThrow('failed to parse setting [x] with value [abcmb]');
-    expect(() => parseByteSize('-2kb', 'x')).toThrow('failed to parse setting [x] with value [-2kb] as a size in bytes');
+    expect(() => parseByteSize('-2kb', 'x')).toThrow(
+      'failed to parse setting [x] with value [-2kb] as a size in bytes',
+    );
   });
 });
 

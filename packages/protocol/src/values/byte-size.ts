@@ -40,7 +40,11 @@ const JAVA_DOUBLE = /^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD
  * illegal_argument_exception, as Setting.get does. A fractional value is accepted with
  * Elasticsearch's deprecation message, passed to `onDeprecation`.
  */
-export function parseByteSize(value: string, settingName: string, onDeprecation?: (message: string) => void): number {
+export function parseByteSize(
+  value: string,
+  settingName: string,
+  onDeprecation?: (message: string) => void,
+): number {
   const lower = value.toLowerCase().trim();
   if (lower === '-1') return -1;
   if (lower === '0') return 0;

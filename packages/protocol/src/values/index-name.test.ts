@@ -4,7 +4,8 @@ import { invalidIndexNameReason, validateIndexName } from './index-name.ts';
 
 describe('validateIndexName', () => {
   it('accepts ordinary names', () => {
-    for (const n of ['logs-2024.01', 'a', '.hidden', 'my_index', 'ü']) expect(invalidIndexNameReason(n)).toBeUndefined();
+    for (const n of ['logs-2024.01', 'a', '.hidden', 'my_index', 'ü'])
+      expect(invalidIndexNameReason(n)).toBeUndefined();
   });
 
   it('gives Elasticsearch 8 reasons in its order', () => {

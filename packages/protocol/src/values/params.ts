@@ -9,11 +9,7 @@ import { illegalArgument, numberFormat } from '../errors/catalogue.ts';
  * anything else is 400 `Failed to parse value [x] as only [true] or [false] are allowed.`
  * (Booleans.parseBoolean; the message does not name the parameter).
  */
-export function parseBooleanParam(
-  value: string | undefined,
-  _name: string,
-  defaultValue = false,
-): boolean {
+export function parseBooleanParam(value: string | undefined, _name: string, defaultValue = false): boolean {
   if (value === undefined) return defaultValue;
   if (value.length === 0) return true;
   if (value.trim().length === 0) return defaultValue;
@@ -56,11 +52,18 @@ export function javaLong(text: string): bigint | undefined {
 /** `?size=abc` → 400 `Failed to parse int parameter [size] with value [abc]`, caused by the NumberFormatException. */
 export function parseIntParam(value: string | undefined, name: string, defaultValue: number): number;
 export function parseIntParam(value: string | undefined, name: string): number | undefined;
-export function parseIntParam(value: string | undefined, name: string, defaultValue?: number): number | undefined {
+export function parseIntParam(
+  value: string | undefined,
+  name: string,
+  defaultValue?: number,
+): number | undefined {
   if (value === undefined) return defaultValue;
   const v = javaInt(value);
   if (v === undefined) {
-    throw illegalArgument(`Failed to parse int parameter [${name}] with value [${value}]`, numberFormat(value));
+    throw illegalArgument(
+      `Failed to parse int parameter [${name}] with value [${value}]`,
+      numberFormat(value),
+    );
   }
   return v;
 }
@@ -70,7 +73,10 @@ export function parseLongParam(value: string | undefined, name: string): bigint 
   if (value === undefined) return undefined;
   const v = javaLong(value);
   if (v === undefined) {
-    throw illegalArgument(`Failed to parse long parameter [${name}] with value [${value}]`, numberFormat(value));
+    throw illegalArgument(
+      `Failed to parse long parameter [${name}] with value [${value}]`,
+      numberFormat(value),
+    );
   }
   return v;
 }

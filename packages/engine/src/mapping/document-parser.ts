@@ -1,0 +1,477 @@
+/**
+ * Parses one document against a compiled mapping: walks the JSON, turns each value into
+ * index-ready terms, tokens, numbers or points, and introduces dynamic fields as Elasticsearch
+ * does (collecting them into a `{"properties": …}` update the caller merges before re-parsing).
+ * Arrays are multi-valued; arrays of objects flatten (nested objects too, for now).
+ */
+import { illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
+import type { IndexableField, ParsedDocument } from '../contract.ts';
+import {
+  DEFAULT_DATE_FORMAT,
+  detectDateFormat,
+  isJavaDouble,
+  isJavaLong,
+  parseDateValue,
+} from '../dates/index.ts';
+import { FALSE_TERM, parseBooleanValue, TRUE_TERM } from './boolean-value.ts';
+import { CField, CObject, type IndexSettingsView } from './compiled.ts';
+import { documentParsingAt, illegalState, strictDynamicAt } from './errors.ts';
+import { isCoordinateArray, parseGeoPoint } from './geo-value.ts';
+import { normalizeIp } from './ip-value.ts';
+import { javaToString } from './java-text.ts';
+import { JsonSyntaxError, lineCol, locateValue, numberLiteralAt, parseJsonSource } from './json-text.ts';
+import { countLeaf, objectDepth } from './limits.ts';
+import { childPath, isPlainObject, type ObjectNode, ROOT_NAME } from './nodes.ts';
+import { type NumericType, parseNumber } from './number-values.ts';
+import { parseLeaf } from './parse-mapping.ts';
+
+/** Everything document parsing needs from the mapping. */
+export interface DocumentParserMapping {
+  root: CObject;
+  fields: ReadonlyMap<string, CField>;
+  fieldCount: number;
+  totalFieldsLimit: number;
+  depthLimit: number;
+  dateDetection: boolean;
+  numericDetection: boolean;
+  dynamicDateFormats: readonly string[];
+  settings: IndexSettingsView;
+}
+
+const METADATA_FIELDS = new Set([
+  '_id',
+  '_index',
+  '_routing',
+  '_source',
+  '_version',
+  '_seq_no',
+  '_primary_term',
+  '_ignored',
+  '_field_names',
+  '_nested_path',
+  '_tier',
+  '_data_stream_timestamp',
+  '_feature',
+]);
+
+let docSeq = 0;
+const decoder = new TextDecoder();
+
+interface Ctx {
+  m: DocumentParserMapping;
+  text: string;
+  id: string;
+  seq: number;
+  fields: IndexableField[];
+  path: (string | number)[];
+  depth: number;
+  overlay: Map<string, CField | CObject> | undefined;
+  update: Record<string, unknown> | undefined;
+  updateNodes: Map<string, Record<string, unknown>> | undefined;
+  newFields: number;
+}
+
+function location(ctx: Ctx): string | null {
+  const at = locateValue(ctx.text, ctx.path.slice(0, ctx.depth));
+  return at < 0 ? null : lineCol(ctx.text, at);
+}
+
+function objectName(obj: CObject): string {
+  return obj.path === '' ? ROOT_NAME : obj.path;
+}
+
+function strictError(obj: CObject, name: string, ctx: Ctx): ShoalError {
+  return strictDynamicAt(
+    location(ctx),
+    `mapping set to strict, dynamic introduction of [${name}] within [${objectName(obj)}] is not allowed`,
+  );
+}
+
+function lookup(obj: CObject, name: string, ctx: Ctx): CField | CObject | undefined {
+  return obj.children.get(name) ?? ctx.overlay?.get(childPath(obj.path, name));
+}
+
+// ------------------------------------------------------------------ dynamic mapping
+
+function updateProperties(obj: CObject, ctx: Ctx): Record<string, unknown> {
+  if (!ctx.update) {
+    ctx.update = {};
+    ctx.updateNodes = new Map([['', ctx.update]]);
+  }
+  let node = ctx.updateNodes!.get(obj.path);
+  if (!node) {
+    // An existing object on the way to a new field: name it, with what a merge must not see
+    // as a change (nested kind and include_in_* values).
+    const parentProps = updateProperties(obj.parent!, ctx);
+    node = {};
+    if (obj.nested) {
+      node.type = 'nested';
+      if (obj.node.includeInParent) node.include_in_parent = true;
+      if (obj.node.includeInRoot) node.include_in_root = true;
+    }
+    parentProps[obj.name] = node;
+    ctx.updateNodes!.set(obj.path, node);
+  }
+  if (node.type === 'object') delete node.type;
+  let props = node.properties as Record<string, unknown> | undefined;
+  if (!props) {
+    props = {};
+    node.properties = props;
+  }
+  return props;
+}
+
+function countNew(ctx: Ctx, n: number): void {
+  ctx.newFields += n;
+  const limit = ctx.m.totalFieldsLimit;
+  if (ctx.m.fieldCount + ctx.newFields > limit) {
+    const reason = `Limit of total fields [${limit}] has been exceeded while adding new fields [${ctx.newFields}]`;
+    throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, illegalArgument(reason));
+  }
+}
+
+function newObject(obj: CObject, name: string, ctx: Ctx): CObject {
+  const path = childPath(obj.path, name);
+  if (objectDepth(path) > ctx.m.depthLimit) {
+    const reason = `Limit of mapping depth [${ctx.m.depthLimit}] has been exceeded due to object field [${path}]`;
+    throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, illegalArgument(reason));
+  }
+  countNew(ctx, 1);
+  const node: ObjectNode = { kind: 'object', name, path, children: new Map() };
+  const created = new CObject(node, obj, obj.dynamic);
+  ctx.overlay ??= new Map();
+  ctx.overlay.set(path, created);
+  const props = updateProperties(obj, ctx);
+  const json: Record<string, unknown> = { type: 'object' };
+  props[name] = json;
+  ctx.updateNodes!.set(path, json);
+  return created;
+}
+
+/** The mapping Elasticsearch gives a new field from its first value. */
+function dynamicDefinition(value: unknown, ctx: Ctx): Record<string, unknown> {
+  const m = ctx.m;
+  if (typeof value === 'string') {
+    if (m.numericDetection) {
+      if (isJavaLong(value)) return { type: 'long' };
+      if (isJavaDouble(value)) return { type: 'float' };
+    }
+    if (m.dateDetection) {
+      const format = detectDateFormat(value, m.dynamicDateFormats);
+      if (format !== undefined)
+        return format === DEFAULT_DATE_FORMAT ? { type: 'date' } : { type: 'date', format };
+    }
+    return { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
+  }
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (typeof value === 'bigint') return { type: 'long' };
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) return { type: 'float' };
+    // JSON.parse turns 1.0 into 1; the literal decides, as Jackson's number type does.
+    const lit = numberLiteralAt(ctx.text, ctx.path.slice(0, ctx.depth));
+    return lit !== undefined && /[.eE]/.test(lit) ? { type: 'float' } : { type: 'long' };
+  }
+  throw illegalState(`Unable to dynamically map value [${javaToString(value)}]`);
+}
+
+function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField {
+  const def = dynamicDefinition(value, ctx);
+  const path = childPath(obj.path, name);
+  const node = parseLeaf(name, path, def.type as never, def);
+  countNew(ctx, countLeaf(node));
+  const field = new CField(node, ctx.m.settings, false);
+  ctx.overlay ??= new Map();
+  ctx.overlay.set(path, field);
+  updateProperties(obj, ctx)[name] = def;
+  return field;
+}
+
+// ------------------------------------------------------------------ values
+
+function slot(f: CField, ctx: Ctx): IndexableField {
+  if (f.seq !== ctx.seq) {
+    f.seq = ctx.seq;
+    f.slot = { path: f.path, type: f.type };
+    f.lastPos = -1;
+    f.values = 0;
+    ctx.fields.push(f.slot);
+  }
+  return f.slot!;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  throw illegalArgument(`Can't get text on a ${Array.isArray(value) ? 'START_ARRAY' : 'START_OBJECT'}`);
+}
+
+function addTerm(f: CField, term: string, ctx: Ctx): void {
+  const s = slot(f, ctx);
+  if (s.terms) s.terms.push(term);
+  else s.terms = [term];
+}
+
+function addNumber(f: CField, n: number | bigint, ctx: Ctx): void {
+  const s = slot(f, ctx);
+  if (s.numbers) s.numbers.push(n);
+  else s.numbers = [n];
+}
+
+/** Indexes one non-null value into `f` (not its multi-fields). Throws the cause on bad input. */
+function indexValue(f: CField, value: unknown, ctx: Ctx): void {
+  switch (f.type) {
+    case 'text': {
+      const s = text(value);
+      const slotField = slot(f, ctx);
+      if (f.values++ > 0) f.lastPos += f.gap;
+      const tokens = f.analyzer!.analyze(s);
+      if (tokens.length === 0) return;
+      const base = f.lastPos + 1;
+      let out = slotField.tokens;
+      if (!out) {
+        out = [];
+        slotField.tokens = out;
+      }
+      for (const t of tokens) {
+        t.position += base;
+        out.push(t);
+      }
+      f.lastPos = tokens[tokens.length - 1]!.position;
+      return;
+    }
+    case 'keyword': {
+      const s = text(value);
+      if (s.length > f.ignoreAbove) return;
+      addTerm(f, f.lowercase ? s.toLowerCase() : s, ctx);
+      return;
+    }
+    case 'long':
+    case 'integer':
+    case 'short':
+    case 'byte':
+    case 'double':
+    case 'float': {
+      const n = parseNumber(f.type as NumericType, value, f.coerce);
+      if (n === null) {
+        if (f.nullValue !== undefined) addNumber(f, f.nullValue as number | bigint, ctx);
+        return;
+      }
+      addNumber(f, n, ctx);
+      return;
+    }
+    case 'boolean':
+      addTerm(f, parseBooleanValue(value) ? TRUE_TERM : FALSE_TERM, ctx);
+      return;
+    case 'date':
+    case 'date_nanos':
+      addNumber(f, parseDateValue(text(value), f.format, f.type === 'date' ? 'millis' : 'nanos'), ctx);
+      return;
+    case 'ip':
+      addTerm(f, normalizeIp(text(value)), ctx);
+      return;
+    case 'geo_point': {
+      const p = parseGeoPoint(value, f.path, f.ignoreZ);
+      const s = slot(f, ctx);
+      if (s.geo) s.geo.push(p);
+      else s.geo = [p];
+      return;
+    }
+  }
+}
+
+function fieldError(f: CField, value: unknown, cause: ShoalError, ctx: Ctx): ShoalError {
+  return documentParsingAt(
+    location(ctx),
+    `failed to parse field [${f.path}] of type [${f.type}] in document with id '${ctx.id}'. ` +
+      `Preview of field's value: '${javaToString(value)}'`,
+    cause,
+  );
+}
+
+function parseValue(f: CField, value: unknown, ctx: Ctx, copy: boolean): void {
+  if (f.emits) {
+    try {
+      indexValue(f, value, ctx);
+    } catch (e) {
+      if (!isShoalError(e)) throw e;
+      const scalar = typeof value !== 'object' || value === null;
+      if (!(f.ignoreMalformed && scalar)) throw fieldError(f, value, e, ctx);
+    }
+  }
+  for (const m of f.multi) parseValue(m, value, ctx, false);
+  if (copy && f.copyTo.length > 0) {
+    for (const target of f.copyTo) {
+      const t = ctx.m.fields.get(target) ?? (ctx.overlay?.get(target) as CField | undefined);
+      if (t && t.kind === 'field') parseValue(t, value, ctx, false);
+    }
+  }
+}
+
+function parseNull(f: CField, ctx: Ctx): void {
+  if (f.nullValue !== undefined && f.emits) {
+    try {
+      indexValue(f, f.nullValue, ctx);
+    } catch (e) {
+      if (!isShoalError(e)) throw e;
+      throw fieldError(f, null, e, ctx);
+    }
+  }
+  for (const m of f.multi) parseNull(m, ctx);
+}
+
+// ------------------------------------------------------------------ walking
+
+function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
+  let child = lookup(obj, name, ctx);
+  if (value === null) {
+    if (child === undefined) {
+      if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
+    } else if (child.kind === 'field') {
+      parseNull(child, ctx);
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (child === undefined) {
+      if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
+      if (obj.dynamic === 'false') return;
+    } else if (child.kind === 'field' && child.type === 'geo_point' && isCoordinateArray(value)) {
+      parseValue(child, value, ctx, true);
+      return;
+    }
+    const d = ctx.depth++;
+    for (let i = 0; i < value.length; i++) {
+      ctx.path[d] = i;
+      walkEntry(obj, name, value[i], ctx);
+    }
+    ctx.depth = d;
+    return;
+  }
+  if (typeof value === 'object') {
+    if (child === undefined) {
+      if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
+      if (obj.dynamic === 'false') return;
+      child = newObject(obj, name, ctx);
+    }
+    if (child.kind === 'object') {
+      if (child.enabled) walkObject(value as Record<string, unknown>, child, ctx);
+      return;
+    }
+    parseValue(child, value, ctx, true);
+    return;
+  }
+  if (child === undefined) {
+    if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
+    if (obj.dynamic === 'false') return;
+    child = newField(obj, name, value, ctx);
+  }
+  if (child.kind === 'object') {
+    throw documentParsingAt(
+      location(ctx),
+      `object mapping for [${child.path}] tried to parse field [${name}] as object, but found a concrete value`,
+    );
+  }
+  parseValue(child, value, ctx, true);
+}
+
+/** `{"a.b.c": v}` means `{"a": {"b": {"c": v}}}`. */
+function walkDotted(obj: CObject, key: string, value: unknown, ctx: Ctx): void {
+  const parts = key.split('.');
+  for (const part of parts) {
+    if (part.length === 0) {
+      throw documentParsingAt(
+        location(ctx),
+        `failed to parse: object field starting or ending with a [.] makes object resolution ambiguous: [${key}]`,
+        illegalArgument(
+          `object field starting or ending with a [.] makes object resolution ambiguous: [${key}]`,
+        ),
+      );
+    }
+  }
+  let current = obj;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i]!;
+    let child = lookup(current, part, ctx);
+    if (child === undefined) {
+      if (current.dynamic === 'strict') throw strictError(current, part, ctx);
+      if (current.dynamic === 'false') return;
+      child = newObject(current, part, ctx);
+    }
+    if (child.kind === 'field') {
+      // The leaf receives an object, as after Elasticsearch's dot expansion.
+      let nested: unknown = value;
+      for (let j = parts.length - 1; j > i; j--) nested = { [parts[j]!]: nested };
+      parseValue(child, nested, ctx, true);
+      return;
+    }
+    if (!child.enabled) return;
+    current = child;
+  }
+  walkEntry(current, parts[parts.length - 1]!, value, ctx);
+}
+
+function walkObject(value: Record<string, unknown>, obj: CObject, ctx: Ctx): void {
+  const d = ctx.depth++;
+  const root = obj.path === '';
+  for (const key in value) {
+    ctx.path[d] = key;
+    if (key.length === 0 || key.trim().length === 0) {
+      throw documentParsingAt(
+        location(ctx),
+        key.length === 0
+          ? 'failed to parse: Field name cannot be an empty string'
+          : `Field name cannot contain only whitespace: [${childPath(obj.path, key)}]`,
+      );
+    }
+    if (root && METADATA_FIELDS.has(key)) {
+      throw documentParsingAt(
+        location(ctx),
+        `Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
+      );
+    }
+    if (key.includes('.')) walkDotted(obj, key, value[key], ctx);
+    else walkEntry(obj, key, value[key], ctx);
+  }
+  ctx.depth = d;
+}
+
+export interface DocumentParseResult {
+  doc: ParsedDocument;
+  dynamicUpdate?: Record<string, unknown>;
+}
+
+export function parseDocumentWith(
+  m: DocumentParserMapping,
+  id: string,
+  source: Uint8Array,
+  routing: string | undefined,
+): DocumentParseResult {
+  const text = decoder.decode(source);
+  if (text.trim().length === 0) throw documentParsingAt('0:0', 'failed to parse, document is empty');
+  let json: unknown;
+  try {
+    json = parseJsonSource(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw documentParsingAt(lineCol(text, e.offset), e.message);
+    throw e;
+  }
+  if (!isPlainObject(json)) throw documentParsingAt(null, 'Malformed content, must start with an object');
+  const ctx: Ctx = {
+    m,
+    text,
+    id,
+    seq: ++docSeq,
+    fields: [],
+    path: [],
+    depth: 0,
+    overlay: undefined,
+    update: undefined,
+    updateNodes: undefined,
+    newFields: 0,
+  };
+  if (m.root.enabled) walkObject(json, m.root, ctx);
+  const doc: ParsedDocument = { id, source, fields: ctx.fields };
+  if (routing !== undefined) doc.routing = routing;
+  return ctx.update ? { doc, dynamicUpdate: ctx.update } : { doc };
+}

@@ -1,0 +1,175 @@
+/**
+ * IndexMapping (contract.ts) over the mapping tree: parsing and validation on creation, merges
+ * for PUT _mapping and dynamic updates, `GET _mapping` rendering, field lookups for the query
+ * side, and document parsing through the compiled form (built once per mapping version).
+ */
+import { isShoalError } from '@shoal/protocol';
+import type { IndexMapping, ParsedDocument, ResolvedField } from '../contract.ts';
+import { DEFAULT_DYNAMIC_DATE_FORMATS } from '../dates/index.ts';
+import { type CompiledTables, compileRoot, type MappedField } from './compiled.ts';
+import { type DocumentParserMapping, parseDocumentWith } from './document-parser.ts';
+import { failedToParseMapping } from './errors.ts';
+import { checkLimits, countFields, DEFAULT_LIMITS, type MappingLimits } from './limits.ts';
+import { mergeRoot } from './merge.ts';
+import type { RootNode, SourceConfig } from './nodes.ts';
+import { parseRoot } from './parse-mapping.ts';
+import { renderRoot } from './render.ts';
+
+export interface IndexMappingOptions {
+  indexName: string;
+  /** Default for `date_detection` when the mapping does not set it (Elasticsearch: true). */
+  dateDetection?: boolean;
+  /** index.mapping.total_fields.limit (default 1000). */
+  totalFieldsLimit?: number;
+  /** index.mapping.depth.limit (default 20). */
+  depthLimit?: number;
+  /** index.mapping.nested_fields.limit (default 50). */
+  nestedFieldsLimit?: number;
+  /** index.mapping.coerce (default true). */
+  coerce?: boolean;
+  /** index.mapping.ignore_malformed (default false). */
+  ignoreMalformed?: boolean;
+}
+
+/** Parses a mappings body, wrapping failures as `Failed to parse mapping: …` (MappingParser). */
+function parseWrapped(json: Record<string, unknown> | undefined): RootNode {
+  try {
+    return parseRoot(json);
+  } catch (e) {
+    if (isShoalError(e)) throw failedToParseMapping(e);
+    throw e;
+  }
+}
+
+function limitsOf(opts: IndexMappingOptions): MappingLimits {
+  return {
+    totalFields: opts.totalFieldsLimit ?? DEFAULT_LIMITS.totalFields,
+    depth: opts.depthLimit ?? DEFAULT_LIMITS.depth,
+    nestedFields: opts.nestedFieldsLimit ?? DEFAULT_LIMITS.nestedFields,
+  };
+}
+
+function wildcardRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('*')
+    .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}$`);
+}
+
+export class ShoalIndexMapping implements IndexMapping {
+  readonly indexName: string;
+  private readonly tables: CompiledTables;
+  private readonly parserView: DocumentParserMapping;
+  private rendered: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly root: RootNode,
+    private readonly opts: IndexMappingOptions,
+  ) {
+    this.indexName = opts.indexName;
+    const settings = { coerce: opts.coerce ?? true, ignoreMalformed: opts.ignoreMalformed ?? false };
+    this.tables = compileRoot(root.object, settings);
+    const limits = limitsOf(opts);
+    this.parserView = {
+      root: this.tables.root,
+      fields: this.tables.fields,
+      fieldCount: countFields(root.object),
+      totalFieldsLimit: limits.totalFields,
+      depthLimit: limits.depth,
+      dateDetection: root.dateDetection ?? opts.dateDetection ?? true,
+      numericDetection: root.numericDetection ?? false,
+      dynamicDateFormats: root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS,
+      settings,
+    };
+  }
+
+  toJSON(): Record<string, unknown> {
+    this.rendered ??= renderRoot(this.root);
+    return structuredClone(this.rendered);
+  }
+
+  merge(update: Record<string, unknown>): ShoalIndexMapping {
+    const incoming = parseWrapped(update);
+    const merged = mergeRoot(this.root, incoming);
+    checkLimits(merged, limitsOf(this.opts));
+    return new ShoalIndexMapping(merged, this.opts);
+  }
+
+  field(path: string): MappedField | undefined {
+    return this.tables.fields.get(path)?.resolved;
+  }
+
+  fieldsMatching(pattern: string): ResolvedField[] {
+    if (!pattern.includes('*')) {
+      const f = this.field(pattern);
+      return f ? [f] : [];
+    }
+    const re = wildcardRegExp(pattern);
+    const out: ResolvedField[] = [];
+    for (const [path, f] of this.tables.fields) if (re.test(path)) out.push(f.resolved);
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  isObject(path: string): boolean {
+    return this.tables.objects.has(path);
+  }
+
+  /** Whether `path` is a nested object. */
+  isNested(path: string): boolean {
+    return this.tables.objects.get(path)?.nested ?? false;
+  }
+
+  /** Every leaf field and multi-field, in mapping order. */
+  allFields(): MappedField[] {
+    return [...this.tables.fields.values()].map((f) => f.resolved);
+  }
+
+  get routingRequired(): boolean {
+    return this.root.routingRequired ?? false;
+  }
+
+  /** `_source` settings as given (`enabled`, `includes`, `excludes`). */
+  get source(): Readonly<SourceConfig> {
+    return this.root.source ?? {};
+  }
+
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.root.meta;
+  }
+
+  /** Fields counted against index.mapping.total_fields.limit. */
+  get totalFields(): number {
+    return this.parserView.fieldCount;
+  }
+
+  parseDocument(
+    id: string,
+    source: Uint8Array,
+    routing?: string,
+  ): { doc: ParsedDocument; dynamicUpdate?: Record<string, unknown> } {
+    return parseDocumentWith(this.parserView, id, source, routing);
+  }
+}
+
+/**
+ * The mapping of a new index from its `mappings` body (undefined for none). Throws
+ * mapper_parsing_exception `Failed to parse mapping: …` for a bad body and
+ * illegal_argument_exception for limits.
+ */
+export function createIndexMapping(
+  json: Record<string, unknown> | undefined,
+  opts: IndexMappingOptions,
+): ShoalIndexMapping {
+  const root = parseWrapped(json);
+  checkLimits(root, limitsOf(opts));
+  return new ShoalIndexMapping(root, opts);
+}
+
+/** Validates a `mappings` body without keeping it (create-index request validation). */
+export function validateMappingJson(
+  json: Record<string, unknown> | undefined,
+  opts: IndexMappingOptions = { indexName: '_validate' },
+): void {
+  checkLimits(parseWrapped(json), limitsOf(opts));
+}

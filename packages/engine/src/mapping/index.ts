@@ -1,0 +1,12 @@
+export { FALSE_TERM, TRUE_TERM } from './boolean-value.ts';
+export type { MappedField } from './compiled.ts';
+export { type GeoPoint, parseGeoPoint } from './geo-value.ts';
+export {
+  createIndexMapping,
+  type IndexMappingOptions,
+  ShoalIndexMapping,
+  validateMappingJson,
+} from './index-mapping.ts';
+export { normalizeIp } from './ip-value.ts';
+export { parseJsonExact, parseJsonSource } from './json-text.ts';
+export { type NumericType, parseNumber } from './number-values.ts';

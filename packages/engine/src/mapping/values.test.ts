@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { parseBooleanValue } from './boolean-value.ts';
+import { parseGeoPoint } from './geo-value.ts';
+import { normalizeIp } from './ip-value.ts';
+import { lineCol, locateValue, numberLiteralAt, parseJsonExact, parseJsonSource } from './json-text.ts';
+import { parseNumber } from './number-values.ts';
+import { thrown } from './test-helpers.ts';
+
+describe('number coercion', () => {
+  it('follows NumberFieldMapper rules', () => {
+    expect(parseNumber('long', 5.9, true)).toBe(5);
+    expect(parseNumber('long', -5.9, true)).toBe(-5);
+    expect(parseNumber('long', '1e3', true)).toBe(1000);
+    expect(parseNumber('long', '', true)).toBeNull();
+    expect(parseNumber('long', 2n ** 62n, true)).toBe(2n ** 62n);
+    expect(parseNumber('integer', ' 42 ', true)).toBe(42);
+    expect(parseNumber('byte', '127', true)).toBe(127);
+    expect(parseNumber('double', '1.5e3', true)).toBe(1500);
+    expect(parseNumber('float', 0.1, true)).toBe(Math.fround(0.1));
+    expect(thrown(() => parseNumber('long', '1.5', false)).reason).toBe('Long value passed as String');
+    expect(thrown(() => parseNumber('long', 1.5, false)).reason).toBe(
+      '1.5 cannot be converted to Long without data loss',
+    );
+    expect(thrown(() => parseNumber('byte', '200', true)).reason).toBe(
+      'Value [200] is out of range for a byte',
+    );
+    expect(thrown(() => parseNumber('integer', 3e9, true)).reason).toBe(
+      'Numeric value (3000000000) out of range of int (-2147483648 - 2147483647)',
+    );
+    expect(thrown(() => parseNumber('double', 'NaN', true)).reason).toBe(
+      '[double] supports only finite values, but got [NaN]',
+    );
+    expect(thrown(() => parseNumber('float', 1e39, true)).reason).toBe(
+      '[float] supports only finite values, but got [Infinity]',
+    );
+    expect(thrown(() => parseNumber('long', true, true)).reason).toBe(
+      'Current token (VALUE_TRUE) not numeric, can not use numeric value accessors',
+    );
+  });
+});
+
+describe('booleans, ips and geo points', () => {
+  it('parses booleans strictly', () => {
+    expect(parseBooleanValue('true')).toBe(true);
+    expect(parseBooleanValue('')).toBe(false);
+    expect(thrown(() => parseBooleanValue('TRUE')).reason).toBe(
+      'Failed to parse value [TRUE] as only [true] or [false] are allowed.',
+    );
+  });
+
+  it('normalises IP literals', () => {
+    expect(normalizeIp('010.1.2.3'.replace('010', '10'))).toBe('10.1.2.3');
+    expect(normalizeIp('2001:0db8:0000:0000:0000:ff00:0042:8329')).toBe('2001:db8::ff00:42:8329');
+    expect(normalizeIp('::1')).toBe('::1');
+    expect(normalizeIp('::')).toBe('::');
+    expect(normalizeIp('1:0:0:1:0:0:0:1')).toBe('1:0:0:1::1');
+    expect(normalizeIp('::ffff:192.168.1.1')).toBe('192.168.1.1');
+    expect(thrown(() => normalizeIp('256.1.1.1')).reason).toBe("'256.1.1.1' is not an IP string literal.");
+    expect(() => normalizeIp('1::2::3')).toThrow();
+  });
+
+  it('parses geo points and validates ranges', () => {
+    expect(parseGeoPoint({ type: 'Point', coordinates: [10, 20] }, 'g', true)).toEqual({ lat: 20, lon: 10 });
+    expect(parseGeoPoint({ lat: '1.5', lon: '2' }, 'g', true)).toEqual({ lat: 1.5, lon: 2 });
+    expect(thrown(() => parseGeoPoint({ lat: 95, lon: 0 }, 'g', true)).reason).toBe(
+      'illegal latitude value [95] for g',
+    );
+    expect(thrown(() => parseGeoPoint('1,2,3', 'g', false)).reason).toBe(
+      'found Z value but [ignore_z_value] parameter is [false]',
+    );
+  });
+});
+
+describe('source JSON', () => {
+  it('keeps big integers exact', () => {
+    expect(parseJsonSource('{"a":12345678901234567890,"b":1.5,"c":"x"}')).toEqual({
+      a: 12345678901234567890n,
+      b: 1.5,
+      c: 'x',
+    });
+    expect(parseJsonSource('{"a":1234567890123456}')).toEqual({ a: 1234567890123456 });
+    expect(parseJsonExact('{"__proto__":1,"s":"\\u00e9"}')).toEqual(
+      JSON.parse('{"__proto__":1,"s":"\\u00e9"}'),
+    );
+  });
+
+  it('locates values for error messages', () => {
+    const text = '{"a": {"b": [1, 2.0, {"c": "x"}]},\n "d": 3, "d": 4}';
+    expect(text.slice(locateValue(text, ['a', 'b', 2, 'c']))).toMatch(/^"x"/);
+    expect(numberLiteralAt(text, ['a', 'b', 1])).toBe('2.0');
+    expect(numberLiteralAt(text, ['d'])).toBe('4');
+    expect(lineCol(text, locateValue(text, ['d']))).toBe('2:15');
+    expect(locateValue(text, ['zz'])).toBe(-1);
+  });
+});

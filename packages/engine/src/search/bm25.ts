@@ -1,0 +1,53 @@
+/**
+ * Lucene's BM25Similarity (k1 = 1.2, b = 0.75) in float arithmetic, as Elasticsearch scores
+ * by default: idf = ln(1 + (N - n + 0.5) / (n + 0.5)), and since Lucene 8 the (k1 + 1)
+ * factor of the textbook numerator is dropped (it does not change the ranking):
+ *   score = boost·idf · freq / (freq + k1·(1 - b + b·dl/avgdl))
+ * computed as `weight - weight / (1 + freq · normInverse)` with a 256-entry cache indexed by
+ * the one-byte norm, exactly like BM25Scorer. Statistics are per shard over the reader,
+ * deleted docs included (Lucene does not adjust term statistics for deletions).
+ */
+import { NORM_LENGTH_TABLE } from '../index/norms.ts';
+
+const f = Math.fround;
+export const K1 = 1.2;
+export const B = 0.75;
+
+export interface CollectionStats {
+  /** Docs that have the field. */
+  docCount: number;
+  sumTotalTermFreq: number;
+}
+
+export function idf(docFreq: number, docCount: number): number {
+  return f(Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)));
+}
+
+export function avgFieldLength(stats: CollectionStats): number {
+  return f(stats.sumTotalTermFreq / stats.docCount);
+}
+
+export class Bm25Scorer {
+  readonly weight: number;
+  /** 1 / (k1 · ((1 - b) + b · length / avgdl)) per norm byte. */
+  readonly normInverse: Float64Array;
+
+  constructor(boost: number, idfValue: number, stats: CollectionStats) {
+    this.weight = f(boost * idfValue);
+    const avgdl = avgFieldLength(stats);
+    const cache = new Float64Array(256);
+    const k1 = f(K1);
+    const b = f(B);
+    const oneMinusB = f(1 - b);
+    for (let i = 0; i < 256; i++) {
+      cache[i] = f(1 / f(k1 * f(oneMinusB + f(f(b * NORM_LENGTH_TABLE[i]!) / avgdl))));
+    }
+    this.normInverse = cache;
+  }
+
+  /** `normByte` is 1 for fields without norms (keyword), as Lucene's LeafSimScorer does. */
+  score(freq: number, normByte: number): number {
+    const w = this.weight;
+    return f(w - f(w / f(1 + f(freq * this.normInverse[normByte]!))));
+  }
+}

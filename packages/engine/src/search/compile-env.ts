@@ -1,0 +1,10 @@
+import type { IndexMapping } from '../contract.ts';
+import type { ShardReader } from '../index/shard-reader.ts';
+import type { ShardContext } from './field-values.ts';
+
+/** What compiling a query against one reader needs. */
+export interface CompileEnv extends ShardContext {
+  reader: ShardReader;
+  mapping: IndexMapping;
+  nowMillis: number;
+}

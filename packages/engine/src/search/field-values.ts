@@ -1,0 +1,88 @@
+/**
+ * Query values converted to a field's type, as the field mappers' `termQuery`/`rangeQuery` do:
+ * numbers to the field's numeric kind (longs exact as bigint), booleans to their indexed
+ * term, ip addresses to integers. Bad values fail as Elasticsearch fails them.
+ */
+import { type JsonScalar, queryShardException, type ShoalError } from '@shoal/protocol';
+import type { LeafType } from '../index/segment.ts';
+import type { ShardReader } from '../index/shard-reader.ts';
+
+export interface ShardContext {
+  index: string;
+  indexUuid: string;
+}
+
+export const NUMERIC_TYPES: ReadonlySet<LeafType> = new Set([
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'date',
+  'date_nanos',
+]);
+
+export function isNumericType(t: LeafType): boolean {
+  return NUMERIC_TYPES.has(t) && t !== 'date' && t !== 'date_nanos';
+}
+
+export function isIntegerType(t: LeafType): boolean {
+  return t === 'long' || t === 'integer' || t === 'short' || t === 'byte';
+}
+
+/** Doc values of long and date_nanos fields are bigint; every other numeric field is a double. */
+export function isLongKind(t: LeafType): boolean {
+  return t === 'long' || t === 'date_nanos';
+}
+
+export function failedToCreateQuery(ctx: ShardContext, cause: string): ShoalError {
+  return queryShardException(`failed to create query: ${cause}`, ctx.index, ctx.indexUuid);
+}
+
+const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * A numeric query value for a numeric field: bigint when it is an integer for a long field,
+ * otherwise a number (a decimal bound on an integer field stays fractional, which compares
+ * exactly like Elasticsearch's rounding of the bound).
+ */
+export function toFieldNumber(type: LeafType, value: JsonScalar, ctx: ShardContext): number | bigint {
+  let n: number | bigint;
+  if (typeof value === 'bigint') n = value;
+  else if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && NUMBER_TEXT.test(value)) {
+    const t = value.trim();
+    n = isLongKind(type) && /^[+-]?\d+$/.test(t) ? BigInt(t) : Number(t);
+  } else {
+    throw failedToCreateQuery(ctx, `For input string: "${String(value)}"`);
+  }
+  if (type === 'float') return Math.fround(Number(n));
+  if (isLongKind(type)) {
+    if (typeof n === 'number' && Number.isInteger(n)) return BigInt(n);
+    return n;
+  }
+  return Number(n);
+}
+
+export function parseBooleanValue(value: JsonScalar, ctx: ShardContext): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  if (value === '') return false;
+  throw failedToCreateQuery(ctx, `Can't parse boolean value [${String(value)}], expected [true] or [false]`);
+}
+
+/** The indexed form of a boolean: Elasticsearch indexes `T`/`F`; `true`/`false` is accepted too. */
+export function booleanTerm(reader: ShardReader, field: string, value: boolean): string {
+  for (const s of reader.segments) {
+    const terms = s.segment.field(field)?.postings?.terms;
+    if (!terms || terms.length === 0) continue;
+    if (terms.includes('T') || terms.includes('F')) return value ? 'T' : 'F';
+    return value ? 'true' : 'false';
+  }
+  return value ? 'T' : 'F';
+}
+
+export function scalarText(value: JsonScalar): string {
+  return value === null ? '' : String(value);
+}

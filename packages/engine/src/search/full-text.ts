@@ -1,0 +1,161 @@
+/**
+ * Full-text queries: the query text is analysed with the field's search analyzer (or the
+ * query's `analyzer`), then becomes a term, a boolean of terms (operator and
+ * minimum_should_match), or a phrase, as Elasticsearch's MatchQueryParser builds them.
+ * Non-text fields get a term query on the whole value (`lenient` turns bad values into no
+ * match). Tokens at the same position (synonyms) are OR-ed.
+ */
+import { isShoalError, type JsonScalar, queryShardException } from '@shoal/protocol';
+import { getAnalyzer } from '../analysis/index.ts';
+import type { Analyzer, ResolvedField } from '../contract.ts';
+import { compareTerms, lowerBound } from '../index/term-order.ts';
+import { Bm25Scorer, idf } from './bm25.ts';
+import type { CompileEnv } from './compile-env.ts';
+import { scalarText } from './field-values.ts';
+import { minimumShouldMatch } from './minimum-should-match.ts';
+import { docFreq, fieldStats } from './term-stats.ts';
+import { scoredTerm, termQuery } from './term-level.ts';
+import { BoolWeight, MatchAllWeight, MatchNoneWeight, type PhrasePosition, PhraseWeight, type Weight } from './weights.ts';
+
+const f = Math.fround;
+export const NONE: Weight = new MatchNoneWeight();
+
+export interface MatchOptions {
+  operator: 'or' | 'and';
+  minimumShouldMatch?: string;
+  analyzer?: string;
+  lenient: boolean;
+  zeroTermsQuery: 'none' | 'all';
+}
+
+export function searchAnalyzer(env: CompileEnv, field: ResolvedField, override?: string): Analyzer {
+  const name = override ?? field.searchAnalyzer ?? field.analyzer ?? 'default';
+  const a = getAnalyzer(name);
+  if (!a) throw queryShardException(`[match] analyzer [${name}] not found`, env.index, env.indexUuid);
+  return a;
+}
+
+/** Runs `build`; with `lenient`, a value the field cannot parse matches nothing instead of failing. */
+export function lenientQuery(lenient: boolean, build: () => Weight): Weight {
+  try {
+    return build();
+  } catch (e) {
+    if (lenient && isShoalError(e)) return NONE;
+    throw e;
+  }
+}
+
+/** Analysed tokens grouped by position: [[terms at p0], [terms at p1], …] with positions. */
+export function analyseGroups(analyzer: Analyzer, text: string): { position: number; terms: string[] }[] {
+  const groups: { position: number; terms: string[] }[] = [];
+  for (const t of analyzer.analyze(text)) {
+    const last = groups[groups.length - 1];
+    if (last && last.position === t.position) {
+      if (!last.terms.includes(t.term)) last.terms.push(t.term);
+    } else groups.push({ position: t.position, terms: [t.term] });
+  }
+  return groups;
+}
+
+function zeroTerms(opts: { zeroTermsQuery: 'none' | 'all' }, boost: number): Weight {
+  return opts.zeroTermsQuery === 'all' ? new MatchAllWeight(f(boost)) : NONE;
+}
+
+/** One position's clause: a term, or the OR of same-position synonyms. */
+function positionClause(env: CompileEnv, path: string, terms: string[], boost: number): Weight {
+  if (terms.length === 1) return scoredTerm(env, path, terms[0]!, boost);
+  return new BoolWeight([], [], terms.map((t) => scoredTerm(env, path, t, boost)), [], 1);
+}
+
+/** Combines per-position clauses with `operator` / `minimum_should_match`, as a match query does. */
+export function combineClauses(clauses: Weight[], operator: 'or' | 'and', msm: string | undefined): Weight {
+  if (clauses.length === 1) return clauses[0]!;
+  if (operator === 'and') return new BoolWeight(clauses, [], [], [], 0);
+  const n = minimumShouldMatch(clauses.length, msm);
+  return new BoolWeight([], [], clauses, [], n);
+}
+
+export function matchField(env: CompileEnv, field: ResolvedField, query: JsonScalar, opts: MatchOptions, boost: number): Weight {
+  if (field.type !== 'text') {
+    return lenientQuery(opts.lenient, () => termQuery(env, field, query, boost, false));
+  }
+  const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
+  if (groups.length === 0) return zeroTerms(opts, boost);
+  const clauses = groups.map((g) => positionClause(env, field.path, g.terms, boost));
+  return combineClauses(clauses, opts.operator, opts.minimumShouldMatch);
+}
+
+/** Up to `max` terms of the field (over the whole reader) starting with `prefix`, in term order. */
+export function expandPrefix(env: CompileEnv, path: string, prefix: string, max = 50): string[] {
+  const found = new Set<string>();
+  for (const s of env.reader.segments) {
+    const terms = s.segment.field(path)?.postings?.terms;
+    if (!terms) continue;
+    for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++) found.add(terms[i]!);
+  }
+  return [...found].sort(compareTerms).slice(0, max);
+}
+
+export interface PhraseOptions {
+  slop: number;
+  analyzer?: string;
+  zeroTermsQuery: 'none' | 'all';
+  /** match_phrase_prefix: the last position is a prefix expanded to at most 50 terms. */
+  prefix?: boolean;
+  lenient?: boolean;
+}
+
+export function phraseField(env: CompileEnv, field: ResolvedField, query: JsonScalar, opts: PhraseOptions, boost: number): Weight {
+  if (field.type !== 'text') {
+    return lenientQuery(opts.lenient ?? false, () => termQuery(env, field, query, boost, false));
+  }
+  const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
+  if (groups.length === 0) return zeroTerms(opts, boost);
+  const first = groups[0]!.position;
+  const positions: PhrasePosition[] = groups.map((g) => ({ terms: g.terms, offset: g.position - first }));
+  if (opts.prefix) {
+    const last = positions[positions.length - 1]!;
+    last.terms = last.terms.flatMap((t) => expandPrefix(env, field.path, t));
+    if (last.terms.length === 0) return NONE;
+  } else if (positions.length === 1) {
+    return positionClause(env, field.path, positions[0]!.terms, boost);
+  }
+  // Phrase idf is the sum of its terms' idf (Lucene's PhraseWeight / MultiPhraseWeight).
+  const stats = fieldStats(env.reader, field.path);
+  let idfSum = 0;
+  for (const p of positions) for (const t of p.terms) idfSum = f(idfSum + idf(docFreq(env.reader, field.path, t), stats.docCount));
+  return new PhraseWeight(field.path, positions, opts.slop, new Bm25Scorer(boost, idfSum, stats));
+}
+
+export interface ResolvedFieldBoost {
+  field: ResolvedField;
+  boost: number;
+}
+
+/**
+ * Field names (with `*` patterns and boosts) resolved against the mapping. With the `*` field,
+ * only text and keyword fields take part, and the query is lenient (index.query.default_field).
+ */
+export function resolveFields(
+  env: CompileEnv,
+  fields: readonly { field: string; boost: number }[],
+): { fields: ResolvedFieldBoost[]; lenient: boolean } {
+  const out = new Map<string, ResolvedFieldBoost>();
+  let lenient = false;
+  for (const fb of fields) {
+    if (fb.field === '*' || fb.field === '*.*') {
+      lenient = true;
+      for (const rf of env.mapping.fieldsMatching('*')) {
+        if ((rf.type === 'text' || rf.type === 'keyword') && !out.has(rf.path)) out.set(rf.path, { field: rf, boost: fb.boost });
+      }
+    } else if (fb.field.includes('*')) {
+      for (const rf of env.mapping.fieldsMatching(fb.field)) {
+        if (rf.type !== 'geo_point' && !out.has(rf.path)) out.set(rf.path, { field: rf, boost: fb.boost });
+      }
+    } else {
+      const rf = env.mapping.field(fb.field);
+      if (rf && !out.has(rf.path)) out.set(rf.path, { field: rf, boost: fb.boost });
+    }
+  }
+  return { fields: [...out.values()], lenient };
+}

@@ -1,0 +1,82 @@
+/**
+ * Compiles the query DSL tree (protocol's QueryNode) into Weights for one reader. Boosts
+ * multiply down the tree (in float, like Lucene's BoostQuery); clauses in filter context
+ * (bool.filter, bool.must_not, constant_score) do not score. Unmapped fields match nothing.
+ */
+import type { QueryNode } from '@shoal/protocol';
+import type { ResolvedField } from '../contract.ts';
+import type { CompileEnv } from './compile-env.ts';
+import { matchField, NONE, phraseField } from './full-text.ts';
+import { minimumShouldMatch } from './minimum-should-match.ts';
+import { multiMatch } from './multi-match.ts';
+import { simpleQueryString } from './simple-query-string.ts';
+import {
+  existsQuery,
+  idsQuery,
+  prefixQuery,
+  rangeQuery,
+  termQuery,
+  termsQuery,
+  wildcardQuery,
+} from './term-level.ts';
+import { BoolWeight, ConstantScoreWeight, MatchAllWeight, type Weight } from './weights.ts';
+
+const f = Math.fround;
+
+export function compileQuery(node: QueryNode, env: CompileEnv): Weight {
+  return compile(node, env, 1, false);
+}
+
+function withField(env: CompileEnv, name: string, build: (field: ResolvedField) => Weight): Weight {
+  const field = env.mapping.field(name);
+  return field ? build(field) : NONE;
+}
+
+function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: boolean): Weight {
+  const boost = 'boost' in node ? f(parentBoost * node.boost) : parentBoost;
+  switch (node.type) {
+    case 'match_all':
+      return new MatchAllWeight(boost);
+    case 'match_none':
+      return NONE;
+    case 'term':
+      return withField(env, node.field, (fd) => termQuery(env, fd, node.value, boost, node.caseInsensitive));
+    case 'terms':
+      return withField(env, node.field, (fd) => termsQuery(env, fd, node.values, boost));
+    case 'range':
+      return withField(env, node.field, (fd) => rangeQuery(env, fd, node, boost));
+    case 'exists':
+      return existsQuery(env, node.field, boost);
+    case 'ids':
+      return idsQuery(node.values, boost);
+    case 'prefix':
+      return withField(env, node.field, (fd) => prefixQuery(env, fd, node.value, boost, node.caseInsensitive));
+    case 'wildcard':
+      return withField(env, node.field, (fd) => wildcardQuery(env, fd, node.value, boost, node.caseInsensitive));
+    case 'match':
+      return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
+    case 'match_phrase':
+      return withField(env, node.field, (fd) => phraseField(env, fd, node.query, node, boost));
+    case 'multi_match':
+      return multiMatch(env, node, boost);
+    case 'simple_query_string':
+      return simpleQueryString(env, node, boost);
+    case 'constant_score':
+      return new ConstantScoreWeight(compile(node.filter, env, 1, true), boost);
+    case 'bool':
+      return compileBool(node, env, boost, filter);
+  }
+}
+
+function compileBool(node: Extract<QueryNode, { type: 'bool' }>, env: CompileEnv, boost: number, filter: boolean): Weight {
+  const must = node.must.map((c) => compile(c, env, boost, filter));
+  const should = node.should.map((c) => compile(c, env, boost, filter));
+  const filters = node.filter.map((c) => compile(c, env, 1, true));
+  const mustNot = node.mustNot.map((c) => compile(c, env, 1, true));
+  if (must.length + should.length + filters.length + mustNot.length === 0) return new MatchAllWeight(boost);
+  // Only negative clauses: Elasticsearch adds a match_all filter (Queries.fixNegativeQueryIfNeeded).
+  if (must.length + should.length + filters.length === 0) filters.push(new MatchAllWeight(0));
+  // In filter context, should clauses default to minimum_should_match 1 (BoolQueryBuilder).
+  const spec = node.minimumShouldMatch ?? (filter && should.length > 0 ? '1' : undefined);
+  return new BoolWeight(must, filters, should, mustNot, minimumShouldMatch(should.length, spec));
+}

@@ -1,0 +1,174 @@
+/**
+ * The query phase on one shard: compile the query for the reader, then collect the top
+ * `k` hits (sort values, score, reader doc id) and the total hit count. Fast paths (see
+ * query-fast-paths.ts) serve match_all, doc-order and single-field sorts without visiting
+ * every doc; everything else runs the query per segment and feeds a bounded heap.
+ * Equal sort values are ordered by doc id ascending (the coordinator then breaks ties across
+ * shards by shard index).
+ */
+import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
+import type { IndexMapping, ShardHitRef, ShardQueryRequest, ShardQueryResult } from '../contract.ts';
+import type { ShardReader } from '../index/shard-reader.ts';
+import type { CompileEnv } from './compile-env.ts';
+import type { ShardContext } from './field-values.ts';
+import { compileQuery } from './query-compiler.ts';
+import { tryFastPath } from './query-fast-paths.ts';
+import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
+import { valueReader } from './sort-doc-values.ts';
+import { resolveSortKeys, type SortKey } from './sort-keys.ts';
+import { compareSortTuples, compareSortValues, floatValue } from './sort-values.ts';
+import { type Candidate, TopK } from './top-k.ts';
+import type { Weight } from './weights.ts';
+
+export interface QueryContext extends ShardContext {
+  shardId: number;
+  isCancelled(): boolean;
+  nowMillis: number;
+}
+
+/** Checks for cancellation every 4096 steps (and at every explicit `now()`). */
+export class CancelCheck {
+  private n = 0;
+  constructor(private readonly ctx: Pick<QueryContext, 'isCancelled'>) {}
+  step(): void {
+    if ((++this.n & 4095) === 0) this.now();
+  }
+  now(): void {
+    if (this.ctx.isCancelled()) throw taskCancelled('cancelled');
+  }
+}
+
+export interface QueryPlan {
+  reader: ShardReader;
+  req: ShardQueryRequest;
+  keys: SortKey[];
+  /** search_after in comparable form; a `_shard_doc` value is a reader-doc threshold. */
+  after?: SortValue[];
+  weight: Weight;
+  needsScores: boolean;
+  cancel: CancelCheck;
+}
+
+export function executeQuery(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  req: ShardQueryRequest,
+  ctx: QueryContext,
+): ShardQueryResult {
+  const plan = planQuery(reader, mapping, req, ctx);
+  return tryFastPath(plan) ?? collectTopK(plan);
+}
+
+/** `_count`: the number of live docs the query matches. */
+export function countQuery(reader: ShardReader, mapping: IndexMapping, query: QueryNode, ctx: QueryContext): number {
+  const cancel = new CancelCheck(ctx);
+  const weight = compileQuery(query, envOf(reader, mapping, ctx));
+  let total = 0;
+  for (const rs of reader.segments) {
+    cancel.now();
+    const m = weight.matches(rs, false);
+    if (m.kind === 'all') {
+      total += rs.liveDocs.numLive;
+      continue;
+    }
+    const deleted = rs.liveDocs.deletedBits;
+    if (!deleted) total += m.docs.length;
+    else for (let i = 0; i < m.docs.length; i++) if ((deleted[m.docs[i]! >>> 5]! & (1 << (m.docs[i]! & 31))) === 0) total++;
+  }
+  return total;
+}
+
+function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): CompileEnv {
+  return { reader, mapping, index: ctx.index, indexUuid: ctx.indexUuid, nowMillis: ctx.nowMillis };
+}
+
+function planQuery(reader: ShardReader, mapping: IndexMapping, req: ShardQueryRequest, ctx: QueryContext): QueryPlan {
+  const cancel = new CancelCheck(ctx);
+  cancel.now();
+  const sort = req.sort.length > 0 ? req.sort : [{ kind: 'score' as const, order: 'desc' as const }];
+  const keys = resolveSortKeys(sort, mapping, ctx);
+  let after: SortValue[] | undefined;
+  if (req.searchAfter) {
+    after = convertSearchAfter(req.searchAfter, keys);
+    keys.forEach((k, i) => {
+      if (k.spec.kind === 'shard_doc') after![i] = shardDocThreshold(after![i]!, req.shardIndex);
+    });
+  }
+  const weight = compileQuery(req.query, envOf(reader, mapping, ctx));
+  const needsScores = req.trackScores || keys.some((k) => k.spec.kind === 'score');
+  return { reader, req: { ...req, sort }, keys, after, weight, needsScores, cancel };
+}
+
+export function candidateComparator(keys: readonly SortKey[]): (a: Candidate, b: Candidate) => number {
+  const specs = keys.map((k) => k.spec);
+  return (a, b) => compareSortTuples(a.values, b.values, specs) || a.doc - b.doc;
+}
+
+function collectTopK(plan: QueryPlan): ShardQueryResult {
+  const { reader, keys, after, weight, needsScores, cancel } = plan;
+  const k = plan.req.k;
+  const specs = keys.map((x) => x.spec);
+  const spec0 = specs[0]!;
+  const single = keys.length === 1;
+  const top = new TopK(k, candidateComparator(keys));
+  let total = 0;
+  let maxScore = Number.NEGATIVE_INFINITY;
+  for (const rs of reader.segments) {
+    cancel.now();
+    const m = weight.matches(rs, needsScores);
+    const readers = keys.map((key) => valueReader(key, rs));
+    const read0 = readers[0]!;
+    const deleted = rs.liveDocs.deletedBits;
+    const all = m.kind === 'all';
+    const n = all ? rs.segment.maxDoc : m.docs.length;
+    const docs = all ? null : m.docs;
+    const scores = all ? null : m.scores;
+    const constant = all ? m.score : 0;
+    for (let i = 0; i < n; i++) {
+      const d = docs ? docs[i]! : i;
+      if (deleted && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      total++;
+      if (k === 0 && !needsScores) continue;
+      cancel.step();
+      const score = needsScores ? (scores ? scores[i]! : constant) : Number.NaN;
+      if (score > maxScore) maxScore = score;
+      if (k === 0) continue;
+      const v0 = read0(d, score);
+      if (after && compareSortValues(v0, after[0]!, spec0) < 0) continue;
+      const worst = top.full ? top.worst() : undefined;
+      if (worst) {
+        const c = compareSortValues(v0, worst.values[0]!, spec0);
+        // Docs arrive in increasing reader order, so a tie on a lone key loses to the kept doc.
+        if (c > 0 || (c === 0 && single)) continue;
+      }
+      const values: SortValue[] = [v0];
+      for (let j = 1; j < readers.length; j++) values.push(readers[j]!(d, score));
+      if (after && compareSortTuples(values, after, specs) <= 0) continue;
+      top.offer({ doc: rs.docBase + d, score, values });
+    }
+  }
+  return {
+    totalHits: total,
+    totalRelation: 'eq',
+    maxScore: needsScores && total > 0 ? floatValue(maxScore) : Number.NaN,
+    hits: toHits(top.sorted(), keys, plan.req.shardIndex, needsScores),
+  };
+}
+
+/** Comparable values → the values a hit carries (`_shard_doc` packed, floats printed as floats). */
+export function toHits(cands: readonly Candidate[], keys: readonly SortKey[], shardIndex: number, scored: boolean): ShardHitRef[] {
+  const hasDisplay = keys.some((k) => k.field?.display);
+  const shardBits = BigInt(shardIndex) << 32n;
+  return cands.map((c) => {
+    const sort = keys.map((k, i) => {
+      const v = c.values[i] ?? null;
+      if (k.spec.kind === 'score') return floatValue(v as number);
+      if (k.spec.kind === 'shard_doc') return shardBits | BigInt(v as number);
+      if (k.field?.target.float && typeof v === 'number') return floatValue(v);
+      return v;
+    });
+    const hit: ShardHitRef = { doc: c.doc, score: scored ? floatValue(c.score) : Number.NaN, sort };
+    if (hasDisplay) hit.display = keys.map((k, i) => (k.field?.display ? k.field.display(c.values[i] ?? null) : sort[i]!));
+    return hit;
+  });
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from './parse.ts';
+import { RawJson } from './raw-json.ts';
+import { stringifyJson } from './stringify.ts';
+
+describe('stringifyJson', () => {
+  it('is JSON.stringify for plain values', () => {
+    const v = { a: [1, 'x', null, true], b: { c: 1.5 }, u: undefined };
+    expect(stringifyJson(v)).toBe(JSON.stringify(v));
+  });
+
+  it('writes bigint exactly', () => {
+    expect(stringifyJson({ sort: [9223372036854775807n, -9223372036854775808n, 1] })).toBe(
+      '{"sort":[9223372036854775807,-9223372036854775808,1]}',
+    );
+    expect(stringifyJson(12345678901234567890n)).toBe('12345678901234567890');
+  });
+
+  it('round-trips with parseJson', () => {
+    const text = '{"a":9007199254740993,"b":[18446744073709551615,-1],"c":"x"}';
+    expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('writes NaN and Infinity as Jackson does (quoted)', () => {
+    expect(stringifyJson({ a: Number.NaN, b: Number.POSITIVE_INFINITY, c: Number.NEGATIVE_INFINITY })).toBe(
+      '{"a":"NaN","b":"Infinity","c":"-Infinity"}',
+    );
+  });
+
+  it('splices RawJson verbatim, from text or bytes', () => {
+    const src = new RawJson(new TextEncoder().encode('{ "title" : "héllo", "n": 12345678901234567890 }'));
+    expect(stringifyJson({ _id: '1', _source: src, n: 1n })).toBe(
+      '{"_id":"1","_source":{ "title" : "héllo", "n": 12345678901234567890 },"n":1}',
+    );
+    expect(stringifyJson([new RawJson('[1,2]'), new RawJson('"s"')])).toBe('[[1,2],"s"]');
+  });
+
+  it('falls back to the exact writer when caller data looks like a placeholder', () => {
+    const v = { s: '\u0000R0', t: '\u0000B12', raw: new RawJson('{"x":1}'), big: 5n };
+    const out = stringifyJson(v);
+    expect(JSON.parse(out.replace(',"big":5', ''))).toEqual({ s: '\u0000R0', t: '\u0000B12', raw: { x: 1 } });
+    expect(out).toContain('"big":5}');
+  });
+
+  it('lets RawJson survive a plain JSON.stringify', () => {
+    expect(JSON.stringify({ a: new RawJson('{"b":[1]}') })).toBe('{"a":{"b":[1]}}');
+  });
+
+  it('pretty-prints as Elasticsearch ?pretty', () => {
+    const v = {
+      took: 3,
+      timed_out: false,
+      _shards: { total: 1, failures: [] },
+      hits: { hits: [{ _id: '1', _source: new RawJson('{"a":1,"b":{}}'), sort: [12345678901234567890n] }] },
+      aggs: {},
+    };
+    expect(stringifyJson(v, true)).toBe(
+      [
+        '{',
+        '  "took" : 3,',
+        '  "timed_out" : false,',
+        '  "_shards" : {',
+        '    "total" : 1,',
+        '    "failures" : [ ]',
+        '  },',
+        '  "hits" : {',
+        '    "hits" : [',
+        '      {',
+        '        "_id" : "1",',
+        '        "_source" : {',
+        '          "a" : 1,',
+        '          "b" : { }',
+        '        },',
+        '        "sort" : [',
+        '          12345678901234567890',
+        '        ]',
+        '      }',
+        '    ]',
+        '  },',
+        '  "aggs" : { }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is fast for big responses', () => {
+    const hits = Array.from({ length: 20000 }, (_, i) => ({
+      _id: String(i),
+      _score: 1.5,
+      _source: new RawJson(`{"id":${i},"title":"title ${i}","tags":["a","b"]}`),
+      sort: [BigInt(i) * 1000000000000n, 'k'],
+    }));
+    const start = performance.now();
+    const out = stringifyJson({ hits: { hits } });
+    const ms = performance.now() - start;
+    expect(out.length).toBeGreaterThan(1_000_000);
+    expect(out).toContain('"sort":[19999000000000000,"k"]');
+    expect(ms).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * Content negotiation as Elasticsearch 8 does it (ParsedMediaType, XContentType,
+ * RestCompatibleVersionHelper, RestController): which body a request may carry, what to answer
+ * with, and the REST-compatibility version asked for with
+ * `application/vnd.elasticsearch+json; compatible-with=7|8`.
+ */
+import {
+  contentTypeNotSupported,
+  illegalArgument,
+  mediaTypeHeader,
+  notImplemented,
+  statusException,
+} from '../errors/catalogue.ts';
+import type { ShoalError } from '../errors/shoal-error.ts';
+
+export interface MediaTypeChoice {
+  /** The response Content-Type. */
+  responseContentType: string;
+  /** The REST API version the client asked for (8 unless it asked for 7). */
+  compatibleWith: 7 | 8;
+  /** Whether the request body was declared newline-delimited (`_bulk`, `_msearch`). */
+  requestNdjson: boolean;
+}
+
+interface ParsedMediaType {
+  type: string;
+  subtype: string;
+  params: Record<string, string>;
+}
+
+const CURRENT = 8;
+const MINIMUM = 7;
+const TCHAR = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** Content types Elasticsearch reads and writes that Shoal does not. */
+const OTHER_XCONTENT = new Set(['application/yaml', 'application/smile', 'application/cbor']);
+/** Browser-safelisted types, always refused (CSRF protection). */
+const SAFELISTED = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/**
+ * The response Content-Type for a request's `Accept` and `Content-Type` headers
+ * (`application/json`, or `application/vnd.elasticsearch+json;compatible-with=7|8`), with the
+ * same errors as negotiateRequest. Without `hasBody`, the Content-Type only matters for its
+ * compatible-with version.
+ */
+export function negotiateMediaType(
+  accept: string | undefined,
+  contentType: string | undefined,
+  opts: { hasBody: boolean } = { hasBody: false },
+): string {
+  return negotiateRequest(accept, contentType, opts).responseContentType;
+}
+
+/**
+ * Everything negotiation decides for a request.
+ * `accept` / `contentType` are the raw header values (undefined when absent); `hasBody` is whether
+ * the request carries content. Throws Elasticsearch's errors: 406 for a body of an unsupported or
+ * missing Content-Type, 400 media_type_header_exception for unparseable headers or mismatched
+ * compatible-with versions.
+ */
+export function negotiateRequest(
+  accept: string | undefined,
+  contentType: string | undefined,
+  opts: { hasBody: boolean },
+): MediaTypeChoice {
+  const parsedAccept = parseHeader(accept, ['Accept']);
+  const parsedContent = parseHeader(contentType, ['Content-Type']);
+  const compatibleWith = compatibleVersion(accept, contentType, parsedAccept, parsedContent, opts.hasBody);
+
+  let requestNdjson = false;
+  if (opts.hasBody) {
+    const kind = parsedContent ? xcontentKind(parsedContent) : undefined;
+    if (parsedContent === undefined || kind === undefined || SAFELISTED.has(base(parsedContent))) {
+      throw contentTypeNotSupported(contentType === undefined ? undefined : [contentType]);
+    }
+    if (kind === 'other') throw notImplemented(`reading [${base(parsedContent)}] request bodies`);
+    requestNdjson = kind === 'ndjson';
+  }
+
+  const acceptKind = parsedAccept ? xcontentKind(parsedAccept) : undefined;
+  if (acceptKind === 'other') throw notImplemented(`writing [${base(parsedAccept!)}] responses`);
+  const vnd = parsedAccept?.subtype.startsWith('vnd.elasticsearch+') ?? false;
+  const responseContentType = vnd
+    ? `application/vnd.elasticsearch+json;compatible-with=${compatibleWith}`
+    : 'application/json';
+  return { responseContentType, compatibleWith, requestNdjson };
+}
+
+function base(m: ParsedMediaType): string {
+  return `${m.type}/${m.subtype}`;
+}
+
+/** ParsedMediaType.parseMediaType; a media range (comma list) or `*\/*` counts as absent. */
+function parseHeader(value: string | undefined, names: string[]): ParsedMediaType | undefined {
+  if (value === undefined || value.includes(',') || value.trim() === '*/*') return undefined;
+  const fail = (msg: string): ShoalError => mediaTypeHeader(names, illegalArgument(msg));
+  const elements = value.toLowerCase().split(/[\s\t]*;/);
+  const parts = elements[0]!.split('/');
+  if (parts.length !== 2 || !TCHAR.test(parts[0]!.trim()) || !TCHAR.test(parts[1]!.trim())) {
+    throw fail(`invalid media-type [${value}]`);
+  }
+  const params: Record<string, string> = {};
+  for (const element of elements.slice(1)) {
+    const p = element.trim();
+    if (p === '') continue;
+    const kv = p.split('=');
+    if (kv.length !== 2 || /\s$/.test(kv[0]!) || /^\s/.test(kv[1]!))
+      throw fail(`invalid parameters for header [${value}]`);
+    params[kv[0]!.trim()] = kv[1]!.trim();
+  }
+  return { type: parts[0]!.trim(), subtype: parts[1]!.trim(), params };
+}
+
+/** What XContentType a media type names: JSON (with ndjson), another x-content, or none. */
+function xcontentKind(m: ParsedMediaType): 'json' | 'ndjson' | 'other' | undefined {
+  const t = base(m);
+  if (t === 'application/json' || t === 'application/*' || t === 'application/vnd.elasticsearch+json')
+    return 'json';
+  if (t === 'application/x-ndjson' || t === 'application/vnd.elasticsearch+x-ndjson') return 'ndjson';
+  if (OTHER_XCONTENT.has(t) || /^application\/vnd\.elasticsearch\+(yaml|smile|cbor)$/.test(t)) return 'other';
+  return undefined;
+}
+
+function versionOf(m: ParsedMediaType | undefined): number | undefined {
+  if (!m?.subtype.startsWith('vnd.elasticsearch+')) return undefined;
+  const v = m.params['compatible-with'];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+/** RestCompatibleVersionHelper.getCompatibleVersion. */
+function compatibleVersion(
+  acceptHeader: string | undefined,
+  contentTypeHeader: string | undefined,
+  accept: ParsedMediaType | undefined,
+  content: ParsedMediaType | undefined,
+  hasBody: boolean,
+): 7 | 8 {
+  const a = versionOf(accept);
+  const c = versionOf(content);
+  // Java prints a missing header as `null`.
+  const acceptText = acceptHeader ?? 'null';
+  const contentText = contentTypeHeader ?? 'null';
+  const acceptVersion = a ?? CURRENT;
+  const contentVersion = c ?? CURRENT;
+  const fail = (msg: string): ShoalError =>
+    mediaTypeHeader(['Accept', 'Content-Type'], statusException(msg, 400));
+  if (acceptVersion > CURRENT || acceptVersion < MINIMUM) {
+    throw fail(
+      `Accept version must be either version ${CURRENT} or ${MINIMUM}, but found ${acceptVersion}. Accept=${acceptText}`,
+    );
+  }
+  if (hasBody) {
+    if (contentVersion > CURRENT || contentVersion < MINIMUM) {
+      throw fail(
+        `Content-Type version must be either version ${CURRENT} or ${MINIMUM}, but found ${contentVersion}. Content-Type=${contentText}`,
+      );
+    }
+    if (contentVersion !== acceptVersion) {
+      throw fail(
+        'A compatible version is required on both Content-Type and Accept headers if either one has requested a ' +
+          `compatible version and the compatible versions must match. Accept=${acceptText}, Content-Type=${contentText}`,
+      );
+    }
+    if ((c === undefined) !== (a === undefined)) {
+      throw fail(
+        'A compatible version is required on both Content-Type and Accept headers if either one has requested a ' +
+          `compatible version. Accept=${acceptText}, Content-Type=${contentText}`,
+      );
+    }
+    if (contentVersion < CURRENT) return 7;
+  }
+  return acceptVersion < CURRENT ? 7 : 8;
+}

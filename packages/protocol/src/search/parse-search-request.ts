@@ -1,0 +1,139 @@
+/**
+ * `_search` and `_count` requests: the body, then the URL parameters over it (RestSearchAction /
+ * RestCountAction), then the request validation, in Elasticsearch's order — body errors first,
+ * then parameter errors, then `action_request_validation_exception`, and last a `q=` syntax error
+ * (which Elasticsearch only discovers on the shards).
+ */
+
+import { isShoalError } from '../errors/shoal-error.ts';
+import type { QueryNode } from '../query/ast.ts';
+import { parsingError } from '../query/local-errors.ts';
+import { here, isObject, newCtx, tokenOf } from '../query/parse-context.ts';
+import { parseInnerQuery } from '../query/parse-query.ts';
+import { parseQueryString } from '../query/parse-query-string.ts';
+import { parseTimeValue } from '../values/time-value.ts';
+import { normalizeSort } from './parse-sort.ts';
+import { checkTerminateAfter, readSearchBody, type SearchSource } from './search-body.ts';
+import { applySearchParams, checkRestTotalHits, readQueryStringParams } from './search-params.ts';
+import {
+  DEFAULT_TRACK_TOTAL_HITS_UP_TO,
+  type SearchRequest,
+  TRACK_TOTAL_HITS_ACCURATE,
+} from './search-request.ts';
+import { type Params, paramAsBoolean, paramAsFloat, paramAsInt } from './url-params.ts';
+import { validateSearch } from './validate-search.ts';
+
+export interface SearchRequestOptions {
+  /** The request is a point-in-time search (defaults to: the body has `pit`). */
+  hasPit?: boolean;
+  /** The request opens a scroll (defaults to: a `scroll` parameter is present). */
+  hasScroll?: boolean;
+  /** The request path, quoted by the "missing query string parameter 'q'" error. */
+  path?: string;
+}
+
+const DEFAULT_SIZE = 10;
+const MATCH_ALL: QueryNode = { type: 'match_all', boost: 1 };
+
+/**
+ * Parses and validates a `_search` request. `body` is the decoded JSON body (undefined when there
+ * is none); `params` the URL query parameters.
+ */
+export function parseSearchRequest(
+  body: unknown,
+  params: Params,
+  opts: SearchRequestOptions = {},
+): SearchRequest {
+  const s = readBody(body);
+  const deferredQ = applySearchParams(s, params, opts.path ?? '/_search');
+  const requestCache = paramAsBoolean(params, 'request_cache');
+  const scrollKeepAliveMs = params.scroll === undefined ? undefined : parseTimeValue(params.scroll, 'scroll');
+  const restTotalHitsAsInt = paramAsBoolean(params, 'rest_total_hits_as_int') ?? false;
+  checkRestTotalHits(s, restTotalHitsAsInt);
+
+  const scroll = opts.hasScroll ?? scrollKeepAliveMs !== undefined;
+  const pit = opts.hasPit ?? s.pit !== undefined;
+  const invalid = validateSearch(s, { scroll, pit, requestCache });
+  if (invalid) throw invalid;
+  if (deferredQ) s.query = parseQueryString(deferredQ.q, deferredQ.options);
+
+  const req: SearchRequest = {
+    query: s.query ?? { ...MATCH_ALL },
+    from: s.from ?? 0,
+    size: s.size ?? DEFAULT_SIZE,
+    sort: normalizeSort(s.sort ?? []),
+    // A scroll always counts exactly (SearchRequest.resolveTrackTotalHitsUpTo).
+    trackTotalHits: scroll
+      ? TRACK_TOTAL_HITS_ACCURATE
+      : (s.trackTotalHitsUpTo ?? DEFAULT_TRACK_TOTAL_HITS_UP_TO),
+    trackScores: s.trackScores ?? false,
+    source: s.source ?? { enabled: true, includes: [], excludes: [] },
+    version: s.version ?? false,
+    seqNoPrimaryTerm: s.seqNoPrimaryTerm ?? false,
+    restTotalHitsAsInt,
+  };
+  if (s.searchAfter !== undefined) req.searchAfter = s.searchAfter;
+  if (s.timeoutMs !== undefined && s.timeoutMs >= 0) req.timeoutMs = s.timeoutMs;
+  if (s.terminateAfter !== undefined && s.terminateAfter > 0) req.terminateAfter = s.terminateAfter;
+  if (s.warnings.length > 0) req.warnings = s.warnings;
+  if (s.postFilter !== undefined) req.postFilter = s.postFilter;
+  if (s.minScore !== undefined) req.minScore = s.minScore;
+  if (s.explain !== undefined) req.explain = s.explain;
+  if (s.profile !== undefined) req.profile = s.profile;
+  if (s.aggs !== undefined) req.aggs = s.aggs;
+  if (s.pit !== undefined) req.pit = s.pit;
+  if (s.slice !== undefined) req.slice = s.slice;
+  if (s.collapse !== undefined) req.collapse = s.collapse;
+  if (s.rescore !== undefined) req.rescore = s.rescore;
+  if (s.stats !== undefined) req.stats = s.stats;
+  if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
+  if (requestCache !== undefined) req.requestCache = requestCache;
+  if (s.ignoredKeys.length > 0) req.ignoredKeys = s.ignoredKeys;
+  return req;
+}
+
+function readBody(body: unknown): SearchSource {
+  if (body === undefined) return { ignoredKeys: [], warnings: [] };
+  const ctx = newCtx(body);
+  if (!isObject(body)) {
+    throw parsingError(`Expected [START_OBJECT] but found [${tokenOf(body)}]`, here(ctx, 'value'));
+  }
+  return readSearchBody(ctx, body);
+}
+
+/**
+ * Parses a `_count` request's query: the body's `query` (the only key allowed), or else `q`.
+ * `min_score` and `terminate_after` are checked as RestCountAction does.
+ */
+export function parseCountRequest(body: unknown, params: Params, opts: { path?: string } = {}): QueryNode {
+  let query: QueryNode | undefined;
+  let deferredQ: ReturnType<typeof readQueryStringParams>;
+  if (body === undefined) deferredQ = readQueryStringParams(params, opts.path ?? '/_count');
+  else query = readCountBody(body);
+  paramAsFloat(params, 'min_score');
+  const terminateAfter = paramAsInt(params, 'terminate_after');
+  if (terminateAfter !== undefined) checkTerminateAfter(terminateAfter);
+  if (deferredQ) query = parseQueryString(deferredQ.q, deferredQ.options);
+  return query ?? { ...MATCH_ALL };
+}
+
+/** RestActions.getQueryContent: non-parsing failures are wrapped in `Failed to parse`. */
+function readCountBody(body: unknown): QueryNode | undefined {
+  const ctx = newCtx(body);
+  if (!isObject(body)) {
+    throw parsingError(`Expected [START_OBJECT] but found [${tokenOf(body)}]`, here(ctx, 'value'));
+  }
+  let query: QueryNode | undefined;
+  for (const key of Object.keys(body)) {
+    if (key !== 'query') throw parsingError(`request does not support [${key}]`, here(ctx, 'key', key));
+    ctx.path.push(key);
+    try {
+      query = parseInnerQuery(ctx, body[key]);
+    } catch (e) {
+      if (!isShoalError(e) || e.type === 'parsing_exception') throw e;
+      throw parsingError('Failed to parse', ctx.errorLoc, e);
+    }
+    ctx.path.pop();
+  }
+  return query;
+}

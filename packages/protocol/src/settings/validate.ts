@@ -1,0 +1,158 @@
+/**
+ * Validation of settings a client sends (AbstractScopedSettings.validate, the update checks of
+ * MetadataUpdateSettingsService and ClusterUpdateSettings), with Elasticsearch's texts.
+ * Each function throws the first failure as 400 illegal_argument_exception and returns the
+ * deprecation warnings the request must carry.
+ */
+import { illegalArgument } from '../errors/catalogue.ts';
+import { didYouMean } from '../values/similarity.ts';
+import { formatTimeValue } from '../values/time-value.ts';
+import type { FlatSettings, SettingsUpdate } from './normalize.ts';
+import { findGroup, findSetting, suggestKeys } from './registry.ts';
+import {
+  checkSettingValue,
+  defaultValue,
+  deprecationMessage,
+  parseIntSetting,
+  parseTimeSetting,
+  type Setting,
+  type SettingScope,
+} from './setting.ts';
+
+function inScope(s: Setting, scope: SettingScope): boolean {
+  return scope === 'index' ? s.scope === 'index' : s.scope !== 'index';
+}
+
+/**
+ * Checks every key is known in the scope, every value parses, no private setting is set, and
+ * the cross-setting rules hold. Keys are checked in sorted order, as Elasticsearch's sorted
+ * Settings are. `current` holds the settings already in force (for the cross checks).
+ */
+export function validateSettings(
+  settings: SettingsUpdate,
+  scope: SettingScope,
+  current: FlatSettings = {},
+): string[] {
+  const warnings: string[] = [];
+  for (const key of Object.keys(settings).sort()) {
+    const value = settings[key];
+    const setting = findSetting(key);
+    if (!setting || !inScope(setting, scope)) {
+      if (scope === 'index' && findGroup(key)) continue;
+      const hint = didYouMean(suggestKeys(key, scope));
+      throw illegalArgument(
+        `unknown setting [${key}]` +
+          (hint ||
+            ' please check that any required plugins are installed, or check the breaking changes documentation for removed settings'),
+      );
+    }
+    if (setting.private) throw illegalArgument(`private index setting [${key}] can not be set explicitly`);
+    if (value === null || value === undefined) continue;
+    checkSettingValue(setting, value);
+    if (setting.deprecated) warnings.push(deprecationMessage(key));
+  }
+  const merged = mergeUpdate(current, settings);
+  if (scope === 'index') checkRoutingShards(merged);
+  else checkKeepAlives(merged);
+  return warnings;
+}
+
+/**
+ * `PUT /{index}/_settings` rules after validation: on an open index only dynamic settings may
+ * change (`Can't update non dynamic settings [[index.codec]] for open indices [[idx/uuid]]`);
+ * a final setting never changes (`final index setting [index.number_of_shards], not updateable`).
+ */
+export function updatableCheck(
+  changes: SettingsUpdate,
+  target: { open: boolean; index: string; uuid: string },
+): void {
+  const keys = Object.keys(changes);
+  if (target.open) {
+    const nonDynamic = keys.filter((k) => !isDynamic(k));
+    if (nonDynamic.length > 0) {
+      throw illegalArgument(
+        `Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${target.index}/${target.uuid}]]`,
+      );
+    }
+    return;
+  }
+  const final = keys.find((k) => findSetting(k)?.final);
+  if (final !== undefined) throw illegalArgument(`final index setting [${final}], not updateable`);
+}
+
+function isDynamic(key: string): boolean {
+  const s = findSetting(key);
+  if (s) return s.dynamic;
+  return findGroup(key)?.dynamic ?? false;
+}
+
+/**
+ * `PUT _cluster/settings` checks for one section (`persistent` or `transient`), with the texts
+ * of AbstractScopedSettings.updateSettings. `null` values reset and skip the checks (so do
+ * wildcard keys, which only make sense as resets).
+ */
+export function clusterUpdateCheck(
+  update: SettingsUpdate,
+  section: 'persistent' | 'transient',
+  current: FlatSettings = {},
+): string[] {
+  const warnings: string[] = [];
+  for (const [key, value] of Object.entries(update)) {
+    if (value === null) continue;
+    const s = findSetting(key);
+    if (!s || s.scope === 'index') throw illegalArgument(`${section} setting [${key}], not recognized`);
+    if (s.final) throw illegalArgument(`final ${section} setting [${key}], not updateable`);
+    if (!s.dynamic || s.scope === 'node')
+      throw illegalArgument(`${section} setting [${key}], not dynamically updateable`);
+    checkSettingValue(s, value);
+    if (s.deprecated) warnings.push(deprecationMessage(key));
+  }
+  checkKeepAlives(mergeUpdate(current, update));
+  return warnings;
+}
+
+function mergeUpdate(current: FlatSettings, update: SettingsUpdate): FlatSettings {
+  const out: FlatSettings = { ...current };
+  for (const [k, v] of Object.entries(update)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+function settingText(flat: FlatSettings, key: string): string {
+  const s = findSetting(key)!;
+  const v = flat[key] ?? defaultValue(s, flat);
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+/** IndexMetadata: routing shards >= shards, and a multiple of them (getRoutingFactor). */
+function checkRoutingShards(flat: FlatSettings): void {
+  if (flat['index.number_of_routing_shards'] === undefined) return;
+  const shards = parseIntSetting('index.number_of_shards', settingText(flat, 'index.number_of_shards'));
+  const routing = parseIntSetting(
+    'index.number_of_routing_shards',
+    settingText(flat, 'index.number_of_routing_shards'),
+  );
+  if (routing < shards) {
+    throw illegalArgument(
+      `index.number_of_routing_shards [${routing}] must be >= index.number_of_shards [${shards}]`,
+    );
+  }
+  const factor = Math.trunc(routing / shards);
+  if (routing > shards && (factor * shards !== routing || factor <= 1)) {
+    throw illegalArgument(`the number of source shards [${shards}] must be a factor of [${routing}]`);
+  }
+}
+
+/** SearchService: the default keep-alive may not exceed the maximum. */
+function checkKeepAlives(flat: FlatSettings): void {
+  const def = parseTimeSetting('search.default_keep_alive', settingText(flat, 'search.default_keep_alive'));
+  const max = parseTimeSetting('search.max_keep_alive', settingText(flat, 'search.max_keep_alive'));
+  if (def > max) {
+    throw illegalArgument(
+      'Default keep alive setting for request [search.default_keep_alive] should be smaller than max keep alive ' +
+        `[search.max_keep_alive], was (${formatTimeValue(def)} > ${formatTimeValue(max)})`,
+    );
+  }
+}

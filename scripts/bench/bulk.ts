@@ -1,0 +1,195 @@
+/**
+ * `npm run bench -- bulk`: indexing throughput of one node with small documents.
+ *
+ * flights-200k is cut into 5,000-document `_bulk` bodies once, up front. The same bytes are
+ * POSTed, with `--connections` requests in flight:
+ *   baseline: to the bare endpoint (servers/hello.ts `POST /_bulk`, reads the body and drops it),
+ *             the median of up to 5 passes over the data;
+ *   Shoal:    to a node (2 shard workers) into `flights` with 2 shards, then refreshed and
+ *             counted (`_count` must equal the acknowledged documents).
+ * Each side first warms up for `--warmup` seconds (the node into a throw-away index), and each
+ * load stops sending new requests after `--duration` seconds. Target: ≥ 50,000 docs/s.
+ */
+import { bulkLoad, countDocs, deleteIndex, recreateIndex, refreshIndex } from '../load-sample.ts';
+import { type BulkBatch, bulkBatches, flights } from '../sample-data/index.ts';
+import type { LoadOptions } from './measure.ts';
+import { processCpuUs } from './measure.ts';
+import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
+import { environment, errorMessage, fixed, int, printTable, writeResults } from './report.ts';
+
+const WORKERS = 2;
+const SHARDS = 2;
+const BATCH = 5000;
+const TARGET_DOCS_PER_SEC = 50_000;
+const WARMUP_INDEX = 'bench-warmup';
+const BASELINE_PASSES = 5;
+
+interface BulkRun {
+  docs: number;
+  bytes: number;
+  requests: number;
+  seconds: number;
+  docsPerSec: number;
+  mibPerSec: number;
+  serverCpuUsPerDoc: number;
+  serverCores: number;
+  complete: boolean;
+}
+
+interface Side {
+  label: string;
+  run?: BulkRun;
+  /** Baseline: how many passes over the data the median was taken from. */
+  passes?: number;
+  error?: string;
+}
+
+/** The batches `times` times over (a bounded warm-up source). */
+function* repeat(batches: BulkBatch[], times: number): Generator<BulkBatch> {
+  for (let i = 0; i < times; i++) yield* batches;
+}
+
+async function timed(
+  pid: number,
+  load: () => Promise<{ docs: number; bytes: number; batches: number; ms: number; complete: boolean }>,
+): Promise<BulkRun> {
+  const cpu0 = processCpuUs(pid);
+  const r = await load();
+  const cpuUs = processCpuUs(pid) - cpu0;
+  const seconds = r.ms / 1000;
+  return {
+    docs: r.docs,
+    bytes: r.bytes,
+    requests: r.batches,
+    seconds,
+    docsPerSec: r.docs / seconds,
+    mibPerSec: r.bytes / 1048576 / seconds,
+    serverCpuUsPerDoc: cpuUs / r.docs,
+    serverCores: cpuUs / 1e6 / seconds,
+    complete: r.complete,
+  };
+}
+
+export async function runBulk(load: LoadOptions): Promise<void> {
+  const started = Date.now();
+  const batches = [...bulkBatches(flights, BATCH)];
+  const totalDocs = batches.reduce((n, b) => n + b.docs, 0);
+  const totalBytes = batches.reduce((n, b) => n + b.body.length, 0);
+  console.log(
+    `flights-200k: ${int(totalDocs)} docs in ${batches.length} bulk bodies of ${int(BATCH)} docs ` +
+      `(${fixed(totalBytes / 1048576, 1)} MiB, ${int(totalBytes / totalDocs)} bytes/doc)`,
+  );
+  const concurrency = load.connections;
+  const baseline: Side = { label: 'baseline: same bytes to bare endpoint' };
+  const shoal: Side = { label: `Shoal node: _bulk into ${SHARDS} shards` };
+
+  let hello: BenchChild | undefined;
+  try {
+    hello = await startCeilingServer('hello', { workers: WORKERS, shards: SHARDS });
+    const url = new URL('/_bulk', hello.url);
+    const send = async (batch: BulkBatch) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: batch.body,
+      });
+      const reply = (await res.json()) as { bytes?: number };
+      if (res.status !== 200 || reply.bytes !== batch.body.length) {
+        throw new Error(
+          `bare endpoint answered ${res.status} ${JSON.stringify(reply)} for ${batch.body.length} bytes`,
+        );
+      }
+    };
+    await bulkLoad(hello.url, repeat(batches, 5), { concurrency, timeLimitMs: load.warmupS * 1000, send });
+    console.log('measuring the baseline (bare endpoint) …');
+    // One pass is short (well under a second), so take the median of a few passes.
+    const passes: BulkRun[] = [];
+    const deadline = Date.now() + load.durationS * 1000;
+    while (passes.length < BASELINE_PASSES && Date.now() < deadline) {
+      const left = Math.max(0, deadline - Date.now());
+      passes.push(
+        await timed(hello.pid, () => bulkLoad(hello!.url, batches, { concurrency, timeLimitMs: left, send })),
+      );
+    }
+    const full = passes.filter((p) => p.complete).sort((x, y) => x.seconds - y.seconds);
+    baseline.run = full[Math.floor((full.length - 1) / 2)] ?? passes[0];
+    baseline.passes = passes.length;
+  } catch (e) {
+    baseline.error = errorMessage(e);
+  } finally {
+    await hello?.stop();
+  }
+
+  let node: BenchChild | undefined;
+  let count: number | undefined;
+  try {
+    console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
+    node = await startShoalNode({ workers: WORKERS });
+    const { url, pid } = node;
+    await recreateIndex(url, flights, SHARDS, WARMUP_INDEX);
+    await bulkLoad(url, bulkBatches(flights, BATCH, WARMUP_INDEX), {
+      concurrency,
+      timeLimitMs: load.warmupS * 1000,
+    });
+    await deleteIndex(url, WARMUP_INDEX);
+    await recreateIndex(url, flights, SHARDS);
+    console.log('measuring Shoal _bulk …');
+    shoal.run = await timed(pid, () =>
+      bulkLoad(url, batches, { concurrency, timeLimitMs: load.durationS * 1000 }),
+    );
+    await refreshIndex(url, flights.index);
+    count = await countDocs(url, flights.index);
+    if (count !== shoal.run.docs) {
+      shoal.error = `_count after refresh is ${count}, but ${shoal.run.docs} docs were acknowledged`;
+    }
+  } catch (e) {
+    shoal.error = errorMessage(e);
+  } finally {
+    await node?.stop();
+  }
+
+  const ratio = shoal.run && baseline.run ? shoal.run.docsPerSec / baseline.run.docsPerSec : undefined;
+  const met = shoal.run && !shoal.error ? shoal.run.docsPerSec >= TARGET_DOCS_PER_SEC : undefined;
+  console.log(
+    `\nbulk: ${concurrency} concurrent _bulk requests of ${int(BATCH)} docs, ${load.warmupS} s warm-up, ` +
+      `at most ${load.durationS} s; ${WORKERS} shard workers\n`,
+  );
+  printTable(
+    ['', 'docs', 'seconds', 'docs/s', 'MiB/s', 'srv CPU µs/doc', 'srv cores', 'x baseline', 'target', ''],
+    [baseline, shoal].map((s) => {
+      const r = s.run;
+      const isShoal = s === shoal;
+      return [
+        s.label,
+        r ? `${int(r.docs)}${r.complete ? '' : ' (cut)'}` : '-',
+        fixed(r?.seconds),
+        int(r?.docsPerSec),
+        fixed(r?.mibPerSec, 1),
+        fixed(r?.serverCpuUsPerDoc),
+        fixed(r?.serverCores),
+        isShoal ? fixed(ratio, 3) : '',
+        isShoal ? `>= ${int(TARGET_DOCS_PER_SEC)} docs/s` : '',
+        isShoal ? (met === undefined ? 'not measured' : met ? 'met' : 'NOT MET') : '',
+      ];
+    }),
+  );
+  const problems = [baseline, shoal].filter((s) => s.error);
+  if (problems.length > 0) {
+    console.log('\nproblems:');
+    for (const s of problems) console.log(`  ${s.label}: ${s.error}`);
+  }
+  const file = writeResults('bulk', {
+    scenario: 'bulk',
+    date: new Date(started).toISOString(),
+    environment: environment(),
+    options: { ...load, workers: WORKERS, shards: SHARDS, batch: BATCH, concurrency },
+    data: { docs: totalDocs, bytes: totalBytes, requests: batches.length },
+    baseline,
+    shoal: { ...shoal, countAfterRefresh: count },
+    ratio,
+    target: TARGET_DOCS_PER_SEC,
+    met,
+  });
+  console.log(`\nresults: ${file}`);
+  if (problems.length > 0) process.exitCode = 1;
+}

@@ -1,0 +1,49 @@
+/** Table printing and the JSON result files (`.bench/`, git-ignored). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, release } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './processes.ts';
+
+export function int(n: number | undefined): string {
+  return n === undefined || !Number.isFinite(n) ? '-' : Math.round(n).toLocaleString('en-US');
+}
+
+export function fixed(n: number | undefined, digits = 2): string {
+  return n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits);
+}
+
+/** Prints rows as an aligned text table (numbers right-aligned). */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || /^[a-z(]/i.test(c) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
+
+export function environment(): Record<string, unknown> {
+  return {
+    node: process.version,
+    platform: `${process.platform} ${release()}`,
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model,
+  };
+}
+
+/** Writes `.bench/<name>-<timestamp>.json` and returns its path. */
+export function writeResults(name: string, data: unknown): string {
+  const dir = join(repoRoot, '.bench');
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const file = join(dir, `${name}-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return file;
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,75 @@
+/**
+ * Benchmarks, against servers started here on 127.0.0.1 and stopped at the end:
+ *
+ *   npm run bench -- search [--duration 10] [--warmup 2] [--connections 4]
+ *   npm run bench -- bulk   [--duration 10] [--warmup 2] [--connections 4]
+ *
+ * `search` measures two ceilings and three searches on a node holding flights-200k (see
+ * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
+ * (see bulk.ts). Results are printed and written to `.bench/<scenario>-<timestamp>.json`.
+ */
+import { parseArgs } from 'node:util';
+import { runBulk } from './bulk.ts';
+import type { LoadOptions } from './measure.ts';
+import { stopAll } from './processes.ts';
+import { runSearch } from './search.ts';
+
+const usage = 'usage: npm run bench -- search|bulk [--duration 10] [--warmup 2] [--connections 4]';
+
+const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = { search: runSearch, bulk: runBulk };
+
+function positive(name: string, value: string | undefined, max: number, integer: boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > max || (integer && !Number.isInteger(n))) {
+    throw new Error(
+      `--${name} must be ${integer ? 'an integer' : 'a number'} between 0 and ${max}\n${usage}`,
+    );
+  }
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '4' },
+    },
+  });
+  const name = positionals[0];
+  const scenario = name === undefined ? undefined : scenarios[name];
+  if (!scenario || positionals.length !== 1) throw new Error(usage);
+  const load: LoadOptions = {
+    durationS: positive('duration', values.duration, 60, false),
+    warmupS: positive('warmup', values.warmup, 30, false),
+    connections: positive('connections', values.connections, 256, true),
+  };
+  if (load.durationS === 0 || load.connections === 0)
+    throw new Error(`--duration and --connections must be > 0`);
+
+  // A hard stop for the whole run: servers started, data loaded and 5 measured runs, with room.
+  const limitMs = (5 * (load.durationS + load.warmupS) + 180) * 1000;
+  const watchdog = setTimeout(() => {
+    console.error(`bench: still running after ${limitMs / 1000} s; stopping`);
+    stopAll().finally(() => process.exit(2));
+  }, limitMs);
+  watchdog.unref();
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      console.error(`bench: ${signal}; stopping the servers`);
+      stopAll().finally(() => process.exit(130));
+    });
+  }
+  try {
+    await scenario(load);
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  stopAll().finally(() => process.exit(1));
+});
