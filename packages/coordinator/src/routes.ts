@@ -4,6 +4,7 @@ import { bulkRoutes } from './rest/bulk.ts';
 import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { documentRoutes } from './rest/documents.ts';
+import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { indexRoutes } from './rest/indices.ts';
 import { searchRoutes } from './rest/search.ts';
 import type { NodeServices } from './services.ts';
@@ -18,5 +19,6 @@ export function allRoutes(): Route<NodeServices>[] {
     ...documentRoutes(),
     ...aliasRoutes(),
     ...indexRoutes(),
+    ...faultInjectionRoutes(),
   ];
 }

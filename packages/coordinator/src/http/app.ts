@@ -10,9 +10,10 @@ import {
   errorBody,
   filterPath,
   isShoalError,
+  methodNotAllowed,
+  noHandlerFound,
   negotiateMediaType,
   parseJson,
-  ShoalError,
   stringifyJson,
 } from '@shoal/protocol';
 import { type Context, Hono } from 'hono';
@@ -99,9 +100,13 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     err: unknown,
     warnings: string[],
   ): Response => {
-    const { status, body } = errorBody(err, { errorTrace: query.error_trace === 'true' });
+    const { status, body, headers: errHeaders } = errorBody(err, { errorTrace: query.error_trace === 'true' });
     if (!isShoalError(err) || status >= 500) opts.logger.error({ err }, 'request failed');
-    return render(method, query, headers, { status, body }, warnings);
+    const res = render(method, query, headers, { status, body }, warnings);
+    for (const [k, v] of Object.entries(errHeaders ?? {})) {
+      for (const one of Array.isArray(v) ? v : [v]) res.headers.append(k, one);
+    }
+    return res;
   };
 
   for (const route of orderRoutes(opts.routes)) {
@@ -140,22 +145,8 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     const query = queryParams(c.req.url);
     const headers = lowerHeaders(c);
     const allowed = methods.allowed(c.req.path);
-    if (allowed.length > 0) {
-      const err = new ShoalError(
-        'method_not_allowed',
-        `Incorrect HTTP method for uri [${c.req.path}] and method [${method}], allowed: [${allowed.join(', ')}]`,
-        405,
-      );
-      const res = fail(method, query, headers, err, []);
-      res.headers.set('Allow', allowed.join(','));
-      return res;
-    }
-    const err = new ShoalError(
-      'illegal_argument_exception',
-      `no handler found for uri [${c.req.path}] and method [${method}]`,
-      400,
-    );
-    return fail(method, query, headers, err, []);
+    if (allowed.length > 0) return fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []);
+    return fail(method, query, headers, noHandlerFound(c.req.path, method), []);
   });
 
   return app;

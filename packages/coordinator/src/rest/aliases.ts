@@ -3,11 +3,10 @@
  * /{index}/_alias/{name}`, `GET /_alias…`, `HEAD /_alias/{name}`. Every action of a request is
  * validated before any is applied.
  */
-import { actionRequestValidation, illegalArgument, ShoalError } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, ShoalError, validateIndexName } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
-import { validateIndexName } from '../state/index-name.ts';
 import { aliasFromJson } from '../state/indices-service.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS, STRICT_SINGLE_INDEX_OPTIONS } from '../state/resolve-indices.ts';
 

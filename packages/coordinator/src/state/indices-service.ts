@@ -14,12 +14,12 @@ import {
   resourceAlreadyExists,
   ShoalError,
   updatableCheck,
+  validateIndexName,
   validateSettings,
 } from '@shoal/protocol';
 import type { Logger } from 'pino';
 import type { ShardTable } from '../shards/shard-table.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
-import { validateIndexName } from './index-name.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import { type IndicesOptions, resolveIndices } from './resolve-indices.ts';
 

@@ -5,17 +5,11 @@
  */
 import { documentParsing, mapperParsing, ShoalError } from '@shoal/protocol';
 
+export { illegalState, numberFormat } from '@shoal/protocol';
+
 /** PUT _mapping / create index: every parse failure is wrapped like MappingParser does. */
 export function failedToParseMapping(cause: ShoalError): ShoalError {
   return mapperParsing(`Failed to parse mapping: ${cause.reason}`, cause);
-}
-
-export function numberFormat(reason: string): ShoalError {
-  return new ShoalError('number_format_exception', reason, 400);
-}
-
-export function illegalState(reason: string): ShoalError {
-  return new ShoalError('illegal_state_exception', reason, 500);
 }
 
 /** `[line:col] reason`, as DocumentParsingException prefixes a known location. */

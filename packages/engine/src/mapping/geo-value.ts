@@ -2,7 +2,7 @@
  * geo_point values in the shapes Elasticsearch accepts: `{"lat":…,"lon":…}`, `"lat,lon"`,
  * a geohash, `"POINT (lon lat)"`, `[lon, lat]` and GeoJSON `{"type":"Point","coordinates":[lon,lat]}`.
  */
-import { illegalArgument, ShoalError } from '@shoal/protocol';
+import { illegalArgument, parseException } from '@shoal/protocol';
 import { isPlainObject } from './nodes.ts';
 
 export interface GeoPoint {
@@ -11,10 +11,6 @@ export interface GeoPoint {
 }
 
 const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
-
-function parseException(reason: string): ShoalError {
-  return new ShoalError('parse_exception', reason, 400);
-}
 
 function decodeGeohash(hash: string): GeoPoint {
   let latLo = -90;

@@ -36,7 +36,8 @@ function parseWrapped(json: Record<string, unknown> | undefined): RootNode {
   try {
     return parseRoot(json);
   } catch (e) {
-    if (isShoalError(e)) throw failedToParseMapping(e);
+    // 501 (a feature Shoal lacks) is not the client's malformed mapping.
+    if (isShoalError(e) && e.status !== 501) throw failedToParseMapping(e);
     throw e;
   }
 }

@@ -103,7 +103,7 @@ function toSmallInt(v: unknown, coerce: boolean, type: 'integer' | 'short' | 'by
   if (typeof v === 'string') {
     if (!coerce) throw illegalArgument(`${JAVA_CLASS[type]} value passed as String`);
     const d = javaParseDouble(v);
-    if (Number.isNaN(d) && !/^\s*[+-]?NaN\s*$/.test(v)) throw numberFormat(`For input string: "${v}"`);
+    if (Number.isNaN(d) && !/^\s*[+-]?NaN\s*$/.test(v)) throw numberFormat(v);
     if (d < lo || d > hi) throw illegalArgument(`Value [${v}] is out of range for ${article}`);
     return Number.isNaN(d) ? 0 : Math.trunc(d);
   }
@@ -132,7 +132,7 @@ function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float'): numb
   else if (typeof v === 'string') {
     if (!coerce) throw illegalArgument(`${JAVA_CLASS[type]} value passed as String`);
     d = javaParseDouble(v);
-    if (Number.isNaN(d) && !/^\s*[+-]?NaN[fFdD]?\s*$/.test(v)) throw numberFormat(`For input string: "${v}"`);
+    if (Number.isNaN(d) && !/^\s*[+-]?NaN[fFdD]?\s*$/.test(v)) throw numberFormat(v);
   } else throw notNumeric(v);
   if (type === 'float') d = Math.fround(d);
   if (!Number.isFinite(d))

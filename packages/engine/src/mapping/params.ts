@@ -84,8 +84,7 @@ export function parseBool(v: unknown): boolean {
 function parseInt32(v: unknown): number {
   if (typeof v === 'number') return Math.trunc(v);
   const s = javaToString(v);
-  if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647)
-    throw numberFormat(`For input string: "${s}"`);
+  if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647) throw numberFormat(s);
   return Number(s);
 }
 
@@ -139,7 +138,7 @@ const boost: ParamSpec = {
   updatable: true,
   parse: (v) => {
     const n = typeof v === 'number' ? v : Number(str(v));
-    if (Number.isNaN(n)) throw numberFormat(`For input string: "${str(v)}"`);
+    if (Number.isNaN(n)) throw numberFormat(str(v));
     return n;
   },
 };

@@ -3,7 +3,7 @@
  * Elasticsearch's validation and error texts. Errors are the inner ones (mapper_parsing,
  * illegal_argument); the caller wraps them in `Failed to parse mapping: …`.
  */
-import { illegalArgument, mapperParsing, ShoalError } from '@shoal/protocol';
+import { illegalArgument, mapperParsing, notImplemented, parseException, ShoalError } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
 import { javaToString } from './java-text.ts';
 import { mergeNodes } from './merge.ts';
@@ -36,8 +36,7 @@ function boolOption(v: unknown, name: string): boolean {
 function parseDynamic(v: unknown): Dynamic {
   const s = javaToString(v).toLowerCase();
   if (s === 'strict') return 'strict';
-  if (s === 'runtime')
-    throw illegalArgument('[dynamic] value [runtime] is not supported: runtime fields are not available');
+  if (s === 'runtime') throw notImplemented('[dynamic: runtime]');
   return boolOption(v, 'dynamic.dynamic') ? 'true' : 'false';
 }
 
@@ -176,7 +175,7 @@ function parseProperty(parentPath: string, key: string, def: Record<string, unkn
 function parseProperties(parentPath: string, value: unknown): Map<string, MapperNode> {
   const children = new Map<string, MapperNode>();
   if (Array.isArray(value) && value.length === 0) return children;
-  if (!isPlainObject(value)) throw new ShoalError('parse_exception', 'properties must be a map type', 400);
+  if (!isPlainObject(value)) throw parseException('properties must be a map type');
   for (const [key, def] of Object.entries(value)) {
     if (Array.isArray(def) && def.length === 0) continue;
     if (!isPlainObject(def)) {
@@ -247,7 +246,7 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
         dynamicTemplates = value;
         break;
       case 'runtime':
-        throw illegalArgument('runtime fields are not supported');
+        throw notImplemented('the [runtime] mapping section');
       case '_source': {
         const cfg: SourceConfig = {};
         parseMetaConfig('_source', value, {

@@ -271,3 +271,12 @@ describe('mapping errors', () => {
     ).toBe('Limit of nested fields [0] has been exceeded');
   });
 });
+
+describe('unsupported mapping features', () => {
+  it('answers runtime fields with 501', () => {
+    const e = thrown(() => createIndexMapping({ runtime: { r: { type: 'keyword' } } }, opts));
+    expect(e.status).toBe(501);
+    expect(e.reason).toBe('the [runtime] mapping section is not implemented in Shoal');
+    expect(thrown(() => createIndexMapping({ dynamic: 'runtime' }, opts)).status).toBe(501);
+  });
+});
