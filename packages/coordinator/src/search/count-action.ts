@@ -7,7 +7,7 @@ import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } f
 import { shardTargets } from './shard-targets.ts';
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
-  const query = parseCountRequest(req.json(), req.query);
+  const query = parseCountRequest(req.json(), req.query, { path: req.path });
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const targets = shardTargets(s, indices);
   const cancel = new SharedArrayBuffer(4);

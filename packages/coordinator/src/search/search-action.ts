@@ -5,7 +5,16 @@
  * `search_phase_execution_exception`.
  */
 import type { ShardQueryRequest } from '@shoal/engine';
-import { getInt, illegalArgument, parseSearchRequest, type SearchRequest, type SortSpec } from '@shoal/protocol';
+import {
+  getInt,
+  illegalArgument,
+  isShoalError,
+  parseSearchRequest,
+  type QueryNode,
+  type SearchRequest,
+  ShoalError,
+  type SortSpec,
+} from '@shoal/protocol';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
@@ -16,6 +25,7 @@ import { releaseContexts, runQueryPhase } from './query-phase.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import { shardTargets } from './shard-targets.ts';
 import { searchResponse } from './search-response.ts';
+import { refuseUnsupported } from './unsupported.ts';
 
 const SCORE_SORT: SortSpec[] = [{ kind: 'score', order: 'desc' }];
 
@@ -47,18 +57,42 @@ function windowFailures(indices: IndexMetadata[], req: SearchRequest, nodeId: st
 
 export async function executeSearch(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
   const started = process.hrtime.bigint();
-  const search = parseSearchRequest(req.json(), req.query, {});
-  for (const w of search.warnings ?? []) req.warnings.push(w);
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const targets = shardTargets(s, indices);
+  let search: SearchRequest;
+  try {
+    search = parseSearchRequest(req.json(), req.query, { path: req.path });
+  } catch (e) {
+    // A `q` that does not parse fails on every shard in Elasticsearch, so it is reported that way.
+    if (isShoalError(e) && e.type === 'query_shard_exception' && targets.length > 0) {
+      throw allShardsFailed(
+        'query',
+        targets.map((t) => ({
+          shard: t.shardId,
+          index: t.meta.name,
+          node: s.node.id,
+          error: new ShoalError(e.type, e.reason, e.status, { index_uuid: t.meta.uuid, index: t.meta.name }, e.causedBy),
+        })),
+      );
+    }
+    throw e;
+  }
+  for (const w of search.warnings ?? []) req.warnings.push(w);
+  refuseUnsupported(search, req.query);
+  // Without aggregations, post_filter narrows the hits exactly as a scoreless filter would.
+  const query: QueryNode = search.postFilter
+    ? { type: 'bool', must: [search.query], filter: [search.postFilter], should: [], mustNot: [], boost: 1 }
+    : search.query;
   const sort = search.sort ?? SCORE_SORT;
   const hasSort = search.sort !== undefined;
   const tooLarge = windowFailures(indices, search, s.node.id);
   if (tooLarge.length > 0 && tooLarge.length === targets.length) throw allShardsFailed('query', tooLarge);
+  const refused = new Set(tooLarge.map((f) => f.index));
+  const runnable = targets.filter((t) => !refused.has(t.meta.name));
 
   const k = search.from + search.size;
   const build = (t: (typeof targets)[number]): ShardQueryRequest => ({
-    query: search.query,
+    query,
     sort,
     k,
     trackTotalHitsUpTo: search.trackTotalHits,
@@ -67,7 +101,9 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
     shardIndex: t.shardIndex,
   });
   const cancel = cancelFlag(req.signal);
-  const { outcomes, failures } = await runQueryPhase(s, targets, build, cancel, search.size > 0);
+  const phase = await runQueryPhase(s, runnable, build, cancel, search.size > 0);
+  const { outcomes } = phase;
+  const failures = [...tooLarge, ...phase.failures];
   if (targets.length > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
 
   const cmp = hitComparator(sort);

@@ -9,7 +9,10 @@ export interface MergePolicyOptions {
 }
 
 /** Indices (into `liveCounts`) of the segments to merge, or undefined when none should be. */
-export function pickMerge(liveCounts: readonly number[], opts: MergePolicyOptions = {}): number[] | undefined {
+export function pickMerge(
+  liveCounts: readonly number[],
+  opts: MergePolicyOptions = {},
+): number[] | undefined {
   const maxSegments = opts.maxSegments ?? 10;
   const factor = Math.max(2, opts.mergeFactor ?? 10);
   if (liveCounts.length <= maxSegments) return undefined;

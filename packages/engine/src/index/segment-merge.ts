@@ -48,7 +48,8 @@ function copyField(b: SegmentBuilder, f: SegmentField, map: Int32Array): void {
         const nd = map[p.docs[k]!]!;
         if (nd < 0) continue;
         if (p.positions && p.positionStarts) {
-          for (let q = p.positionStarts[k]!; q < p.positionStarts[k + 1]!; q++) w.addToken(tid, nd, p.positions[q]!);
+          for (let q = p.positionStarts[k]!; q < p.positionStarts[k + 1]!; q++)
+            w.addToken(tid, nd, p.positions[q]!);
         } else {
           w.addToken(tid, nd, 0);
         }
@@ -61,7 +62,8 @@ function copyField(b: SegmentBuilder, f: SegmentField, map: Int32Array): void {
       w.markDoc(nd);
       if (p.norms) w.addNorm(nd, p.norms[d]!);
       const ss = f.sortedSet;
-      if (ss) for (let k = ss.starts[d]!; k < ss.starts[d + 1]!; k++) w.addDocValue(termIds[ss.ords[k]!]!, nd);
+      if (ss)
+        for (let k = ss.starts[d]!; k < ss.starts[d + 1]!; k++) w.addDocValue(termIds[ss.ords[k]!]!, nd);
     }
   }
   if (f.numeric) {

@@ -162,7 +162,8 @@ function estimateSize(stored: StoredFields, fields: Map<string, SegmentField>): 
     const p = f.postings;
     if (p) {
       size += p.starts.byteLength + p.docs.byteLength + (p.freqs?.byteLength ?? 0);
-      size += (p.positions?.byteLength ?? 0) + (p.positionStarts?.byteLength ?? 0) + (p.norms?.byteLength ?? 0);
+      size +=
+        (p.positions?.byteLength ?? 0) + (p.positionStarts?.byteLength ?? 0) + (p.norms?.byteLength ?? 0);
       for (const t of p.terms) size += t.length + 16;
     }
     if (f.sortedSet) size += f.sortedSet.starts.byteLength + f.sortedSet.ords.byteLength;

@@ -14,7 +14,15 @@ function engine() {
 const index = (id: string, doc: unknown, extra: Partial<ShardWriteOp> = {}): ShardWriteOp =>
   ({ op: 'index', id, source: json(doc), create: false, ...extra }) as ShardWriteOp;
 const update = (id: string, doc: unknown, extra: Partial<ShardWriteOp> = {}): ShardWriteOp =>
-  ({ op: 'update', id, doc: json(doc), docAsUpsert: false, detectNoop: true, returnSource: false, ...extra }) as ShardWriteOp;
+  ({
+    op: 'update',
+    id,
+    doc: json(doc),
+    docAsUpsert: false,
+    detectNoop: true,
+    returnSource: false,
+    ...extra,
+  }) as ShardWriteOp;
 
 function results(o: ShardWriteOutcome): ShardWriteResult[] {
   if (o.kind !== 'applied') throw new Error('expected applied');
@@ -38,7 +46,12 @@ describe('ShardEngine writes', () => {
     const again = one(e, index('1', { n: 4 }));
     expect([again.status, again.result, again.version]).toEqual([201, 'created', 4]);
     const missing = one(e, { op: 'delete', id: 'zz' });
-    expect([missing.status, missing.result, missing.version, missing.seqNo]).toEqual([404, 'not_found', 1, 5]);
+    expect([missing.status, missing.result, missing.version, missing.seqNo]).toEqual([
+      404,
+      'not_found',
+      1,
+      5,
+    ]);
     expect(one(e, index('zz', {})).version).toBe(2);
   });
 
@@ -63,7 +76,9 @@ describe('ShardEngine writes', () => {
       '[1]: version conflict, required seqNo [0], primary term [1]. current document has seqNo [1] and primary term [1]',
     );
     const none = one(e, index('2', {}, { ifSeqNo: 5, ifPrimaryTerm: 1 }));
-    expect(none.error?.reason).toBe('[2]: version conflict, required seqNo [5], primary term [1]. but no document was found');
+    expect(none.error?.reason).toBe(
+      '[2]: version conflict, required seqNo [5], primary term [1]. but no document was found',
+    );
     expect(one(e, index('1', { n: 1 }, { ifSeqNo: 1, ifPrimaryTerm: 1 })).result).toBe('updated');
   });
 
@@ -71,7 +86,9 @@ describe('ShardEngine writes', () => {
     const e = engine();
     expect(one(e, index('1', {}, { version: 5, versionType: 'external' })).version).toBe(5);
     const r = one(e, index('1', {}, { version: 5, versionType: 'external' }));
-    expect(r.error?.reason).toBe('[1]: version conflict, current version [5] is higher or equal to the one provided [5]');
+    expect(r.error?.reason).toBe(
+      '[1]: version conflict, current version [5] is higher or equal to the one provided [5]',
+    );
     expect(one(e, index('1', {}, { version: 5, versionType: 'external_gte' })).version).toBe(5);
     expect(one(e, index('1', {}, { version: 9, versionType: 'external' })).version).toBe(9);
   });
@@ -79,7 +96,10 @@ describe('ShardEngine writes', () => {
   it('updates by partial merge, detects noops, upserts', () => {
     const e = engine();
     one(e, index('1', { title: 'a', obj: { x: 1, y: [1, 2] }, n: 1 }));
-    const u = one(e, update('1', { obj: { y: [3], z: true } }, { returnSource: true } as Partial<ShardWriteOp>));
+    const u = one(
+      e,
+      update('1', { obj: { y: [3], z: true } }, { returnSource: true } as Partial<ShardWriteOp>),
+    );
     expect([u.status, u.result, u.version, u.seqNo]).toEqual([200, 'updated', 2, 1]);
     expect(JSON.parse(dec.decode(u.source!))).toEqual({ title: 'a', obj: { x: 1, y: [3], z: true }, n: 1 });
     const noop = one(e, update('1', { obj: { x: 1 } }));
@@ -88,7 +108,10 @@ describe('ShardEngine writes', () => {
     expect([forced.result, forced.version, forced.seqNo]).toEqual(['updated', 3, 2]);
     const missing = one(e, update('2', { n: 1 }));
     expect(missing.status).toBe(404);
-    expect(missing.error).toMatchObject({ type: 'document_missing_exception', reason: '[2]: document missing' });
+    expect(missing.error).toMatchObject({
+      type: 'document_missing_exception',
+      reason: '[2]: document missing',
+    });
     const upsert = one(e, update('2', { n: 1 }, { upsert: json({ n: 0 }) } as Partial<ShardWriteOp>));
     expect([upsert.status, upsert.result, upsert.version]).toEqual([201, 'created', 1]);
     expect(JSON.parse(dec.decode(e.get('2').source!))).toEqual({ n: 0 });
@@ -106,7 +129,8 @@ describe('ShardEngine writes', () => {
   it('applies nothing when a document needs a mapping update', () => {
     const e = new ShardEngine({ index: 'i', indexUuid: 'u', shardId: 0, mapping: testMapping({}, true) });
     const o = e.write([index('1', { a: 'x' }), index('2', { b: 1 }), index('3', { a: 'y' })]);
-    expect(o).toEqual({ kind: 'needs_mapping', update: { properties: { a: { type: 'keyword' }, b: { type: 'long' } } } });
+    const text = { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
+    expect(o).toEqual({ kind: 'needs_mapping', update: { properties: { a: text, b: { type: 'long' } } } });
     expect(e.get('1').found).toBe(false);
     if (o.kind !== 'needs_mapping') throw new Error();
     e.setMapping(e.getMapping().merge(o.update));

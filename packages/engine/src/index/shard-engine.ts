@@ -4,7 +4,13 @@
  * and the published reader that searches run on. Writes are realtime for `get` (like
  * Elasticsearch's realtime GET), and visible to search only after `refresh()`.
  */
-import type { GetResult, IndexMapping, ShardDocsStats, ShardWriteOp, ShardWriteOutcome } from '../contract.ts';
+import type {
+  GetResult,
+  IndexMapping,
+  ShardDocsStats,
+  ShardWriteOp,
+  ShardWriteOutcome,
+} from '../contract.ts';
 import { LiveDocs } from './live-docs.ts';
 import { pickMerge } from './merge-policy.ts';
 import type { Segment } from './segment.ts';

@@ -52,7 +52,11 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
   const term = ctx.primaryTerm;
 
   /** Parses a doc; undefined when it failed (result recorded) or needs a mapping update. */
-  const parse = (id: string, source: Uint8Array, routing?: string): ParsedDocument | ShoalError | undefined => {
+  const parse = (
+    id: string,
+    source: Uint8Array,
+    routing?: string,
+  ): ParsedDocument | ShoalError | undefined => {
     let parsed: ReturnType<IndexMapping['parseDocument']>;
     try {
       parsed = mapping.parseDocument(id, source, routing);
@@ -134,7 +138,11 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
           const rel = vt === 'external' ? 'higher or equal to' : 'higher than';
           fail(
             id,
-            conflict(id, `current version [${cur.version}] is ${rel} the one provided [${version}]`, ctx.ident),
+            conflict(
+              id,
+              `current version [${cur.version}] is ${rel} the one provided [${version}]`,
+              ctx.ident,
+            ),
           );
           continue;
         }

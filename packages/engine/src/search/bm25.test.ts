@@ -62,7 +62,14 @@ describe('BM25 as Lucene 8+/Elasticsearch 7+ compute it', () => {
     c.engine.write([{ op: 'delete', id: '2' }]);
     c.engine.refresh();
     const reader = c.engine.acquireReader();
-    const req = { query: q.match('title', 'a'), sort: [], k: 10, trackTotalHitsUpTo: 10000, trackScores: false, shardIndex: 0 };
+    const req = {
+      query: q.match('title', 'a'),
+      sort: [],
+      k: 10,
+      trackTotalHitsUpTo: 10000,
+      trackScores: false,
+      shardIndex: 0,
+    };
     const r = executeQuery(reader, c.mapping, req, ctx);
     expect(r.totalHits).toBe(1);
     expect(r.hits[0]!.score).toBeCloseTo(bm25(1, 2, 2, 2, 2), 6);

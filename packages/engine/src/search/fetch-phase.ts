@@ -5,7 +5,7 @@
  */
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { ShardFetchRequest, ShardFetchResult } from '../contract.ts';
-import { segmentOf, type ShardReader } from '../index/shard-reader.ts';
+import { type ShardReader, segmentOf } from '../index/shard-reader.ts';
 
 const encoder = new TextEncoder();
 
@@ -32,7 +32,8 @@ export function executeFetch(reader: ShardReader, req: ShardFetchRequest): Shard
     primaryTerms[i] = st.primaryTerms[local]!;
     if (!filter.enabled) continue;
     let bytes = rs.segment.source(local);
-    if (filtering) bytes = encoder.encode(stringifyJson(applySourceFilter(parseJson(bytes, '_source'), filter)));
+    if (filtering)
+      bytes = encoder.encode(stringifyJson(applySourceFilter(parseJson(bytes, '_source'), filter)));
     pieces.push(bytes);
     size += bytes.length;
   }

@@ -13,9 +13,16 @@ import { Bm25Scorer, idf } from './bm25.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { scalarText } from './field-values.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
-import { docFreq, fieldStats } from './term-stats.ts';
 import { scoredTerm, termQuery } from './term-level.ts';
-import { BoolWeight, MatchAllWeight, MatchNoneWeight, type PhrasePosition, PhraseWeight, type Weight } from './weights.ts';
+import { docFreq, fieldStats } from './term-stats.ts';
+import {
+  BoolWeight,
+  MatchAllWeight,
+  MatchNoneWeight,
+  type PhrasePosition,
+  PhraseWeight,
+  type Weight,
+} from './weights.ts';
 
 const f = Math.fround;
 export const NONE: Weight = new MatchNoneWeight();
@@ -64,7 +71,13 @@ function zeroTerms(opts: { zeroTermsQuery: 'none' | 'all' }, boost: number): Wei
 /** One position's clause: a term, or the OR of same-position synonyms. */
 function positionClause(env: CompileEnv, path: string, terms: string[], boost: number): Weight {
   if (terms.length === 1) return scoredTerm(env, path, terms[0]!, boost);
-  return new BoolWeight([], [], terms.map((t) => scoredTerm(env, path, t, boost)), [], 1);
+  return new BoolWeight(
+    [],
+    [],
+    terms.map((t) => scoredTerm(env, path, t, boost)),
+    [],
+    1,
+  );
 }
 
 /** Combines per-position clauses with `operator` / `minimum_should_match`, as a match query does. */
@@ -75,7 +88,13 @@ export function combineClauses(clauses: Weight[], operator: 'or' | 'and', msm: s
   return new BoolWeight([], [], clauses, [], n);
 }
 
-export function matchField(env: CompileEnv, field: ResolvedField, query: JsonScalar, opts: MatchOptions, boost: number): Weight {
+export function matchField(
+  env: CompileEnv,
+  field: ResolvedField,
+  query: JsonScalar,
+  opts: MatchOptions,
+  boost: number,
+): Weight {
   if (field.type !== 'text') {
     return lenientQuery(opts.lenient, () => termQuery(env, field, query, boost, false));
   }
@@ -91,7 +110,8 @@ export function expandPrefix(env: CompileEnv, path: string, prefix: string, max 
   for (const s of env.reader.segments) {
     const terms = s.segment.field(path)?.postings?.terms;
     if (!terms) continue;
-    for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++) found.add(terms[i]!);
+    for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++)
+      found.add(terms[i]!);
   }
   return [...found].sort(compareTerms).slice(0, max);
 }
@@ -105,7 +125,13 @@ export interface PhraseOptions {
   lenient?: boolean;
 }
 
-export function phraseField(env: CompileEnv, field: ResolvedField, query: JsonScalar, opts: PhraseOptions, boost: number): Weight {
+export function phraseField(
+  env: CompileEnv,
+  field: ResolvedField,
+  query: JsonScalar,
+  opts: PhraseOptions,
+  boost: number,
+): Weight {
   if (field.type !== 'text') {
     return lenientQuery(opts.lenient ?? false, () => termQuery(env, field, query, boost, false));
   }
@@ -123,7 +149,8 @@ export function phraseField(env: CompileEnv, field: ResolvedField, query: JsonSc
   // Phrase idf is the sum of its terms' idf (Lucene's PhraseWeight / MultiPhraseWeight).
   const stats = fieldStats(env.reader, field.path);
   let idfSum = 0;
-  for (const p of positions) for (const t of p.terms) idfSum = f(idfSum + idf(docFreq(env.reader, field.path, t), stats.docCount));
+  for (const p of positions)
+    for (const t of p.terms) idfSum = f(idfSum + idf(docFreq(env.reader, field.path, t), stats.docCount));
   return new PhraseWeight(field.path, positions, opts.slop, new Bm25Scorer(boost, idfSum, stats));
 }
 
@@ -146,7 +173,8 @@ export function resolveFields(
     if (fb.field === '*' || fb.field === '*.*') {
       lenient = true;
       for (const rf of env.mapping.fieldsMatching('*')) {
-        if ((rf.type === 'text' || rf.type === 'keyword') && !out.has(rf.path)) out.set(rf.path, { field: rf, boost: fb.boost });
+        if ((rf.type === 'text' || rf.type === 'keyword') && !out.has(rf.path))
+          out.set(rf.path, { field: rf, boost: fb.boost });
       }
     } else if (fb.field.includes('*')) {
       for (const rf of env.mapping.fieldsMatching(fb.field)) {

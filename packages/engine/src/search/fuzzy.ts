@@ -7,13 +7,19 @@
 import { queryShardException } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import type { CompileEnv } from './compile-env.ts';
-import { docFreq } from './term-stats.ts';
 import { lowercases, scoredTerm } from './term-level.ts';
+import { docFreq } from './term-stats.ts';
 import { BoolWeight, MatchNoneWeight, type Weight } from './weights.ts';
 
 const MAX_EXPANSIONS = 50;
 
-export function fuzzyQuery(env: CompileEnv, field: ResolvedField, text: string, edits: number, boost: number): Weight {
+export function fuzzyQuery(
+  env: CompileEnv,
+  field: ResolvedField,
+  text: string,
+  edits: number,
+  boost: number,
+): Weight {
   if (field.type !== 'text' && field.type !== 'keyword') {
     throw queryShardException(
       `Can only use fuzzy queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`,
@@ -21,7 +27,8 @@ export function fuzzyQuery(env: CompileEnv, field: ResolvedField, text: string, 
       env.indexUuid,
     );
   }
-  const term = field.type === 'text' && lowercases(field.searchAnalyzer ?? field.analyzer) ? text.toLowerCase() : text;
+  const term =
+    field.type === 'text' && lowercases(field.searchAnalyzer ?? field.analyzer) ? text.toLowerCase() : text;
   const target = [...term];
   const seen = new Map<string, number>();
   for (const s of env.reader.segments) {
@@ -42,7 +49,9 @@ export function fuzzyQuery(env: CompileEnv, field: ResolvedField, text: string, 
   if (chosen.length === 0) return new MatchNoneWeight();
   let maxDf = 0;
   for (const [t] of chosen) maxDf = Math.max(maxDf, docFreq(env.reader, field.path, t));
-  const clauses = chosen.map(([t, b]) => scoredTerm(env, field.path, t, Math.fround(boost * Math.fround(b)), maxDf));
+  const clauses = chosen.map(([t, b]) =>
+    scoredTerm(env, field.path, t, Math.fround(boost * Math.fround(b)), maxDf),
+  );
   return clauses.length === 1 ? clauses[0]! : new BoolWeight([], [], clauses, [], 1);
 }
 
@@ -60,7 +69,8 @@ export function editDistance(a: readonly string[], b: readonly string[], max: nu
     for (let j = 1; j <= m; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, prev2[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }

@@ -119,10 +119,16 @@ export interface Union {
  * unions accumulate into dense per-segment arrays (Lucene's BooleanScorer idea); small ones
  * merge pairwise.
  */
-export function union(list: readonly DocMatches[], maxDoc: number, needsScores: boolean, needsCounts: boolean): Union {
+export function union(
+  list: readonly DocMatches[],
+  maxDoc: number,
+  needsScores: boolean,
+  needsCounts: boolean,
+): Union {
   const parts = list.filter((m) => m.docs.length > 0);
   if (parts.length === 0) return { docs: EMPTY_DOCS, scores: null, counts: null };
-  if (parts.length === 1 && !needsCounts) return { docs: parts[0]!.docs, scores: needsScores ? parts[0]!.scores : null, counts: null };
+  if (parts.length === 1 && !needsCounts)
+    return { docs: parts[0]!.docs, scores: needsScores ? parts[0]!.scores : null, counts: null };
   let total = 0;
   for (const p of parts) total += p.docs.length;
   if (total * 4 > maxDoc || parts.length > 16) return denseUnion(parts, maxDoc, needsScores, needsCounts);
@@ -177,7 +183,12 @@ function merge2(a: Union, b: Union): Union {
   };
 }
 
-function denseUnion(parts: readonly DocMatches[], maxDoc: number, needsScores: boolean, needsCounts: boolean): Union {
+function denseUnion(
+  parts: readonly DocMatches[],
+  maxDoc: number,
+  needsScores: boolean,
+  needsCounts: boolean,
+): Union {
   const seen = new Uint8Array(maxDoc);
   const acc = needsScores ? new Float64Array(maxDoc) : null;
   const cnt = needsCounts ? new Int32Array(maxDoc) : null;

@@ -31,7 +31,7 @@ function calculate(count: number, spec: string): number {
     const calc = parseInteger(spec, spec);
     result = calc < 0 ? result + calc : calc;
   }
-  return result < 0 ? 0 : result;
+  return Math.max(result, 0);
 }
 
 function parseInteger(text: string, spec: string): number {

@@ -22,8 +22,8 @@ import {
   resolveFields,
   searchAnalyzer,
 } from './full-text.ts';
-import { docFreq, fieldStats } from './term-stats.ts';
 import { prefixQuery, scoredTerm } from './term-level.ts';
+import { docFreq, fieldStats } from './term-stats.ts';
 import { BoolWeight, DisMaxWeight, MatchAllWeight, type Weight } from './weights.ts';
 
 type MultiMatch = Extract<QueryNode, { type: 'multi_match' }>;
@@ -59,7 +59,13 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
           env,
           fb.field,
           node.query,
-          { slop: node.slop, analyzer: node.analyzer, zeroTermsQuery: node.zeroTermsQuery, prefix: node.matchType === 'phrase_prefix', lenient },
+          {
+            slop: node.slop,
+            analyzer: node.analyzer,
+            zeroTermsQuery: node.zeroTermsQuery,
+            prefix: node.matchType === 'phrase_prefix',
+            lenient,
+          },
           fieldBoost(fb),
         ),
       );
@@ -74,7 +80,13 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
 }
 
 /** match_bool_prefix: every analysed term is a term clause except the last, a prefix. */
-function boolPrefix(env: CompileEnv, field: ResolvedField, node: MultiMatch, opts: MatchOptions, boost: number): Weight {
+function boolPrefix(
+  env: CompileEnv,
+  field: ResolvedField,
+  node: MultiMatch,
+  opts: MatchOptions,
+  boost: number,
+): Weight {
   if (field.type !== 'text') return matchField(env, field, node.query, opts, boost);
   const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(node.query));
   if (groups.length === 0) return matchField(env, field, node.query, opts, boost);
@@ -89,12 +101,20 @@ function boolPrefix(env: CompileEnv, field: ResolvedField, node: MultiMatch, opt
   return combineClauses(clauses, opts.operator, opts.minimumShouldMatch);
 }
 
-function crossFields(env: CompileEnv, fields: ResolvedFieldBoost[], node: MultiMatch, opts: MatchOptions, boost: number): Weight {
+function crossFields(
+  env: CompileEnv,
+  fields: ResolvedFieldBoost[],
+  node: MultiMatch,
+  opts: MatchOptions,
+  boost: number,
+): Weight {
   const groups = new Map<string, ResolvedFieldBoost[]>();
   const others: Weight[] = [];
   for (const fb of fields) {
     if (fb.field.type !== 'text') {
-      others.push(lenientQuery(opts.lenient, () => matchField(env, fb.field, node.query, opts, f(boost * fb.boost))));
+      others.push(
+        lenientQuery(opts.lenient, () => matchField(env, fb.field, node.query, opts, f(boost * fb.boost))),
+      );
       continue;
     }
     const name = node.analyzer ?? fb.field.searchAnalyzer ?? fb.field.analyzer ?? 'default';
@@ -117,7 +137,13 @@ function crossFields(env: CompileEnv, fields: ResolvedFieldBoost[], node: MultiM
   return grouped.length === 1 ? grouped[0]! : new DisMaxWeight(grouped, node.tieBreaker);
 }
 
-function blendedTerm(env: CompileEnv, group: ResolvedFieldBoost[], term: string, boost: number, tie: number): Weight {
+function blendedTerm(
+  env: CompileEnv,
+  group: ResolvedFieldBoost[],
+  term: string,
+  boost: number,
+  tie: number,
+): Weight {
   let maxDf = 0;
   for (const fb of group) maxDf = Math.max(maxDf, docFreq(env.reader, fb.field.path, term));
   const clauses = group.map((fb) => {

@@ -9,7 +9,11 @@
  */
 const f = Math.fround;
 
-export function phraseFreq(positions: readonly Int32Array[], offsets: readonly number[], slop: number): number {
+export function phraseFreq(
+  positions: readonly Int32Array[],
+  offsets: readonly number[],
+  slop: number,
+): number {
   for (const p of positions) if (p.length === 0) return 0;
   if (positions.length === 1) return positions[0]!.length;
   return slop === 0 ? exactFreq(positions, offsets) : sloppyFreq(positions, offsets, slop);

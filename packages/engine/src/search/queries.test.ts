@@ -16,8 +16,34 @@ const c = corpus(
     'user.age': { type: 'integer' },
   },
   [
-    ['1', { title: 'The quick brown fox', tag: ['animal', 'Fast'], n: 1, big: '9007199254740993', price: 1.5, ok: true, at: '2024-01-01T10:00:00Z', ip: '10.0.0.1', user: { name: 'ann', age: 30 } }],
-    ['2', { title: 'The lazy brown dog', tag: 'animal', n: 2, big: 5, price: 0.1, ok: false, at: '2024-01-02', ns: '2024-01-02T00:00:00.123456789Z', ip: '10.0.1.7' }],
+    [
+      '1',
+      {
+        title: 'The quick brown fox',
+        tag: ['animal', 'Fast'],
+        n: 1,
+        big: '9007199254740993',
+        price: 1.5,
+        ok: true,
+        at: '2024-01-01T10:00:00Z',
+        ip: '10.0.0.1',
+        user: { name: 'ann', age: 30 },
+      },
+    ],
+    [
+      '2',
+      {
+        title: 'The lazy brown dog',
+        tag: 'animal',
+        n: 2,
+        big: 5,
+        price: 0.1,
+        ok: false,
+        at: '2024-01-02',
+        ns: '2024-01-02T00:00:00.123456789Z',
+        ip: '10.0.1.7',
+      },
+    ],
     ['3', { title: 'Quick quick quick', tag: 'speed', n: 3, at: 1704067200000, ip: '::1' }],
     ['4', { title: 'A fox jumps over the lazy dog', n: [4, 10], user: { name: 'bob' } }],
     ['5', { tag: 'zzz', ok: true }],
@@ -78,8 +104,13 @@ describe('term-level queries', () => {
     expect(ids(q.range('at', { gt: '2024-01-01||/d' }))).toEqual(['2']);
     expect(ids(q.range('at', { lt: '2024-01-01T10:00:00Z' }))).toEqual(['3']);
     expect(ids(q.range('at', { gte: 'now-14d/d' }))).toEqual(['1', '2', '3']);
-    expect(ids(q.range('at', { gte: '01/01/2024', format: 'dd/MM/yyyy', lt: '02/01/2024' }))).toEqual(['1', '3']);
-    expect(ids(q.range('at', { gte: '2024-01-01T11:00:00', timeZone: '+01:00', lte: '2024-01-01T11:00:00' }))).toEqual(['1']);
+    expect(ids(q.range('at', { gte: '01/01/2024', format: 'dd/MM/yyyy', lt: '02/01/2024' }))).toEqual([
+      '1',
+      '3',
+    ]);
+    expect(
+      ids(q.range('at', { gte: '2024-01-01T11:00:00', timeZone: '+01:00', lte: '2024-01-01T11:00:00' })),
+    ).toEqual(['1']);
     expect(ids(q.range('ns', { gt: '2024-01-02T00:00:00.123456788Z' }))).toEqual(['2']);
     expect(ids(q.range('ns', { gt: '2024-01-02T00:00:00.123456789Z' }))).toEqual([]);
     expect(ids(q.range('tag', { gte: 'animal', lt: 'speed' }))).toEqual(['1', '2']);
@@ -106,7 +137,9 @@ describe('term-level queries', () => {
     expect(ids(q.wildcard('tag', '?zz'))).toEqual(['5']);
     expect(ids(q.wildcard('title', 'Q*K'))).toEqual(['1', '3']);
     expect(ids(q.wildcard('tag', 'F*', true))).toEqual(['1']);
-    expect(() => c.search(q.prefix('n', '1'))).toThrow(/Can only use prefix queries on keyword and text fields/);
+    expect(() => c.search(q.prefix('n', '1'))).toThrow(
+      /Can only use prefix queries on keyword and text fields/,
+    );
   });
 });
 
@@ -146,12 +179,18 @@ describe('full-text queries', () => {
     expect(ids(q.multi(['title', 'tag'], 'animal'))).toEqual(['1', '2']);
     expect(ids(q.multi(['title', 'tag'], 'brown fox', { matchType: 'phrase' }))).toEqual(['1']);
     expect(ids(q.multi(['title'], 'brown f', { matchType: 'phrase_prefix' }))).toEqual(['1']);
-    expect(ids(q.multi(['title'], 'lazy d', { matchType: 'bool_prefix', operator: 'and' }))).toEqual(['2', '4']);
+    expect(ids(q.multi(['title'], 'lazy d', { matchType: 'bool_prefix', operator: 'and' }))).toEqual([
+      '2',
+      '4',
+    ]);
     // cross_fields groups fields by analyzer; the keyword field is a group of its own.
-    expect(ids(q.multi(['title', 'tag'], 'fox animal', { matchType: 'cross_fields', operator: 'and' }))).toEqual([]);
+    expect(
+      ids(q.multi(['title', 'tag'], 'fox animal', { matchType: 'cross_fields', operator: 'and' })),
+    ).toEqual([]);
     expect(ids(q.multi(['ti*'], 'dog'))).toEqual(['2', '4']);
     const best = c.search(q.multi(['title', 'title.raw'], 'quick', { tieBreaker: 0 })).hits[0]!.score;
-    const most = c.search(q.multi(['title', 'title.raw'], 'quick', { matchType: 'most_fields' })).hits[0]!.score;
+    const most = c.search(q.multi(['title', 'title.raw'], 'quick', { matchType: 'most_fields' })).hits[0]!
+      .score;
     expect(most).toBe(best);
     const boosted = c.search(q.multi(['title^2'], 'quick')).hits[0]!.score;
     expect(boosted).toBeCloseTo(best * 2, 5);
@@ -163,10 +202,15 @@ describe('full-text queries', () => {
       ['b', { first: 'Smith', last: 'Jones' }],
       ['c', { first: 'Will', last: 'Jones' }],
     ]);
-    const cross = (extra = {}) => people.ids(q.multi(['first', 'last'], 'will smith', { matchType: 'cross_fields', operator: 'and', ...extra }));
+    const cross = (extra = {}) =>
+      people.ids(
+        q.multi(['first', 'last'], 'will smith', { matchType: 'cross_fields', operator: 'and', ...extra }),
+      );
     expect(cross()).toEqual(['a']);
     expect(people.ids(q.multi(['first', 'last'], 'will smith', { operator: 'and' }))).toEqual([]);
-    const scores = people.search(q.multi(['first', 'last'], 'smith', { matchType: 'cross_fields' })).hits.map((h) => h.score);
+    const scores = people
+      .search(q.multi(['first', 'last'], 'smith', { matchType: 'cross_fields' }))
+      .hits.map((h) => h.score);
     // Blended document frequency: "smith" scores the same in either field.
     expect(scores[0]).toBe(scores[1]);
   });
@@ -180,15 +224,15 @@ describe('full-text queries', () => {
     expect(ids(q.sqs('"dog lazy"~4', { fields: [{ field: 'title', boost: 1 }] }))).toEqual(['2', '4']);
     expect(ids(q.sqs('qui*', { fields: [{ field: 'title', boost: 1 }] }))).toEqual(['1', '3']);
     expect(ids(q.sqs('quikc~1', { fields: [{ field: 'title', boost: 1 }] }))).toEqual(['1', '3']);
-    expect(ids(q.sqs('fox -lazy', { fields: [{ field: 'title', boost: 1 }], defaultOperator: 'and' }))).toEqual(['1']);
+    expect(
+      ids(q.sqs('fox -lazy', { fields: [{ field: 'title', boost: 1 }], defaultOperator: 'and' })),
+    ).toEqual(['1']);
     // With OR, `-lazy` is its own optional clause: everything without "lazy" matches too.
     expect(ids(q.sqs('fox -lazy', { fields: [{ field: 'title', boost: 1 }] }))).toEqual(['1', '3', '4', '5']);
     expect(ids(q.sqs('(quick | lazy) +dog', { fields: [{ field: 'title', boost: 1 }] }))).toEqual(['2', '4']);
-    expect(ids(q.sqs('brown fox dog', { fields: [{ field: 'title', boost: 1 }], minimumShouldMatch: '2' }))).toEqual([
-      '1',
-      '2',
-      '4',
-    ]);
+    expect(
+      ids(q.sqs('brown fox dog', { fields: [{ field: 'title', boost: 1 }], minimumShouldMatch: '2' })),
+    ).toEqual(['1', '2', '4']);
     expect(ids(q.sqs('animal'))).toEqual(['1', '2']);
     expect(ids(q.sqs('abc', { fields: [{ field: 'n', boost: 1 }], lenient: true }))).toEqual([]);
   });
@@ -198,18 +242,29 @@ describe('compound queries', () => {
   it('bool clauses and their scoring', () => {
     const must = c.search(q.bool({ must: [q.match('title', 'quick')], filter: [q.range('n', { lte: 1 })] }));
     expect(must.hits.map((h) => h.doc)).toHaveLength(1);
-    expect(must.hits[0]!.score).toBe(c.search(q.match('title', 'quick')).hits.find((h) => h.doc === must.hits[0]!.doc)!.score);
+    expect(must.hits[0]!.score).toBe(
+      c.search(q.match('title', 'quick')).hits.find((h) => h.doc === must.hits[0]!.doc)!.score,
+    );
     expect(ids(q.bool({ filter: [q.term('tag', 'animal')] }))).toEqual(['1', '2']);
     expect(c.search(q.bool({ filter: [q.term('tag', 'animal')] })).hits[0]!.score).toBe(0);
     expect(ids(q.bool({ mustNot: [q.exists('tag')] }))).toEqual(['4']);
     expect(c.search(q.bool({ mustNot: [q.exists('tag')] })).hits[0]!.score).toBe(0);
     expect(ids(q.bool({ should: [q.term('tag', 'speed'), q.term('tag', 'zzz')] }))).toEqual(['3', '5']);
-    expect(ids(q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] }))).toEqual(['1', '2', '3', '4']);
+    expect(ids(q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] }))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
     expect(c.ids(q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] }))[0]).toBe('3');
-    expect(ids(q.bool({ should: [q.term('tag', 'speed'), q.term('n', 3), q.term('n', 1)], msm: '2' }))).toEqual(['3']);
+    expect(
+      ids(q.bool({ should: [q.term('tag', 'speed'), q.term('n', 3), q.term('n', 1)], msm: '2' })),
+    ).toEqual(['3']);
     expect(ids(q.bool({}))).toHaveLength(5);
     // In filter context, should clauses need one match even next to a must.
-    expect(ids(q.bool({ filter: [q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] })] }))).toEqual(['3']);
+    expect(
+      ids(q.bool({ filter: [q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] })] })),
+    ).toEqual(['3']);
     expect(ids(q.bool({ must: [q.all()], mustNot: [q.ids('1', '2')] }))).toEqual(['3', '4', '5']);
   });
 

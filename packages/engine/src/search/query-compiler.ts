@@ -50,9 +50,13 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
     case 'ids':
       return idsQuery(node.values, boost);
     case 'prefix':
-      return withField(env, node.field, (fd) => prefixQuery(env, fd, node.value, boost, node.caseInsensitive));
+      return withField(env, node.field, (fd) =>
+        prefixQuery(env, fd, node.value, boost, node.caseInsensitive),
+      );
     case 'wildcard':
-      return withField(env, node.field, (fd) => wildcardQuery(env, fd, node.value, boost, node.caseInsensitive));
+      return withField(env, node.field, (fd) =>
+        wildcardQuery(env, fd, node.value, boost, node.caseInsensitive),
+      );
     case 'match':
       return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':
@@ -68,7 +72,12 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
   }
 }
 
-function compileBool(node: Extract<QueryNode, { type: 'bool' }>, env: CompileEnv, boost: number, filter: boolean): Weight {
+function compileBool(
+  node: Extract<QueryNode, { type: 'bool' }>,
+  env: CompileEnv,
+  boost: number,
+  filter: boolean,
+): Weight {
   const must = node.must.map((c) => compile(c, env, boost, filter));
   const should = node.should.map((c) => compile(c, env, boost, filter));
   const filters = node.filter.map((c) => compile(c, env, 1, true));

@@ -10,8 +10,8 @@ import type { SortValue } from '@shoal/protocol';
 import type { ShardQueryResult } from '../contract.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { candidateComparator, type QueryPlan, toHits } from './query-phase.ts';
-import { sortedPermutation } from './sorted-permutation.ts';
 import { compareSortValues, floatValue } from './sort-values.ts';
+import { sortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 
@@ -19,17 +19,22 @@ export function tryFastPath(plan: QueryPlan): ShardQueryResult | undefined {
   const { keys, weight } = plan;
   const matchAll = weight instanceof MatchAllWeight;
   const k0 = keys[0]!;
-  if (matchAll && keys.length === 1 && k0.spec.kind === 'score' && k0.reverse && !plan.after) return firstLiveDocs(plan);
-  if (matchAll && keys.length === 1 && (k0.spec.kind === 'doc' || k0.spec.kind === 'shard_doc')) return docOrder(plan);
+  if (matchAll && keys.length === 1 && k0.spec.kind === 'score' && k0.reverse && !plan.after)
+    return firstLiveDocs(plan);
+  if (matchAll && keys.length === 1 && (k0.spec.kind === 'doc' || k0.spec.kind === 'shard_doc'))
+    return docOrder(plan);
   const fs = k0.field;
   if (
     fs &&
     fs.conversion === 'none' &&
+    fs.kind !== 'ip' &&
     (fs.mode === 'min' || fs.mode === 'max') &&
     k0.spec.kind === 'field' &&
     (k0.spec.missing === '_last' || k0.spec.missing === '_first') &&
     (keys.length === 1 ||
-      (keys.length === 2 && (keys[1]!.spec.kind === 'doc' || keys[1]!.spec.kind === 'shard_doc') && !keys[1]!.reverse)) &&
+      (keys.length === 2 &&
+        (keys[1]!.spec.kind === 'doc' || keys[1]!.spec.kind === 'shard_doc') &&
+        !keys[1]!.reverse)) &&
     (matchAll || !plan.needsScores)
   ) {
     return fieldOrder(plan);
@@ -124,7 +129,13 @@ function fieldOrder(plan: QueryPlan): ShardQueryResult {
     const n = perm.order.length;
     const m = perm.missing.length;
     const docAt = (p: number) =>
-      missingFirst ? (p < m ? perm.missing[p]! : perm.order[p - m]!) : p < n ? perm.order[p]! : perm.missing[p - n]!;
+      missingFirst
+        ? p < m
+          ? perm.missing[p]!
+          : perm.order[p - m]!
+        : p < n
+          ? perm.order[p]!
+          : perm.missing[p - n]!;
     const valueAt = (p: number): SortValue =>
       missingFirst ? (p < m ? fs.missing : perm.value(p - m)) : p < n ? perm.value(p) : fs.missing;
     let p = 0;

@@ -60,7 +60,12 @@ export function executeQuery(
 }
 
 /** `_count`: the number of live docs the query matches. */
-export function countQuery(reader: ShardReader, mapping: IndexMapping, query: QueryNode, ctx: QueryContext): number {
+export function countQuery(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  query: QueryNode,
+  ctx: QueryContext,
+): number {
   const cancel = new CancelCheck(ctx);
   const weight = compileQuery(query, envOf(reader, mapping, ctx));
   let total = 0;
@@ -73,7 +78,9 @@ export function countQuery(reader: ShardReader, mapping: IndexMapping, query: Qu
     }
     const deleted = rs.liveDocs.deletedBits;
     if (!deleted) total += m.docs.length;
-    else for (let i = 0; i < m.docs.length; i++) if ((deleted[m.docs[i]! >>> 5]! & (1 << (m.docs[i]! & 31))) === 0) total++;
+    else
+      for (let i = 0; i < m.docs.length; i++)
+        if ((deleted[m.docs[i]! >>> 5]! & (1 << (m.docs[i]! & 31))) === 0) total++;
   }
   return total;
 }
@@ -82,7 +89,12 @@ function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): C
   return { reader, mapping, index: ctx.index, indexUuid: ctx.indexUuid, nowMillis: ctx.nowMillis };
 }
 
-function planQuery(reader: ShardReader, mapping: IndexMapping, req: ShardQueryRequest, ctx: QueryContext): QueryPlan {
+function planQuery(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  req: ShardQueryRequest,
+  ctx: QueryContext,
+): QueryPlan {
   const cancel = new CancelCheck(ctx);
   cancel.now();
   const sort = req.sort.length > 0 ? req.sort : [{ kind: 'score' as const, order: 'desc' as const }];
@@ -105,6 +117,9 @@ export function candidateComparator(keys: readonly SortKey[]): (a: Candidate, b:
 }
 
 function collectTopK(plan: QueryPlan): ShardQueryResult {
+  const k0 = plan.keys[0]!;
+  if (plan.keys.length === 1 && k0.spec.kind === 'score' && k0.reverse && !plan.after)
+    return collectByScore(plan);
   const { reader, keys, after, weight, needsScores, cancel } = plan;
   const k = plan.req.k;
   const specs = keys.map((x) => x.spec);
@@ -155,8 +170,54 @@ function collectTopK(plan: QueryPlan): ShardQueryResult {
   };
 }
 
+/**
+ * The common case, relevance order: a heap keyed on the score alone. Docs arrive in increasing
+ * reader order, so a doc must score strictly higher than the worst kept one to enter.
+ */
+function collectByScore(plan: QueryPlan): ShardQueryResult {
+  const { reader, weight, cancel } = plan;
+  const k = plan.req.k;
+  const top = new TopK(k, (a, b) => b.score - a.score || a.doc - b.doc);
+  let total = 0;
+  let maxScore = Number.NEGATIVE_INFINITY;
+  let floor = Number.NEGATIVE_INFINITY;
+  for (const rs of reader.segments) {
+    cancel.now();
+    const m = weight.matches(rs, true);
+    const deleted = rs.liveDocs.deletedBits;
+    const all = m.kind === 'all';
+    const n = all ? rs.segment.maxDoc : m.docs.length;
+    const docs = all ? null : m.docs;
+    const scores = all ? null : m.scores;
+    const constant = all ? m.score : 0;
+    const base = rs.docBase;
+    for (let i = 0; i < n; i++) {
+      const d = docs ? docs[i]! : i;
+      if (deleted && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      total++;
+      cancel.step();
+      const score = scores ? scores[i]! : constant;
+      if (score > maxScore) maxScore = score;
+      if (score <= floor || k === 0) continue;
+      top.offer({ doc: base + d, score, values: [score] });
+      if (top.full) floor = top.worst()!.score;
+    }
+  }
+  return {
+    totalHits: total,
+    totalRelation: 'eq',
+    maxScore: total > 0 ? floatValue(maxScore) : Number.NaN,
+    hits: toHits(top.sorted(), plan.keys, plan.req.shardIndex, true),
+  };
+}
+
 /** Comparable values → the values a hit carries (`_shard_doc` packed, floats printed as floats). */
-export function toHits(cands: readonly Candidate[], keys: readonly SortKey[], shardIndex: number, scored: boolean): ShardHitRef[] {
+export function toHits(
+  cands: readonly Candidate[],
+  keys: readonly SortKey[],
+  shardIndex: number,
+  scored: boolean,
+): ShardHitRef[] {
   const hasDisplay = keys.some((k) => k.field?.display);
   const shardBits = BigInt(shardIndex) << 32n;
   return cands.map((c) => {
@@ -168,7 +229,8 @@ export function toHits(cands: readonly Candidate[], keys: readonly SortKey[], sh
       return v;
     });
     const hit: ShardHitRef = { doc: c.doc, score: scored ? floatValue(c.score) : Number.NaN, sort };
-    if (hasDisplay) hit.display = keys.map((k, i) => (k.field?.display ? k.field.display(c.values[i] ?? null) : sort[i]!));
+    if (hasDisplay)
+      hit.display = keys.map((k, i) => (k.field?.display ? k.field.display(c.values[i] ?? null) : sort[i]!));
     return hit;
   });
 }

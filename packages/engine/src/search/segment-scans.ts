@@ -85,7 +85,11 @@ export function numericRangeDocs(
 }
 
 /** Docs with at least one value in `set` (values already converted to the field's kind). */
-export function numericSetDocs(rs: ReaderSegment, field: string, set: ReadonlySet<number | bigint>): Int32Array {
+export function numericSetDocs(
+  rs: ReaderSegment,
+  field: string,
+  set: ReadonlySet<number | bigint>,
+): Int32Array {
   const f = rs.segment.field(field);
   const n = f?.numeric;
   if (!f || !n || set.size === 0) return EMPTY;
@@ -157,7 +161,10 @@ export function wildcardRegExp(pattern: string, caseInsensitive: boolean): { re:
       if (literal) prefix += c;
     }
   }
-  return { re: new RegExp(`^${src}$`, caseInsensitive ? 'isu' : 'su'), prefix: caseInsensitive ? '' : prefix };
+  return {
+    re: new RegExp(`^${src}$`, caseInsensitive ? 'isu' : 'su'),
+    prefix: caseInsensitive ? '' : prefix,
+  };
 }
 
 export function escapeRegExp(s: string): string {

@@ -9,8 +9,15 @@
  */
 import type { QueryNode } from '@shoal/protocol';
 import type { CompileEnv } from './compile-env.ts';
+import {
+  lenientQuery,
+  matchField,
+  NONE,
+  phraseField,
+  type ResolvedFieldBoost,
+  resolveFields,
+} from './full-text.ts';
 import { fuzzyQuery } from './fuzzy.ts';
-import { lenientQuery, matchField, NONE, phraseField, type ResolvedFieldBoost, resolveFields } from './full-text.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { lowercases, prefixQuery } from './term-level.ts';
 import { BoolWeight, DisMaxWeight, MatchAllWeight, type Weight } from './weights.ts';
@@ -42,7 +49,11 @@ interface State<T> {
 const WS = new Set([' ', '\t', '\n', '\r']);
 
 /** Parses `query`; `T` is whatever the leaves build. Returns the top and whether it is a clause list. */
-export function parseSimpleQuery<T>(query: string, defaultOp: Occur, leaves: SqsLeaves<T>): { top: T | undefined; wrapper: boolean } {
+export function parseSimpleQuery<T>(
+  query: string,
+  defaultOp: Occur,
+  leaves: SqsLeaves<T>,
+): { top: T | undefined; wrapper: boolean } {
   const data = [...query];
   const state: State<T> = newState(data, 0, data.length);
   parseSub(state, defaultOp, leaves);
@@ -51,11 +62,22 @@ export function parseSimpleQuery<T>(query: string, defaultOp: Occur, leaves: Sqs
 }
 
 function newState<T>(data: string[], index: number, end: number): State<T> {
-  return { data, index, end, top: undefined, topIsWrapper: false, not: 0, current: undefined, previous: undefined };
+  return {
+    data,
+    index,
+    end,
+    top: undefined,
+    topIsWrapper: false,
+    not: 0,
+    current: undefined,
+    previous: undefined,
+  };
 }
 
 function finish<T>(s: State<T>, leaves: SqsLeaves<T>): T {
-  return s.topIsWrapper ? leaves.bool((s.top as { clauses: { occur: Occur; q: T }[] }).clauses) : (s.top as T);
+  return s.topIsWrapper
+    ? leaves.bool((s.top as { clauses: { occur: Occur; q: T }[] }).clauses)
+    : (s.top as T);
 }
 
 function parseSub<T>(s: State<T>, defaultOp: Occur, leaves: SqsLeaves<T>): void {
@@ -200,7 +222,7 @@ function parseFuzziness<T>(s: State<T>): number {
   }
   if (text === '') return 2;
   const n = /^[+-]?\d+$/.test(text) ? Number.parseInt(text, 10) : 0;
-  return n < 0 ? 0 : n;
+  return Math.max(n, 0);
 }
 
 function buildTree<T>(s: State<T>, branch: T, defaultOp: Occur, leaves: SqsLeaves<T>): void {
@@ -236,13 +258,31 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
   const leaves: SqsLeaves<Weight> = {
     text: (text) =>
       perField((fb, b) =>
-        matchField(env, fb.field, text, { operator: op, analyzer: node.analyzer, lenient, zeroTermsQuery: 'none' }, b),
+        matchField(
+          env,
+          fb.field,
+          text,
+          { operator: op, analyzer: node.analyzer, lenient, zeroTermsQuery: 'none' },
+          b,
+        ),
       ),
     phrase: (text, slop) =>
-      perField((fb, b) => phraseField(env, fb.field, text, { slop, analyzer: node.analyzer, zeroTermsQuery: 'none', lenient }, b)),
+      perField((fb, b) =>
+        phraseField(
+          env,
+          fb.field,
+          text,
+          { slop, analyzer: node.analyzer, zeroTermsQuery: 'none', lenient },
+          b,
+        ),
+      ),
     prefix: (text) =>
       perField((fb, b) => {
-        const t = fb.field.type === 'text' && lowercases(node.analyzer ?? fb.field.searchAnalyzer ?? fb.field.analyzer) ? text.toLowerCase() : text;
+        const t =
+          fb.field.type === 'text' &&
+          lowercases(node.analyzer ?? fb.field.searchAnalyzer ?? fb.field.analyzer)
+            ? text.toLowerCase()
+            : text;
         return prefixQuery(env, fb.field, t, b, false);
       }),
     fuzzy: (text, edits) => perField((fb, b) => fuzzyQuery(env, fb.field, text, edits, b)),
@@ -258,7 +298,12 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
   };
   const { top, wrapper } = parseSimpleQuery(node.query, op === 'and' ? 'must' : 'should', leaves);
   if (!top) return NONE;
-  if (wrapper && node.minimumShouldMatch !== undefined && top instanceof BoolWeight && top.should.length > 0) {
+  if (
+    wrapper &&
+    node.minimumShouldMatch !== undefined &&
+    top instanceof BoolWeight &&
+    top.should.length > 0
+  ) {
     const msm = minimumShouldMatch(top.should.length, node.minimumShouldMatch);
     if (msm > 0) return new BoolWeight(top.must, top.filter, top.should, top.mustNot, msm);
   }

@@ -46,6 +46,20 @@ function fieldReader(fs: FieldSort, rs: ReaderSegment): ValueReader {
   if (!ss) return () => missing;
   const termValue = ordValue(fs, ss.terms, rs);
   const useMax = fs.mode === 'max';
+  if (fs.kind === 'ip' && !ss.singleValued) {
+    // Term order is text order; an ip's min/max is by address, so compare every value's key.
+    return (doc) => {
+      const s = ss.starts[doc]!;
+      const e = ss.starts[doc + 1]!;
+      if (s === e) return missing;
+      let best = termValue(ss.ords[s]!) as string;
+      for (let i = s + 1; i < e; i++) {
+        const v = termValue(ss.ords[i]!) as string;
+        if (useMax ? v > best : v < best) best = v;
+      }
+      return best;
+    };
+  }
   return (doc) => {
     const s = ss.starts[doc]!;
     const e = ss.starts[doc + 1]!;
@@ -55,7 +69,11 @@ function fieldReader(fs: FieldSort, rs: ReaderSegment): ValueReader {
 }
 
 /** Comparable value of a term ordinal: the term, an ip's sort key, or a boolean's 0/1. */
-export function ordValue(fs: FieldSort, terms: readonly string[], rs: ReaderSegment): (ord: number) => SortValue {
+export function ordValue(
+  fs: FieldSort,
+  terms: readonly string[],
+  rs: ReaderSegment,
+): (ord: number) => SortValue {
   if (fs.kind === 'ip') {
     const keys = rs.segment.cached(`ipkey:${fs.path}`, () =>
       terms.map((t) => {
@@ -69,7 +87,13 @@ export function ordValue(fs: FieldSort, terms: readonly string[], rs: ReaderSegm
   return (ord) => terms[ord]!;
 }
 
-export function pickNumber(n: NumericValues, s: number, e: number, mode: SortMode, longSemantics: boolean): number | bigint {
+export function pickNumber(
+  n: NumericValues,
+  s: number,
+  e: number,
+  mode: SortMode,
+  longSemantics: boolean,
+): number | bigint {
   if (n.kind === 'long') return pickLong(n.values, s, e, mode);
   const v = n.values;
   const count = e - s;

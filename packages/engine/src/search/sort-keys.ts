@@ -4,13 +4,20 @@
  * (paging.md §7.2: Long.MAX/MIN, ±Infinity, 0 / MAX for date_nanos, null for strings),
  * and how the value is displayed (dates with `format`, booleans, ips). Errors #38–#41.
  */
-import { illegalArgument, queryShardException, type SortMode, type SortSpec, type SortValue } from '@shoal/protocol';
+import {
+  illegalArgument,
+  queryShardException,
+  type SortMode,
+  type SortSpec,
+  type SortValue,
+} from '@shoal/protocol';
 import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { formatDate } from '../dates/index.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardContext } from './field-values.ts';
-import { LONG_MAX, LONG_MIN } from './sort-values.ts';
+import { formatIp } from './ip.ts';
 import { toComparable, type ValueTarget } from './sort-value-parse.ts';
+import { LONG_MAX, LONG_MIN } from './sort-values.ts';
 
 /** What a field sort produces: its comparable value kind. */
 export type ValueKind =
@@ -52,7 +59,11 @@ const TEXT_FIELDDATA =
   'so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true ' +
   'on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.';
 
-export function resolveSortKeys(specs: readonly SortSpec[], mapping: IndexMapping, ctx: ShardContext): SortKey[] {
+export function resolveSortKeys(
+  specs: readonly SortSpec[],
+  mapping: IndexMapping,
+  ctx: ShardContext,
+): SortKey[] {
   return specs.map((spec) => {
     const reverse = spec.order === 'desc';
     if (spec.kind !== 'field') return { spec, reverse };
@@ -60,22 +71,36 @@ export function resolveSortKeys(specs: readonly SortSpec[], mapping: IndexMappin
   });
 }
 
-function resolveFieldSort(spec: Extract<SortSpec, { kind: 'field' }>, mapping: IndexMapping, ctx: ShardContext): FieldSort {
-  let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format'> | undefined = mapping.field(spec.field);
+function resolveFieldSort(
+  spec: Extract<SortSpec, { kind: 'field' }>,
+  mapping: IndexMapping,
+  ctx: ShardContext,
+): FieldSort {
+  let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format'> | undefined = mapping.field(
+    spec.field,
+  );
   let unmapped = false;
   if (!field) {
     if (spec.unmappedType === undefined) {
-      throw queryShardException(`No mapping found for [${spec.field}] in order to sort on`, ctx.index, ctx.indexUuid);
+      throw queryShardException(
+        `No mapping found for [${spec.field}] in order to sort on`,
+        ctx.index,
+        ctx.indexUuid,
+      );
     }
     field = { path: spec.field, type: unmappedType(spec.unmappedType), docValues: true };
     unmapped = true;
   }
   const type = field.type;
   if (type === 'text') {
-    throw illegalArgument(`Fielddata is disabled on [${spec.field}] in [${ctx.index}]. ${TEXT_FIELDDATA.replace('%s', spec.field)}`);
+    throw illegalArgument(
+      `Fielddata is disabled on [${spec.field}] in [${ctx.index}]. ${TEXT_FIELDDATA.replace('%s', spec.field)}`,
+    );
   }
   if (type === 'geo_point') {
-    throw illegalArgument(`can't sort on geo_point field without using specific sorting feature, like geo_distance`);
+    throw illegalArgument(
+      `can't sort on geo_point field without using specific sorting feature, like geo_distance`,
+    );
   }
   if (!field.docValues && !unmapped) {
     throw illegalArgument(
@@ -86,7 +111,11 @@ function resolveFieldSort(spec: Extract<SortSpec, { kind: 'field' }>, mapping: I
   const reverse = spec.order === 'desc';
   const mode: SortMode = spec.mode ?? (reverse ? 'max' : 'min');
   if ((mode === 'sum' || mode === 'avg' || mode === 'median') && !numeric) {
-    throw queryShardException('we only support AVG, MEDIAN and SUM on number based fields', ctx.index, ctx.indexUuid);
+    throw queryShardException(
+      'we only support AVG, MEDIAN and SUM on number based fields',
+      ctx.index,
+      ctx.indexUuid,
+    );
   }
   if (spec.numericType !== undefined && !numeric) {
     throw queryShardException(
@@ -107,16 +136,40 @@ function resolveFieldSort(spec: Extract<SortSpec, { kind: 'field' }>, mapping: I
   };
   if (type === 'keyword') {
     const target: ValueTarget = { name: spec.field, kind: 'string' };
-    return { ...base, conversion: 'none', kind: 'string', longSemantics: false, missing: custom(spec, target), target };
+    return {
+      ...base,
+      conversion: 'none',
+      kind: 'string',
+      longSemantics: false,
+      missing: custom(spec, target),
+      target,
+    };
   }
   if (type === 'ip') {
     const target: ValueTarget = { name: spec.field, kind: 'ip' };
-    return { ...base, conversion: 'none', kind: 'ip', longSemantics: false, missing: custom(spec, target), target };
+    const display = (v: SortValue) => (typeof v === 'string' ? formatIp(BigInt(`0x${v}`)) : v);
+    return {
+      ...base,
+      conversion: 'none',
+      kind: 'ip',
+      longSemantics: false,
+      missing: custom(spec, target),
+      target,
+      display,
+    };
   }
   if (type === 'boolean') {
     const target: ValueTarget = { name: spec.field, kind: 'bool' };
     const missing = isCustom(spec.missing) ? custom(spec, target) : useMin ? LONG_MIN : LONG_MAX;
-    return { ...base, conversion: 'none', kind: 'bool', longSemantics: true, missing, target, display: (v) => v !== 0 && v !== 0n };
+    return {
+      ...base,
+      conversion: 'none',
+      kind: 'bool',
+      longSemantics: true,
+      missing,
+      target,
+      display: (v) => v !== 0 && v !== 0n,
+    };
   }
   // Numeric and date fields: the stored kind, then numeric_type.
   const longSemantics = type !== 'double' && type !== 'float';

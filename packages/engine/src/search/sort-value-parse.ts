@@ -57,7 +57,9 @@ export function toComparable(value: unknown, t: ValueTarget): SortValue {
       const big = toLong(value, t, fail);
       if (t.kind !== 'int') return big;
       // Keep values outside the exact double range (Long.MAX/MIN substitutes) as bigint.
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(big)
+        : big;
     }
   }
 }

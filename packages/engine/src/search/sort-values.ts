@@ -33,7 +33,11 @@ export function compareSortValues(a: SortValue, b: SortValue, spec: SortSpec): n
 }
 
 /** Compares two hits' sort-value arrays key by key (no tiebreak). */
-export function compareSortTuples(a: readonly SortValue[], b: readonly SortValue[], specs: readonly SortSpec[]): number {
+export function compareSortTuples(
+  a: readonly SortValue[],
+  b: readonly SortValue[],
+  specs: readonly SortSpec[],
+): number {
   for (let i = 0; i < specs.length; i++) {
     const c = compareSortValues(a[i] ?? null, b[i] ?? null, specs[i]!);
     if (c !== 0) return c;

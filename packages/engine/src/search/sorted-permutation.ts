@@ -29,8 +29,9 @@ const EMPTY = new Int32Array(0);
 export function sortedPermutation(rs: ReaderSegment, fs: FieldSort, reverse: boolean): SortedPermutation {
   const sf = fs.unmapped ? undefined : rs.segment.field(fs.path);
   const useMax = fs.mode === 'max';
-  const data = rs.segment.cached(`perm:${fs.path}:${useMax ? 'max' : 'min'}:${reverse ? 'desc' : 'asc'}`, () =>
-    build(rs, fs, useMax, reverse),
+  const data = rs.segment.cached(
+    `perm:${fs.path}:${useMax ? 'max' : 'min'}:${reverse ? 'desc' : 'asc'}`,
+    () => build(rs, fs, useMax, reverse),
   );
   if (fs.source === 'numeric' || !sf?.sortedSet) {
     const keys = data.keys as Float64Array | BigInt64Array;

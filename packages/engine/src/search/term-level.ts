@@ -10,7 +10,14 @@ import { resolveDateMath } from '../dates/index.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { Bm25Scorer, idf } from './bm25.ts';
 import type { CompileEnv } from './compile-env.ts';
-import { booleanTerm, failedToCreateQuery, isIntegerType, parseBooleanValue, scalarText, toFieldNumber } from './field-values.ts';
+import {
+  booleanTerm,
+  failedToCreateQuery,
+  isIntegerType,
+  parseBooleanValue,
+  scalarText,
+  toFieldNumber,
+} from './field-values.ts';
 import { parseCidr, parseIp } from './ip.ts';
 import {
   allTerms,
@@ -20,7 +27,6 @@ import {
   numericRangeDocs,
   numericSetDocs,
   prefixRange,
-  termDocs,
   termRange,
   termSetDocs,
   wildcardRegExp,
@@ -32,13 +38,25 @@ const f = Math.fround;
 const NONE = new MatchNoneWeight();
 
 /** A BM25 term query; `df` overrides the document frequency (blended queries). */
-export function scoredTerm(env: CompileEnv, field: string, term: string, boost: number, df?: number): TermWeight {
+export function scoredTerm(
+  env: CompileEnv,
+  field: string,
+  term: string,
+  boost: number,
+  df?: number,
+): TermWeight {
   const stats = fieldStats(env.reader, field);
   const n = df ?? docFreq(env.reader, field, term);
   return new TermWeight(field, term, new Bm25Scorer(boost, idf(n, stats.docCount), stats));
 }
 
-export function termQuery(env: CompileEnv, field: ResolvedField, value: JsonScalar, boost: number, ci: boolean): Weight {
+export function termQuery(
+  env: CompileEnv,
+  field: ResolvedField,
+  value: JsonScalar,
+  boost: number,
+  ci: boolean,
+): Weight {
   const path = field.path;
   switch (field.type) {
     case 'text':
@@ -91,7 +109,11 @@ function dateResolution(field: ResolvedField): 'millis' | 'nanos' {
 }
 
 /** A date term matches its whole rounding window (Elasticsearch's termQuery → rangeQuery). */
-function dateTermBounds(env: CompileEnv, field: ResolvedField, value: JsonScalar): [number | bigint, number | bigint] {
+function dateTermBounds(
+  env: CompileEnv,
+  field: ResolvedField,
+  value: JsonScalar,
+): [number | bigint, number | bigint] {
   const format = field.format ?? 'strict_date_optional_time||epoch_millis';
   const text = scalarText(value);
   const res = dateResolution(field);
@@ -101,7 +123,12 @@ function dateTermBounds(env: CompileEnv, field: ResolvedField, value: JsonScalar
   ];
 }
 
-export function termsQuery(env: CompileEnv, field: ResolvedField, values: JsonScalar[], boost: number): Weight {
+export function termsQuery(
+  env: CompileEnv,
+  field: ResolvedField,
+  values: JsonScalar[],
+  boost: number,
+): Weight {
   const path = field.path;
   const score = f(boost);
   switch (field.type) {
@@ -191,7 +218,11 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
       const res = dateResolution(field);
       // Elasticsearch rounds `gt` and `lte` up (end of the unit), `gte` and `lt` down.
       const bound = (v: JsonScalar, roundUp: boolean) =>
-        resolveDateMath(scalarText(v), format, res, { roundUp, timeZone: r.timeZone, nowMillis: env.nowMillis });
+        resolveDateMath(scalarText(v), format, res, {
+          roundUp,
+          timeZone: r.timeZone,
+          nowMillis: env.nowMillis,
+        });
       const lo = has(lower) ? bound(lower, !loInc) : undefined;
       const hi = has(upper) ? bound(upper, hiInc) : undefined;
       return new ConstantWeight((rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc), score);
@@ -215,7 +246,8 @@ export function existsQuery(env: CompileEnv, name: string, boost: number): Weigh
   const leaf = name.includes('*') ? undefined : env.mapping.field(name);
   if (leaf) fields.push(leaf.path);
   else if (name.includes('*')) fields.push(...env.mapping.fieldsMatching(name).map((x) => x.path));
-  else if (env.mapping.isObject(name)) fields.push(...env.mapping.fieldsMatching(`${name}.*`).map((x) => x.path));
+  else if (env.mapping.isObject(name))
+    fields.push(...env.mapping.fieldsMatching(`${name}.*`).map((x) => x.path));
   if (fields.length === 0) return NONE;
   return new ConstantWeight((rs) => {
     const lists: Int32Array[] = [];
@@ -252,7 +284,13 @@ function requireStringField(env: CompileEnv, field: ResolvedField, kind: string)
   );
 }
 
-export function prefixQuery(env: CompileEnv, field: ResolvedField, value: string, boost: number, ci: boolean): Weight {
+export function prefixQuery(
+  env: CompileEnv,
+  field: ResolvedField,
+  value: string,
+  boost: number,
+  ci: boolean,
+): Weight {
   requireStringField(env, field, 'prefix');
   const path = field.path;
   if (ci) {
@@ -263,13 +301,23 @@ export function prefixQuery(env: CompileEnv, field: ResolvedField, value: string
 }
 
 /** Text fields normalise the pattern with their search analyzer (lowercase for the built-ins). */
-export function wildcardQuery(env: CompileEnv, field: ResolvedField, value: string, boost: number, ci: boolean): Weight {
+export function wildcardQuery(
+  env: CompileEnv,
+  field: ResolvedField,
+  value: string,
+  boost: number,
+  ci: boolean,
+): Weight {
   requireStringField(env, field, 'wildcard');
   const path = field.path;
   let pattern = value;
-  if (field.type === 'text' && lowercases(field.searchAnalyzer ?? field.analyzer)) pattern = pattern.toLowerCase();
+  if (field.type === 'text' && lowercases(field.searchAnalyzer ?? field.analyzer))
+    pattern = pattern.toLowerCase();
   const { re, prefix } = wildcardRegExp(pattern, ci);
-  return new ConstantWeight((rs) => dictionaryDocs(rs, path, prefixRange(prefix), (t) => re.test(t)), f(boost));
+  return new ConstantWeight(
+    (rs) => dictionaryDocs(rs, path, prefixRange(prefix), (t) => re.test(t)),
+    f(boost),
+  );
 }
 
 export function lowercases(analyzer: string | undefined): boolean {

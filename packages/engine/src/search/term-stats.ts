@@ -34,7 +34,10 @@ export function docFreq(reader: ShardReader, field: string, term: string): numbe
 }
 
 /** The postings slice of one term in one segment, or undefined. */
-export function termPostings(p: Postings | undefined, term: string): { from: number; to: number } | undefined {
+export function termPostings(
+  p: Postings | undefined,
+  term: string,
+): { from: number; to: number } | undefined {
   if (!p) return undefined;
   const t = findTerm(p.terms, term);
   if (t < 0) return undefined;

@@ -66,7 +66,8 @@ export function corpus(
     );
   const idOf = (doc: number) => {
     for (const s of reader.segments) {
-      if (doc >= s.docBase && doc < s.docBase + s.segment.maxDoc) return s.segment.stored.ids[doc - s.docBase]!;
+      if (doc >= s.docBase && doc < s.docBase + s.segment.maxDoc)
+        return s.segment.stored.ids[doc - s.docBase]!;
     }
     throw new Error(`no doc ${doc}`);
   };
@@ -83,7 +84,11 @@ export function corpus(
 export const q = {
   all: (boost = 1): QueryNode => ({ type: 'match_all', boost }),
   none: (): QueryNode => ({ type: 'match_none' }),
-  term: (field: string, value: QueryNode extends never ? never : string | number | boolean | bigint, extra = {}): QueryNode => ({
+  term: (
+    field: string,
+    value: QueryNode extends never ? never : string | number | boolean | bigint,
+    extra = {},
+  ): QueryNode => ({
     type: 'term',
     field,
     value,
@@ -91,11 +96,23 @@ export const q = {
     caseInsensitive: false,
     ...extra,
   }),
-  terms: (field: string, values: (string | number | boolean)[]): QueryNode => ({ type: 'terms', field, values, boost: 1 }),
-  range: (field: string, r: Record<string, unknown>): QueryNode => ({ type: 'range', field, boost: 1, ...r }) as QueryNode,
+  terms: (field: string, values: (string | number | boolean)[]): QueryNode => ({
+    type: 'terms',
+    field,
+    values,
+    boost: 1,
+  }),
+  range: (field: string, r: Record<string, unknown>): QueryNode =>
+    ({ type: 'range', field, boost: 1, ...r }) as QueryNode,
   exists: (field: string): QueryNode => ({ type: 'exists', field, boost: 1 }),
   ids: (...values: string[]): QueryNode => ({ type: 'ids', values, boost: 1 }),
-  prefix: (field: string, value: string, ci = false): QueryNode => ({ type: 'prefix', field, value, boost: 1, caseInsensitive: ci }),
+  prefix: (field: string, value: string, ci = false): QueryNode => ({
+    type: 'prefix',
+    field,
+    value,
+    boost: 1,
+    caseInsensitive: ci,
+  }),
   wildcard: (field: string, value: string, ci = false): QueryNode => ({
     type: 'wildcard',
     field,
@@ -104,7 +121,16 @@ export const q = {
     caseInsensitive: ci,
   }),
   match: (field: string, query: string | number, extra: Record<string, unknown> = {}): QueryNode =>
-    ({ type: 'match', field, query, operator: 'or', zeroTermsQuery: 'none', lenient: false, boost: 1, ...extra }) as QueryNode,
+    ({
+      type: 'match',
+      field,
+      query,
+      operator: 'or',
+      zeroTermsQuery: 'none',
+      lenient: false,
+      boost: 1,
+      ...extra,
+    }) as QueryNode,
   phrase: (field: string, query: string, slop = 0): QueryNode => ({
     type: 'match_phrase',
     field,
@@ -130,7 +156,14 @@ export const q = {
       boost: 1,
       ...extra,
     }) as QueryNode,
-  bool: (b: { must?: QueryNode[]; filter?: QueryNode[]; should?: QueryNode[]; mustNot?: QueryNode[]; msm?: string; boost?: number }): QueryNode => ({
+  bool: (b: {
+    must?: QueryNode[];
+    filter?: QueryNode[];
+    should?: QueryNode[];
+    mustNot?: QueryNode[];
+    msm?: string;
+    boost?: number;
+  }): QueryNode => ({
     type: 'bool',
     must: b.must ?? [],
     filter: b.filter ?? [],

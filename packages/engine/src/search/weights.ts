@@ -124,7 +124,11 @@ export class PhraseWeight implements Weight {
           : {
               kind: 'docs',
               docs: union(
-                alts.map((a) => ({ kind: 'docs' as const, docs: p.docs.subarray(a.from, a.to), scores: null })),
+                alts.map((a) => ({
+                  kind: 'docs' as const,
+                  docs: p.docs.subarray(a.from, a.to),
+                  scores: null,
+                })),
                 rs.segment.maxDoc,
                 false,
                 false,
@@ -138,6 +142,33 @@ export class PhraseWeight implements Weight {
     const outScores = needsScores ? new Float64Array(cand.length) : null;
     const offsets = this.positions.map((x) => x.offset);
     let n = 0;
+    if (this.slop === 0 && slices.every((a) => a.length === 1)) {
+      // Exact phrase of plain terms: match straight on the flat positions array, no per-doc views.
+      const alts = slices.map((a) => a[0]!);
+      const from = new Int32Array(alts.length);
+      const to = new Int32Array(alts.length);
+      const off = Int32Array.from(offsets);
+      const ps = p.positionStarts;
+      for (let c = 0; c < cand.length; c++) {
+        const doc = cand[c]!;
+        for (let i = 0; i < alts.length; i++) {
+          const a = alts[i]!;
+          while (p.docs[a.cursor]! < doc) a.cursor++;
+          from[i] = ps[a.cursor]!;
+          to[i] = ps[a.cursor + 1]!;
+        }
+        const freq = exactFreqFlat(p.positions, from, to, off);
+        if (freq <= 0) continue;
+        outDocs[n] = doc;
+        if (outScores) outScores[n] = this.scorer.score(freq, p.norms ? p.norms[doc]! : 1);
+        n++;
+      }
+      return {
+        kind: 'docs',
+        docs: outDocs.subarray(0, n),
+        scores: outScores ? outScores.subarray(0, n) : null,
+      };
+    }
     const posLists: Int32Array[] = new Array(slices.length);
     for (let c = 0; c < cand.length; c++) {
       const doc = cand[c]!;
@@ -148,8 +179,32 @@ export class PhraseWeight implements Weight {
       if (outScores) outScores[n] = this.scorer.score(freq, p.norms ? p.norms[doc]! : 1);
       n++;
     }
-    return { kind: 'docs', docs: outDocs.subarray(0, n), scores: outScores ? outScores.subarray(0, n) : null };
+    return {
+      kind: 'docs',
+      docs: outDocs.subarray(0, n),
+      scores: outScores ? outScores.subarray(0, n) : null,
+    };
   }
+}
+
+/** ExactPhraseMatcher over position ranges [from[i], to[i]) of one flat array; `from` is consumed. */
+function exactFreqFlat(positions: Int32Array, from: Int32Array, to: Int32Array, offsets: Int32Array): number {
+  let freq = 0;
+  const n = from.length;
+  outer: for (let k = from[0]!; k < to[0]!; k++) {
+    const start = positions[k]! - offsets[0]!;
+    for (let t = 1; t < n; t++) {
+      const want = start + offsets[t]!;
+      let c = from[t]!;
+      const end = to[t]!;
+      while (c < end && positions[c]! < want) c++;
+      from[t] = c;
+      if (c === end) break outer;
+      if (positions[c] !== want) continue outer;
+    }
+    freq++;
+  }
+  return freq;
 }
 
 function size(alts: { from: number; to: number }[]): number {
@@ -241,7 +296,12 @@ export class BoolWeight implements Weight {
   }
 }
 
-function filterCounts(docs: Int32Array, scores: Float64Array | null, counts: Int32Array, need: number): DocMatches {
+function filterCounts(
+  docs: Int32Array,
+  scores: Float64Array | null,
+  counts: Int32Array,
+  need: number,
+): DocMatches {
   const out = new Int32Array(docs.length);
   const outScores = scores ? new Float64Array(docs.length) : null;
   let n = 0;

@@ -31,7 +31,15 @@ describe('bool', () => {
   it('accepts clauses as an object or an array', () => {
     expect(
       parseQuery({
-        bool: { must: TERM, filter: [TERM, TERM], should: [], must_not: TERM, minimum_should_match: 1, boost: 2, _name: 'n' },
+        bool: {
+          must: TERM,
+          filter: [TERM, TERM],
+          should: [],
+          must_not: TERM,
+          minimum_should_match: 1,
+          boost: 2,
+          _name: 'n',
+        },
       }),
     ).toEqual({
       type: 'bool',
@@ -42,7 +50,9 @@ describe('bool', () => {
       minimumShouldMatch: '1',
       boost: 2,
     });
-    expect(parseQuery({ bool: { must: null, adjust_pure_negative: false } })).toMatchObject({ adjustPureNegative: false });
+    expect(parseQuery({ bool: { must: null, adjust_pure_negative: false } })).toMatchObject({
+      adjustPureNegative: false,
+    });
   });
 
   it('rejects unknown fields the ObjectParser way', () => {
@@ -70,7 +80,10 @@ describe('bool', () => {
     expect(err(() => parseQuery({ bool: { filter: [{}] } }))).toEqual({
       type: 'x_content_parse_exception',
       reason: '[1:21] [bool] failed to parse field [filter]',
-      causedBy: { type: 'illegal_argument_exception', reason: 'query malformed, empty clause found at [1:21]' },
+      causedBy: {
+        type: 'illegal_argument_exception',
+        reason: 'query malformed, empty clause found at [1:21]',
+      },
     });
     expect(err(() => parseQuery({ bool: { boost: 'x' } })).causedBy).toEqual({
       type: 'number_format_exception',
@@ -89,11 +102,15 @@ describe('constant_score', () => {
   });
 
   it('reports Elasticsearch’s errors', () => {
-    expect(err(() => parseQuery({ constant_score: {} })).reason).toBe("[constant_score] requires a 'filter' element");
+    expect(err(() => parseQuery({ constant_score: {} })).reason).toBe(
+      "[constant_score] requires a 'filter' element",
+    );
     expect(err(() => parseQuery({ constant_score: { query: TERM } })).reason).toBe(
       '[constant_score] query does not support [query]',
     );
-    expect(err(() => parseQuery({ constant_score: { filter: [TERM] } })).reason).toBe('unexpected token [START_ARRAY]');
+    expect(err(() => parseQuery({ constant_score: { filter: [TERM] } })).reason).toBe(
+      'unexpected token [START_ARRAY]',
+    );
   });
 });
 
@@ -108,12 +125,19 @@ describe('match_all and match_none', () => {
       reason: '[1:15] [match_all] unknown field [boots] did you mean [boost]?',
       line: 1,
       col: 23,
-      causedBy: { type: 'x_content_parse_exception', reason: '[1:15] [match_all] unknown field [boots] did you mean [boost]?' },
+      causedBy: {
+        type: 'x_content_parse_exception',
+        reason: '[1:15] [match_all] unknown field [boots] did you mean [boost]?',
+      },
     });
   });
 
   it('match_none has its own messages', () => {
-    expect(err(() => parseQuery({ match_none: { foo: 1 } })).reason).toBe('[match_none] query does not support [foo]');
-    expect(err(() => parseQuery({ match_none: { foo: {} } })).reason).toBe('[match_none] unknown token [START_OBJECT] after [foo]');
+    expect(err(() => parseQuery({ match_none: { foo: 1 } })).reason).toBe(
+      '[match_none] query does not support [foo]',
+    );
+    expect(err(() => parseQuery({ match_none: { foo: {} } })).reason).toBe(
+      '[match_none] unknown token [START_OBJECT] after [foo]',
+    );
   });
 });

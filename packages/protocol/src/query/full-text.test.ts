@@ -73,7 +73,9 @@ describe('match', () => {
     expect(err(() => parseQuery({ match: { a: 'x', b: 'y' } })).reason).toBe(
       "[match] query doesn't support multiple fields, found [a] and [b]",
     );
-    expect(err(() => parseQuery({ match: { a: { query: 'x', foo: 1 } } })).reason).toBe('[match] query does not support [foo]');
+    expect(err(() => parseQuery({ match: { a: { query: 'x', foo: 1 } } })).reason).toBe(
+      '[match] query does not support [foo]',
+    );
     expect(err(() => parseQuery({ match: { a: { query: null } } })).reason).toBe(
       '[match] unknown token [VALUE_NULL] after [query]',
     );
@@ -101,10 +103,12 @@ describe('match_phrase', () => {
       zeroTermsQuery: 'none',
       boost: 1,
     });
-    expect(parseQuery({ match_phrase: { title: { query: 'a b', slop: 2, analyzer: 'std' } } })).toMatchObject({
-      slop: 2,
-      analyzer: 'std',
-    });
+    expect(parseQuery({ match_phrase: { title: { query: 'a b', slop: 2, analyzer: 'std' } } })).toMatchObject(
+      {
+        slop: 2,
+        analyzer: 'std',
+      },
+    );
   });
 
   it('applies the constructor checks', () => {
@@ -112,15 +116,21 @@ describe('match_phrase', () => {
       type: 'illegal_argument_exception',
       reason: '[match_phrase] requires fieldName',
     });
-    expect(err(() => parseQuery({ match_phrase: { a: { slop: 1 } } })).reason).toBe('[match_phrase] requires query value');
-    expect(err(() => parseQuery({ match_phrase: { a: { query: 'x', slop: -1 } } })).reason).toBe('No negative slop allowed.');
+    expect(err(() => parseQuery({ match_phrase: { a: { slop: 1 } } })).reason).toBe(
+      '[match_phrase] requires query value',
+    );
+    expect(err(() => parseQuery({ match_phrase: { a: { query: 'x', slop: -1 } } })).reason).toBe(
+      'No negative slop allowed.',
+    );
   });
 });
 
 describe('multi_match', () => {
   it('parses fields with boosts, types and their default tie breakers', () => {
     expect(
-      parseQuery({ multi_match: { query: 'fox', fields: ['title^2', 'body', 'title^3'], type: 'most_fields' } }),
+      parseQuery({
+        multi_match: { query: 'fox', fields: ['title^2', 'body', 'title^3'], type: 'most_fields' },
+      }),
     ).toEqual({
       type: 'multi_match',
       fields: [
@@ -139,12 +149,20 @@ describe('multi_match', () => {
   });
 
   it('is lenient on all-field queries unless told otherwise', () => {
-    expect(parseQuery({ multi_match: { query: 'x' } })).toMatchObject({ fields: [], lenient: true, tieBreaker: 0 });
-    expect(parseQuery({ multi_match: { query: 'x', fields: '*', lenient: false } })).toMatchObject({ lenient: false });
+    expect(parseQuery({ multi_match: { query: 'x' } })).toMatchObject({
+      fields: [],
+      lenient: true,
+      tieBreaker: 0,
+    });
+    expect(parseQuery({ multi_match: { query: 'x', fields: '*', lenient: false } })).toMatchObject({
+      lenient: false,
+    });
   });
 
   it('reports Elasticsearch’s errors', () => {
-    expect(err(() => parseQuery({ multi_match: { fields: ['a'] } })).reason).toBe('No text specified for multi_match query');
+    expect(err(() => parseQuery({ multi_match: { fields: ['a'] } })).reason).toBe(
+      'No text specified for multi_match query',
+    );
     expect(err(() => parseQuery({ multi_match: { query: 'x', type: 'best' } }))).toEqual({
       type: 'parse_exception',
       reason: 'failed to parse [multi_match] query type [best]. unknown type.',
@@ -158,7 +176,9 @@ describe('multi_match', () => {
     expect(err(() => parseQuery({ multi_match: { query: 'x', fields: { a: 1 } } })).reason).toBe(
       '[multi_match] query does not support [fields]',
     );
-    expect(err(() => parseQuery({ multi_match: { query: 'x', fields: ['a^x'] } })).type).toBe('number_format_exception');
+    expect(err(() => parseQuery({ multi_match: { query: 'x', fields: ['a^x'] } })).type).toBe(
+      'number_format_exception',
+    );
   });
 });
 
@@ -191,11 +211,16 @@ describe('simple_query_string', () => {
       lenient: false,
       boost: 1,
     });
-    expect(parseQuery({ simple_query_string: { query: 'x', flags: 'NONE' } })).toMatchObject({ flags: 0, lenient: true });
+    expect(parseQuery({ simple_query_string: { query: 'x', flags: 'NONE' } })).toMatchObject({
+      flags: 0,
+      lenient: true,
+    });
   });
 
   it('reports Elasticsearch’s errors', () => {
-    expect(err(() => parseQuery({ simple_query_string: {} })).reason).toBe('[simple_query_string] query text missing');
+    expect(err(() => parseQuery({ simple_query_string: {} })).reason).toBe(
+      '[simple_query_string] query text missing',
+    );
     expect(err(() => parseQuery({ simple_query_string: { query: 'x', foo: 1 } })).reason).toBe(
       '[simple_query_string] unsupported field [foo]',
     );

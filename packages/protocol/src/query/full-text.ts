@@ -1,22 +1,14 @@
 /**
- * Full-text queries: match, match_phrase, multi_match, simple_query_string, following the
+ * Full-text queries: match, match_phrase, multi_match, following the
  * Elasticsearch 8 builders' hand-written `fromXContent` loops (`parsing_exception`s) and their
  * setters' IllegalArgumentExceptions.
  */
 import { illegalArgument, parseException } from '../errors/catalogue.ts';
 import type { FieldBoost, JsonScalar, QueryNode } from './ast.ts';
 import { parsingError } from './local-errors.ts';
-import { here, isObject, isValue, type ParseCtx, tokenOf } from './parse-context.ts';
+import { here, isObject, isValue, onValue, type ParseCtx, tokenOf } from './parse-context.ts';
 import { checkSingleField } from './term-level.ts';
-import {
-  booleanValue,
-  floatValue,
-  intValue,
-  javaParseDouble,
-  objectText,
-  text,
-  textOrNull,
-} from './xcontent-values.ts';
+import { booleanValue, floatValue, intValue, javaParseDouble, objectText, text } from './xcontent-values.ts';
 
 type MatchNode = Extract<QueryNode, { type: 'match' }>;
 type MultiMatchNode = Extract<QueryNode, { type: 'multi_match' }>;
@@ -40,7 +32,7 @@ function zeroTerms(ctx: ParseCtx, v: unknown, key: string): 'none' | 'all' {
 /** Fuzziness.parse / fromString, normalised to `AUTO`, `AUTO:low,high`, `0`, `1` or `2`. */
 function fuzziness(ctx: ParseCtx, v: unknown, key: string): string {
   const s = text(ctx, v, key);
-  return withLoc(ctx, key, () => fuzzinessFromString(s));
+  return onValue(ctx, key, () => fuzzinessFromString(s));
 }
 
 function fuzzinessFromString(s: string): string {
@@ -67,8 +59,11 @@ function fuzzinessFromString(s: string): string {
 export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
   let field: string | undefined;
   let value: JsonScalar = null;
-  const node: Omit<MatchNode, 'field' | 'query'> = {
+  // Every required key up front, in order: one object shape, no copy at the end.
+  const node: MatchNode = {
     type: 'match',
+    field: '',
+    query: null,
     operator: 'or',
     zeroTermsQuery: 'none',
     lenient: false,
@@ -110,7 +105,7 @@ export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryN
           node.maxExpansions = intValue(ctx, iv, ik);
           break;
         case 'operator':
-          node.operator = withLoc(ctx, ik, () => parseOperator(text(ctx, iv, ik)));
+          node.operator = operatorValue(ctx, iv, ik);
           break;
         case 'minimum_should_match':
           node.minimumShouldMatch = text(ctx, iv, ik);
@@ -144,23 +139,25 @@ export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   if (node.maxExpansions !== undefined && node.maxExpansions <= 0) {
     throw atEnd(ctx, illegalArgument('[match] requires maxExpansions to be positive.'));
   }
-  return { ...node, field: field!, query: value };
+  node.field = field!;
+  node.query = value;
+  return node;
+}
+
+function operatorValue(ctx: ParseCtx, v: unknown, key: string): 'or' | 'and' {
+  const op = text(ctx, v, key);
+  try {
+    return parseOperator(op);
+  } catch (e) {
+    here(ctx, 'value', key);
+    throw e;
+  }
 }
 
 /** A builder check made once the body was read: the parser stands on the body's `}`. */
 function atEnd<E>(ctx: ParseCtx, e: E): E {
   here(ctx, 'end');
   return e;
-}
-
-/** Runs `fn`, positioning any failure on the value of `key`. */
-function withLoc<T>(ctx: ParseCtx, key: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    here(ctx, 'value', key);
-    throw e;
-  }
 }
 
 export function parseMatchPhrase(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
@@ -235,7 +232,7 @@ function addFieldAndBoost(ctx: ParseCtx, v: unknown, key: string | number, out: 
   else
     out.set(
       s.slice(0, caret),
-      withLoc(ctx, String(key), () => Math.fround(javaParseDouble(s.slice(caret + 1)))),
+      onValue(ctx, key, () => Math.fround(javaParseDouble(s.slice(caret + 1)))),
     );
 }
 
@@ -255,11 +252,15 @@ export function parseMultiMatch(body: Record<string, unknown>, ctx: ParseCtx): Q
   const fields = new Map<string, number>();
   let lenient: boolean | undefined;
   let tieBreaker: number | undefined;
-  const node: Omit<MultiMatchNode, 'fields' | 'query' | 'lenient' | 'tieBreaker'> = {
+  const node: MultiMatchNode = {
     type: 'multi_match',
+    fields: [],
+    query: null,
     matchType: 'best_fields',
     operator: 'or',
+    tieBreaker: 0,
     slop: 0,
+    lenient: false,
     zeroTermsQuery: 'none',
     boost: 1,
   };
@@ -316,7 +317,7 @@ export function parseMultiMatch(body: Record<string, unknown>, ctx: ParseCtx): Q
         node.maxExpansions = intValue(ctx, v, key);
         break;
       case 'operator':
-        node.operator = withLoc(ctx, key, () => parseOperator(text(ctx, v, key)));
+        node.operator = operatorValue(ctx, v, key);
         break;
       case 'minimum_should_match':
         node.minimumShouldMatch = text(ctx, v, key);
@@ -352,141 +353,10 @@ export function parseMultiMatch(body: Record<string, unknown>, ctx: ParseCtx): Q
   if (node.slop !== 0 && t === 'bool_prefix')
     throw parsingError(`[slop] not allowed for type [${t}]`, here(ctx, 'end'));
   if (node.slop < 0) throw atEnd(ctx, illegalArgument('No negative slop allowed.'));
-  const fieldBoosts = toFieldBoosts(fields);
-  return {
-    ...node,
-    fields: fieldBoosts,
-    query: value,
-    tieBreaker: tieBreaker ?? DEFAULT_TIE_BREAKER[t],
-    // Elasticsearch turns leniency on for all-field queries unless the request set it.
-    lenient: lenient ?? isAllFields(fieldBoosts),
-  };
-}
-
-/** SimpleQueryStringFlag values. */
-const SQS_FLAGS: Record<string, number> = {
-  ALL: -1,
-  NONE: 0,
-  AND: 1 << 0,
-  NOT: 1 << 1,
-  OR: 1 << 2,
-  PREFIX: 1 << 3,
-  PHRASE: 1 << 4,
-  PRECEDENCE: 1 << 5,
-  ESCAPE: 1 << 6,
-  WHITESPACE: 1 << 7,
-  FUZZY: 1 << 8,
-  NEAR: 1 << 9,
-  SLOP: 1 << 9,
-};
-
-/** SimpleQueryStringFlag.resolveFlags: `AND|OR|PREFIX`; NONE and ALL win outright. */
-function resolveFlags(flags: string): number {
-  if (flags.length === 0) return -1;
-  let magic = 0;
-  for (const s of flags.split('|')) {
-    if (s.length === 0) continue;
-    const flag = SQS_FLAGS[s.toUpperCase()];
-    if (flag === undefined) throw illegalArgument(`Unknown simple_query_string flag [${s}]`);
-    if (flag === 0) return 0;
-    if (flag === -1) return -1;
-    magic |= flag;
-  }
-  return magic;
-}
-
-/** QueryParserHelper.parseFieldsAndWeights. */
-export function parseFieldsAndWeights(fields: readonly string[]): FieldBoost[] {
-  const map = new Map<string, number>();
-  for (const f of fields) {
-    const caret = f.indexOf('^');
-    const name = caret === -1 ? f : f.slice(0, caret);
-    let boost = caret === -1 ? 1 : Math.fround(javaParseDouble(f.slice(caret + 1)));
-    const prior = map.get(f);
-    if (prior !== undefined) boost = Math.fround(boost * prior);
-    map.set(name, boost);
-  }
-  return toFieldBoosts(map);
-}
-
-export function parseSimpleQueryString(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
-  let query: string | undefined;
-  let fields: FieldBoost[] = [];
-  let lenient: boolean | undefined;
-  const node: Omit<Extract<QueryNode, { type: 'simple_query_string' }>, 'query' | 'fields' | 'lenient'> = {
-    type: 'simple_query_string',
-    defaultOperator: 'or',
-    analyzeWildcard: false,
-    boost: 1,
-  };
-  for (const key of Object.keys(body)) {
-    const v = body[key];
-    if (Array.isArray(v)) {
-      if (key !== 'fields') {
-        throw parsingError(`[simple_query_string] query does not support [${key}]`, here(ctx, 'value', key));
-      }
-      ctx.path.push(key);
-      const names = v.map((x, i) => text(ctx, x, i));
-      fields = withLoc(ctx, String(v.length - 1), () => parseFieldsAndWeights(names));
-      ctx.path.pop();
-      continue;
-    }
-    if (!isValue(v)) {
-      throw parsingError(
-        `[simple_query_string] unknown token [${tokenOf(v)}] after [${key}]`,
-        here(ctx, 'value', key),
-      );
-    }
-    switch (key) {
-      case 'query':
-        query = text(ctx, v, key);
-        break;
-      case 'boost':
-        node.boost = floatValue(ctx, v, key);
-        break;
-      case 'analyzer':
-        node.analyzer = text(ctx, v, key);
-        break;
-      case 'default_operator':
-        node.defaultOperator = withLoc(ctx, key, () => parseOperator(text(ctx, v, key)));
-        break;
-      case 'flags': {
-        const flags =
-          typeof v === 'number' || typeof v === 'bigint'
-            ? intValue(ctx, v, key)
-            : withLoc(ctx, key, () => resolveFlags(text(ctx, v, key)));
-        if (flags !== -1) node.flags = flags < 0 ? -1 : flags;
-        break;
-      }
-      case 'lenient':
-        lenient = booleanValue(ctx, v, key);
-        break;
-      case 'analyze_wildcard':
-        node.analyzeWildcard = booleanValue(ctx, v, key);
-        break;
-      case 'minimum_should_match':
-        node.minimumShouldMatch = text(ctx, v, key);
-        break;
-      case 'quote_field_suffix': {
-        const suffix = textOrNull(ctx, v, key);
-        if (suffix !== null) node.quoteFieldSuffix = suffix;
-        break;
-      }
-      case 'auto_generate_synonyms_phrase_query':
-      case 'fuzzy_transpositions':
-        booleanValue(ctx, v, key);
-        break;
-      case 'fuzzy_prefix_length':
-      case 'fuzzy_max_expansions':
-        intValue(ctx, v, key);
-        break;
-      case '_name':
-        text(ctx, v, key);
-        break;
-      default:
-        throw parsingError(`[simple_query_string] unsupported field [${key}]`, here(ctx, 'value', key));
-    }
-  }
-  if (query === undefined) throw parsingError('[simple_query_string] query text missing', here(ctx, 'end'));
-  return { ...node, query, fields, lenient: lenient ?? isAllFields(fields) };
+  node.fields = toFieldBoosts(fields);
+  node.query = value;
+  node.tieBreaker = tieBreaker ?? DEFAULT_TIE_BREAKER[t];
+  // Elasticsearch turns leniency on for all-field queries unless the request set it.
+  node.lenient = lenient ?? isAllFields(node.fields);
+  return node;
 }

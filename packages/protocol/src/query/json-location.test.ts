@@ -4,7 +4,9 @@ import { compactLength, locate } from './json-location.ts';
 describe('compactLength', () => {
   it('measures JSON.stringify output, with bigints as digits', () => {
     const v = { a: [1, 'x', null, true], b: { c: 12345678901234567890n } };
-    expect(compactLength(v)).toBe(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)).length + 0);
+    expect(compactLength(v)).toBe(
+      JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)).length + 0,
+    );
     expect(compactLength('é"')).toBe(JSON.stringify('é"').length);
     expect(compactLength([])).toBe(2);
     expect(compactLength({})).toBe(2);
@@ -21,7 +23,10 @@ describe('locate', () => {
   });
 
   it('points at a field name', () => {
-    expect(locate(body, ['query', 'bool', 'must', 1, 'foo'], 'key')).toEqual({ line: 1, col: text.indexOf('"foo"') + 1 });
+    expect(locate(body, ['query', 'bool', 'must', 1, 'foo'], 'key')).toEqual({
+      line: 1,
+      col: text.indexOf('"foo"') + 1,
+    });
   });
 
   it('points at the closing char of a value', () => {

@@ -71,6 +71,16 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Runs a check on the value of `key` (or of `ctx.path`): any failure is positioned on it. */
+export function onValue<T>(ctx: ParseCtx, key: PathSeg | undefined, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    here(ctx, 'value', key);
+    throw e;
+  }
+}
+
 // ------------------------------------------------------------ ObjectParser behaviour
 
 /** The token sets of ObjectParser.ValueType that the request parsers declare. */

@@ -57,9 +57,14 @@ describe('parseQueryString: what each piece becomes', () => {
   });
 
   it('uses df, default_operator, analyzer and lenient', () => {
-    expect(parseQueryString('a b', { defaultField: 'title', defaultOperator: 'and', analyzer: 'std', lenient: false })).toEqual(
-      match('title', 'a b', { operator: 'and', analyzer: 'std', lenient: false }),
-    );
+    expect(
+      parseQueryString('a b', {
+        defaultField: 'title',
+        defaultOperator: 'and',
+        analyzer: 'std',
+        lenient: false,
+      }),
+    ).toEqual(match('title', 'a b', { operator: 'and', analyzer: 'std', lenient: false }));
   });
 
   it('reads fields and phrases', () => {
@@ -75,13 +80,17 @@ describe('parseQueryString: what each piece becomes', () => {
     expect(parseQueryString('"quick fox"')).toEqual(all('quick fox', { matchType: 'phrase' }));
     // A field pattern needs its `*` escaped, or `tit*` is a prefix term.
     expect(parseQueryString('tit\\*:fox')).toEqual({ ...all('fox'), fields: [{ field: 'tit*', boost: 1 }] });
-    expect(err(() => parseQueryString('tit*:fox'))[0]).toBe('query_shard_exception: Failed to parse query [tit*:fox]');
+    expect(err(() => parseQueryString('tit*:fox'))[0]).toBe(
+      'query_shard_exception: Failed to parse query [tit*:fox]',
+    );
   });
 
   it('combines clauses the way Lucene does', () => {
     expect(parseQueryString('a AND b')).toEqual(bool({ must: [all('a'), all('b')] }));
     expect(parseQueryString('a OR b')).toEqual(bool({ should: [all('a'), all('b')] }));
-    expect(parseQueryString('+a -b c')).toEqual(bool({ must: [all('a')], mustNot: [all('b')], should: [all('c')] }));
+    expect(parseQueryString('+a -b c')).toEqual(
+      bool({ must: [all('a')], mustNot: [all('b')], should: [all('c')] }),
+    );
     expect(parseQueryString('a && !b')).toEqual(bool({ must: [all('a')], mustNot: [all('b')] }));
     expect(parseQueryString('NOT a')).toEqual(bool({ mustNot: [all('a')] }));
     expect(parseQueryString('a b', { defaultOperator: 'and' })).toEqual(all('a b', { operator: 'and' }));
@@ -98,7 +107,13 @@ describe('parseQueryString: what each piece becomes', () => {
   });
 
   it('reads ranges, one-sided ranges, prefixes, wildcards and existence', () => {
-    expect(parseQueryString('age:[1 TO 5}')).toEqual({ type: 'range', field: 'age', gte: '1', lt: '5', boost: 1 });
+    expect(parseQueryString('age:[1 TO 5}')).toEqual({
+      type: 'range',
+      field: 'age',
+      gte: '1',
+      lt: '5',
+      boost: 1,
+    });
     expect(parseQueryString('age:{* TO "9"]')).toEqual({ type: 'range', field: 'age', lte: '9', boost: 1 });
     expect(parseQueryString('age:>=5')).toEqual({ type: 'range', field: 'age', gte: '5', boost: 1 });
     expect(parseQueryString('age:<5')).toEqual({ type: 'range', field: 'age', lt: '5', boost: 1 });
@@ -155,11 +170,15 @@ describe('parseQueryString: syntax errors', () => {
   });
 
   it('reports unclosed groups and malformed ranges', () => {
-    expect(err(() => parseQueryString('(a'))[2]).toMatch(/^parse_exception: Encountered "<EOF>" at line 1, column 2\.\n/);
+    expect(err(() => parseQueryString('(a'))[2]).toMatch(
+      /^parse_exception: Encountered "<EOF>" at line 1, column 2\.\n/,
+    );
     expect(err(() => parseQueryString('f:[1 5]'))[2]).toBe(
       'parse_exception: Encountered " <RANGE_GOOP> "5 "" at line 1, column 5.\nWas expecting:\n    "TO" ...\n    ',
     );
-    expect(err(() => parseQueryString('AND'))[2]).toMatch(/^parse_exception: Encountered " <AND> "AND "" at line 1, column 0\./);
+    expect(err(() => parseQueryString('AND'))[2]).toMatch(
+      /^parse_exception: Encountered " <AND> "AND "" at line 1, column 0\./,
+    );
   });
 
   it('reports lexical errors with their own cause', () => {
@@ -171,7 +190,9 @@ describe('parseQueryString: syntax errors', () => {
   });
 
   it('reports a dangling escape', () => {
-    expect(err(() => parseQueryString('a\\u00'))[2]).toBe('parse_exception: Truncated unicode escape sequence.');
+    expect(err(() => parseQueryString('a\\u00'))[2]).toBe(
+      'parse_exception: Truncated unicode escape sequence.',
+    );
   });
 
   it('answers 501 for regular expressions', () => {

@@ -37,13 +37,19 @@ describe('parseQuery: the clause envelope', () => {
       reason: 'unknown query [foo]',
       status: 400,
       metadata: { line: 1, col: 17 },
-      causedBy: { type: 'named_object_not_found_exception', reason: '[1:17] unknown field [foo]', status: 400 },
+      causedBy: {
+        type: 'named_object_not_found_exception',
+        reason: '[1:17] unknown field [foo]',
+        status: 400,
+      },
     });
   });
 
   it('suggests close query names', () => {
     expect(err(() => parseQuery({ matc: {} })).reason).toBe('unknown query [matc] did you mean [match]?');
-    expect(err(() => parseQuery({ terms_sett: {} })).reason).toBe('unknown query [terms_sett] did you mean [terms_set]?');
+    expect(err(() => parseQuery({ terms_sett: {} })).reason).toBe(
+      'unknown query [terms_sett] did you mean [terms_set]?',
+    );
   });
 
   it('answers 501 for a query Elasticsearch has and Shoal does not', () => {

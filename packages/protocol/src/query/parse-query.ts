@@ -6,10 +6,11 @@
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseBool, parseConstantScore, parseMatchAll, parseMatchNone } from './compound.ts';
-import { parseMatch, parseMatchPhrase, parseMultiMatch, parseSimpleQueryString } from './full-text.ts';
+import { parseMatch, parseMatchPhrase, parseMultiMatch } from './full-text.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
+import { parseSimpleQueryString } from './simple-query-string.ts';
 import { suggest } from './suggest.ts';
 import {
   parseExists,

@@ -72,8 +72,14 @@ describe('query-string lexer', () => {
   });
 
   it('reports lexical errors as JavaCC does', () => {
-    expect(() => lex('"abc')).toThrow(new LexicalError('Lexical error at line 1, column 5.  Encountered: <EOF> after : "\\"abc"'));
-    expect(() => lex('a ] b')).toThrow(new LexicalError('Lexical error at line 1, column 3.  Encountered: "]" (93), after : ""'));
-    expect(() => lex('a^x y')).toThrow(new LexicalError('Lexical error at line 1, column 3.  Encountered: "x" (120), after : ""'));
+    expect(() => lex('"abc')).toThrow(
+      new LexicalError('Lexical error at line 1, column 5.  Encountered: <EOF> after : "\\"abc"'),
+    );
+    expect(() => lex('a ] b')).toThrow(
+      new LexicalError('Lexical error at line 1, column 3.  Encountered: "]" (93), after : ""'),
+    );
+    expect(() => lex('a^x y')).toThrow(
+      new LexicalError('Lexical error at line 1, column 3.  Encountered: "x" (120), after : ""'),
+    );
   });
 });

@@ -21,7 +21,9 @@ describe('term', () => {
       boost: 1,
       caseInsensitive: false,
     });
-    expect(parseQuery({ term: { user: { value: 'Kimchy', boost: 2, case_insensitive: true, _name: 'n' } } })).toEqual({
+    expect(
+      parseQuery({ term: { user: { value: 'Kimchy', boost: 2, case_insensitive: true, _name: 'n' } } }),
+    ).toEqual({
       type: 'term',
       field: 'user',
       value: 'Kimchy',
@@ -29,7 +31,9 @@ describe('term', () => {
       caseInsensitive: true,
     });
     expect(parseQuery({ term: { age: 5 } })).toMatchObject({ value: 5 });
-    expect(parseQuery({ term: { id: 12345678901234567890n } })).toMatchObject({ value: 12345678901234567890n });
+    expect(parseQuery({ term: { id: 12345678901234567890n } })).toMatchObject({
+      value: 12345678901234567890n,
+    });
   });
 
   it('rejects several fields, arrays and unknown options', () => {
@@ -39,11 +43,15 @@ describe('term', () => {
       line: 1,
       col: 22,
     });
-    expect(err(() => parseQuery({ term: { a: ['x'] } })).reason).toBe('[term] query does not support array of values');
+    expect(err(() => parseQuery({ term: { a: ['x'] } })).reason).toBe(
+      '[term] query does not support array of values',
+    );
     expect(err(() => parseQuery({ term: { a: { value: ['x'] } } })).reason).toMatch(
       /^\[term\] query does not support arrays for value - use a bool query/,
     );
-    expect(err(() => parseQuery({ term: { a: { values: 'x' } } })).reason).toBe('[term] query does not support [values]');
+    expect(err(() => parseQuery({ term: { a: { values: 'x' } } })).reason).toBe(
+      '[term] query does not support [values]',
+    );
   });
 
   it('applies the constructor checks', () => {
@@ -69,10 +77,14 @@ describe('terms', () => {
     expect(err(() => parseQuery({ terms: {} })).reason).toBe(
       '[terms] query requires a field name, followed by array of terms or a document lookup specification',
     );
-    expect(err(() => parseQuery({ terms: { a: [], b: [] } })).reason).toBe('[terms] query does not support multiple fields');
+    expect(err(() => parseQuery({ terms: { a: [], b: [] } })).reason).toBe(
+      '[terms] query does not support multiple fields',
+    );
     expect(err(() => parseQuery({ terms: { a: [null] } })).reason).toBe('No value specified for terms query');
     expect(err(() => parseQuery({ terms: { a: 'x' } })).reason).toBe('[terms] query does not support [a]');
-    expect(err(() => parseQuery({ terms: { a: null } })).reason).toBe('[terms] unknown token [VALUE_NULL] after [a]');
+    expect(err(() => parseQuery({ terms: { a: null } })).reason).toBe(
+      '[terms] unknown token [VALUE_NULL] after [a]',
+    );
     expect(err(() => parseQuery({ terms: { a: { index: 'i', id: '1', path: 'p' } } }))).toEqual({
       type: 'unsupported_operation_exception',
       reason: 'the terms lookup of the [terms] query is not implemented in Shoal',
@@ -82,7 +94,9 @@ describe('terms', () => {
 
 describe('range', () => {
   it('maps every bound form to gt/gte/lt/lte', () => {
-    expect(parseQuery({ range: { age: { gte: 10, lt: 20, boost: 2, format: 'yyyy', time_zone: '+01:00' } } })).toEqual({
+    expect(
+      parseQuery({ range: { age: { gte: 10, lt: 20, boost: 2, format: 'yyyy', time_zone: '+01:00' } } }),
+    ).toEqual({
       type: 'range',
       field: 'age',
       gte: 10,
@@ -91,14 +105,21 @@ describe('range', () => {
       format: 'yyyy',
       timeZone: '+01:00',
     });
-    expect(parseQuery({ range: { age: { from: 1, to: 5, include_lower: false, include_upper: true } } })).toEqual({
+    expect(
+      parseQuery({ range: { age: { from: 1, to: 5, include_lower: false, include_upper: true } } }),
+    ).toEqual({
       type: 'range',
       field: 'age',
       gt: 1,
       lte: 5,
       boost: 1,
     });
-    expect(parseQuery({ range: { age: { from: null, to: 5 } } })).toEqual({ type: 'range', field: 'age', lte: 5, boost: 1 });
+    expect(parseQuery({ range: { age: { from: null, to: 5 } } })).toEqual({
+      type: 'range',
+      field: 'age',
+      lte: 5,
+      boost: 1,
+    });
   });
 
   it('rejects unknown options and scalar bodies', () => {
@@ -112,21 +133,35 @@ describe('range', () => {
     expect(err(() => parseQuery({ range: { age: { gt: 1, relation: 'disjoint' } } })).reason).toBe(
       '[range] query does not support relation [disjoint]',
     );
-    expect(err(() => parseQuery({ range: { age: { gt: 1, relation: 'foo' } } })).reason).toBe('foo is not a valid relation');
+    expect(err(() => parseQuery({ range: { age: { gt: 1, relation: 'foo' } } })).reason).toBe(
+      'foo is not a valid relation',
+    );
     expect(err(() => parseQuery({ range: {} })).reason).toBe('field name is null or empty');
   });
 });
 
 describe('exists and ids', () => {
   it('parses exists', () => {
-    expect(parseQuery({ exists: { field: 'user', boost: 3 } })).toEqual({ type: 'exists', field: 'user', boost: 3 });
+    expect(parseQuery({ exists: { field: 'user', boost: 3 } })).toEqual({
+      type: 'exists',
+      field: 'user',
+      boost: 3,
+    });
     expect(err(() => parseQuery({ exists: {} })).reason).toBe('[exists] must be provided with a [field]');
-    expect(err(() => parseQuery({ exists: { fields: 'x' } })).reason).toBe('[exists] query does not support [fields]');
-    expect(err(() => parseQuery({ exists: { field: ['x'] } })).reason).toBe('[exists] unknown token [START_ARRAY] after [field]');
+    expect(err(() => parseQuery({ exists: { fields: 'x' } })).reason).toBe(
+      '[exists] query does not support [fields]',
+    );
+    expect(err(() => parseQuery({ exists: { field: ['x'] } })).reason).toBe(
+      '[exists] unknown token [START_ARRAY] after [field]',
+    );
   });
 
   it('parses ids (an ObjectParser whose errors become parsing exceptions)', () => {
-    expect(parseQuery({ ids: { values: ['1', '2', '1'] } })).toEqual({ type: 'ids', values: ['1', '2'], boost: 1 });
+    expect(parseQuery({ ids: { values: ['1', '2', '1'] } })).toEqual({
+      type: 'ids',
+      values: ['1', '2'],
+      boost: 1,
+    });
     expect(parseQuery({ ids: { values: '3' } })).toEqual({ type: 'ids', values: ['3'], boost: 1 });
     expect(err(() => parseQuery({ ids: { value: ['1'] } }))).toEqual({
       type: 'parsing_exception',
@@ -149,7 +184,9 @@ describe('prefix and wildcard', () => {
       boost: 1,
       caseInsensitive: false,
     });
-    expect(parseQuery({ wildcard: { user: { wildcard: 'k*y', boost: 2, case_insensitive: true, rewrite: 'x' } } })).toEqual({
+    expect(
+      parseQuery({ wildcard: { user: { wildcard: 'k*y', boost: 2, case_insensitive: true, rewrite: 'x' } } }),
+    ).toEqual({
       type: 'wildcard',
       field: 'user',
       value: 'k*y',
@@ -160,7 +197,9 @@ describe('prefix and wildcard', () => {
   });
 
   it('report Elasticsearch’s errors', () => {
-    expect(err(() => parseQuery({ prefix: { user: { prefix: 'x' } } })).reason).toBe('[prefix] query does not support [prefix]');
+    expect(err(() => parseQuery({ prefix: { user: { prefix: 'x' } } })).reason).toBe(
+      '[prefix] query does not support [prefix]',
+    );
     expect(err(() => parseQuery({ prefix: { a: 'x', b: 'y' } })).reason).toBe(
       "[prefix] query doesn't support multiple fields, found [a] and [b]",
     );

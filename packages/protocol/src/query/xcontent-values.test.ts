@@ -47,7 +47,9 @@ describe('value accessors', () => {
   it('intValue truncates and range-checks', () => {
     expect(intValue(ctx(), 2.9, 'v')).toBe(2);
     expect(intValue(ctx(), '7', 'v')).toBe(7);
-    expect(err(() => intValue(ctx(), '3000000000', 'v')).reason).toBe('Value [3000000000] is out of range for an integer');
+    expect(err(() => intValue(ctx(), '3000000000', 'v')).reason).toBe(
+      'Value [3000000000] is out of range for an integer',
+    );
     expect(err(() => intValue(ctx(), 3000000000, 'v')).reason).toBe(
       '[1:6] Numeric value (3000000000) out of range of int (-2147483648 - 2147483647)',
     );
@@ -61,7 +63,9 @@ describe('value accessors', () => {
       reason: 'Failed to parse value [yes] as only [true] or [false] are allowed.',
       status: 400,
     });
-    expect(err(() => booleanValue(ctx(), 1, 'v')).reason).toBe('[1:6] Current token (VALUE_NUMBER_INT) not of boolean type');
+    expect(err(() => booleanValue(ctx(), 1, 'v')).reason).toBe(
+      '[1:6] Current token (VALUE_NUMBER_INT) not of boolean type',
+    );
   });
 
   it('text works on scalars only', () => {

@@ -10,7 +10,7 @@ import { illegalArgument } from '../errors/catalogue.ts';
 import type { JsonScalar } from './ast.ts';
 import type { PathSeg } from './json-location.ts';
 import { illegalStateError, numberFormatError, xContentParseError } from './local-errors.ts';
-import { here, type ParseCtx, tokenOf } from './parse-context.ts';
+import { here, onValue, type ParseCtx, tokenOf } from './parse-context.ts';
 
 const INT_MIN = -2147483648;
 const INT_MAX = 2147483647;
@@ -52,21 +52,11 @@ function notNumeric(ctx: ParseCtx, v: unknown, key?: PathSeg) {
   );
 }
 
-/** Coerce-or-fail, remembering where the value is so that wrappers report the same position. */
-function atValue<T>(ctx: ParseCtx, key: PathSeg | undefined, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    here(ctx, 'value', key);
-    throw e;
-  }
-}
-
 /** XContentParser.floatValue(): a float (Math.fround), from a number or a numeric string. */
 export function floatValue(ctx: ParseCtx, v: unknown, key?: PathSeg): number {
   if (typeof v === 'number') return Math.fround(v);
   if (typeof v === 'bigint') return Math.fround(Number(v));
-  if (typeof v === 'string') return atValue(ctx, key, () => Math.fround(javaParseDouble(v)));
+  if (typeof v === 'string') return onValue(ctx, key, () => Math.fround(javaParseDouble(v)));
   throw notNumeric(ctx, v, key);
 }
 
@@ -74,7 +64,7 @@ export function floatValue(ctx: ParseCtx, v: unknown, key?: PathSeg): number {
 export function doubleValue(ctx: ParseCtx, v: unknown, key?: PathSeg): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string') return atValue(ctx, key, () => javaParseDouble(v));
+  if (typeof v === 'string') return onValue(ctx, key, () => javaParseDouble(v));
   throw notNumeric(ctx, v, key);
 }
 
@@ -91,7 +81,7 @@ export function intValue(ctx: ParseCtx, v: unknown, key?: PathSeg): number {
     return Math.trunc(n);
   }
   if (typeof v === 'string') {
-    return atValue(ctx, key, () => {
+    return onValue(ctx, key, () => {
       const d = javaParseDouble(v);
       if (d < INT_MIN || d > INT_MAX) throw illegalArgument(`Value [${v}] is out of range for an integer`);
       return Math.trunc(d) | 0;

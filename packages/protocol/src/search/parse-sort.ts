@@ -12,6 +12,7 @@ import {
   isObject,
   isValue,
   newCtx,
+  onValue,
   type ParseCtx,
   parseField,
   tokenOf,
@@ -158,7 +159,7 @@ function compound(ctx: ParseCtx, obj: Record<string, unknown>, out: SortSpec[]):
       out.push(
         byName(
           name,
-          atValue(ctx, name, () => sortOrder(v)),
+          onValue(ctx, name, () => sortOrder(v)),
         ),
       );
       continue;
@@ -185,15 +186,6 @@ function compound(ctx: ParseCtx, obj: Record<string, unknown>, out: SortSpec[]):
     ctx.path.push(name);
     out.push(parser === '_score' ? scoreSort(ctx, v) : fieldSort(ctx, name, v));
     ctx.path.pop();
-  }
-}
-
-function atValue<T>(ctx: ParseCtx, key: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    here(ctx, 'value', key);
-    throw e;
   }
 }
 

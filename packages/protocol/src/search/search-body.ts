@@ -11,6 +11,7 @@ import {
   here,
   isObject,
   isValue,
+  onValue,
   type ParseCtx,
   parseField,
   tokenOf,
@@ -96,16 +97,6 @@ export function unknownKey(ctx: ParseCtx, key: string, v: unknown) {
   return parsingError(`Unknown key for a ${tokenOf(v)} in [${key}].`, here(ctx, 'value', key));
 }
 
-/** Runs a setter's check with the parser positioned on the value of `key`. */
-function at<T>(ctx: ParseCtx, key: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    here(ctx, 'value', key);
-    throw e;
-  }
-}
-
 function readValueKey(
   ctx: ParseCtx,
   s: SearchSource,
@@ -114,16 +105,16 @@ function readValueKey(
 ): void {
   switch (key) {
     case 'from':
-      s.from = at(ctx, key, () => checkFrom(intValue(ctx, v, key)));
+      s.from = onValue(ctx, key, () => checkFrom(intValue(ctx, v, key)));
       return;
     case 'size':
-      s.size = at(ctx, key, () => checkSize(intValue(ctx, v, key)));
+      s.size = onValue(ctx, key, () => checkSize(intValue(ctx, v, key)));
       return;
     case 'timeout':
-      s.timeoutMs = at(ctx, key, () => parseTimeValue(text(ctx, v, key), 'timeout'));
+      s.timeoutMs = onValue(ctx, key, () => parseTimeValue(text(ctx, v, key), 'timeout'));
       return;
     case 'terminate_after':
-      s.terminateAfter = at(ctx, key, () => checkTerminateAfter(intValue(ctx, v, key)));
+      s.terminateAfter = onValue(ctx, key, () => checkTerminateAfter(intValue(ctx, v, key)));
       return;
     case 'min_score':
       s.minScore = floatValue(ctx, v, key);
@@ -144,7 +135,7 @@ function readValueKey(
       if (typeof v === 'boolean' || v === 'true' || v === 'false') {
         s.trackTotalHitsUpTo = booleanValue(ctx, v, key) ? TRACK_TOTAL_HITS_ACCURATE_VALUE : -1;
       } else {
-        s.trackTotalHitsUpTo = at(ctx, key, () => checkTrackTotalHitsUpTo(intValue(ctx, v, key)));
+        s.trackTotalHitsUpTo = onValue(ctx, key, () => checkTrackTotalHitsUpTo(intValue(ctx, v, key)));
       }
       return;
     case '_source':

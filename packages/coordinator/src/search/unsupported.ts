@@ -1,0 +1,35 @@
+/**
+ * Search features the protocol layer parses but Shoal does not execute yet. They are refused
+ * with a 501 naming what is missing — never silently dropped, which would return wrong results.
+ */
+import { notImplemented, type SearchRequest } from '@shoal/protocol';
+
+const IGNORED_KEY_FEATURES: Record<string, string> = {
+  highlight: 'highlighting',
+  script_fields: 'script_fields',
+  suggest: 'suggesters',
+  ext: 'search extensions (ext)',
+  runtime_mappings: 'runtime_mappings',
+  stored_fields: 'stored_fields',
+  docvalue_fields: 'docvalue_fields',
+  fields: 'the fields option of search',
+  indices_boost: 'indices_boost',
+};
+
+export function refuseUnsupported(req: SearchRequest, query: Record<string, string>): void {
+  if (req.aggs !== undefined) throw notImplemented('aggregations');
+  if (req.collapse !== undefined) throw notImplemented('field collapsing (collapse)');
+  if (req.rescore !== undefined) throw notImplemented('rescoring (rescore)');
+  if (req.minScore !== undefined) throw notImplemented('min_score');
+  if (req.explain) throw notImplemented('explain');
+  if (req.profile) throw notImplemented('profile');
+  if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');
+  if (req.pit !== undefined) throw notImplemented('point in time (pit) searches');
+  if (req.slice !== undefined) throw notImplemented('sliced searches (slice)');
+  if (query.scroll !== undefined) throw notImplemented('scroll searches');
+  if (req.searchAfter !== undefined) throw notImplemented('search_after');
+  for (const key of req.ignoredKeys ?? []) {
+    const feature = IGNORED_KEY_FEATURES[key];
+    if (feature) throw notImplemented(feature);
+  }
+}
