@@ -1,4 +1,11 @@
 export * from './analysis/index.ts';
 export type * from './contract.ts';
 export * from './dates/index.ts';
+export { Segment } from './index/segment.ts';
+export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';
+export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-reader.ts';
 export * from './mapping/index.ts';
+export { executeFetch } from './search/fetch-phase.ts';
+export { countQuery, executeQuery, type QueryContext } from './search/query-phase.ts';
+export { parseSearchAfter } from './search/search-after.ts';
+export { compareSortTuples, compareSortValues, floatValue, LONG_MAX, LONG_MIN } from './search/sort-values.ts';

@@ -176,7 +176,9 @@ export class ShardEngine {
       version: s.version,
       seqNo: s.seqNo,
       primaryTerm: s.primaryTerm,
-      source: s.source,
+      // A copy: the result may be transferred to another thread, which must not detach the
+      // segment's shared source buffer.
+      source: s.source?.slice(),
     };
     if (s.routing !== undefined) r.routing = s.routing;
     return r;

@@ -28,8 +28,8 @@ export function mappingJson(props: Record<string, FieldDef>, dynamic = true): Re
     const parts = path.split('.');
     let node = root;
     for (const part of parts.slice(0, -1)) {
-      const obj = (node[part] ??= { properties: {} }) as { properties: Record<string, unknown> };
-      node = obj.properties;
+      node[part] ??= { properties: {} };
+      node = (node[part] as { properties: Record<string, unknown> }).properties;
     }
     node[parts[parts.length - 1]!] = def.type === 'object' ? { properties: {} } : leaf(def);
   }

@@ -181,7 +181,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
         continue;
       }
       const r = index(p, cur ? cur.version + 1 : 1, cur);
-      if (op.returnSource) r.source = upsert;
+      if (op.returnSource) r.source = upsert.slice();
       continue;
     }
     const current = live.source ?? new Uint8Array(0);
@@ -196,7 +196,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
         seqNo: live.seqNo,
         primaryTerm: live.primaryTerm,
       };
-      if (op.returnSource) r.source = current;
+      if (op.returnSource) r.source = current.slice();
       results.push(r);
       continue;
     }
@@ -209,7 +209,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
       continue;
     }
     const r = index(p, live.version + 1, cur);
-    if (op.returnSource) r.source = bytes;
+    if (op.returnSource) r.source = bytes.slice();
   }
 
   if (mappingUpdate) return { results: [], effects: [], mappingUpdate, nextSeqNo: ctx.nextSeqNo };

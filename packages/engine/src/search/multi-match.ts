@@ -30,7 +30,8 @@ type MultiMatch = Extract<QueryNode, { type: 'multi_match' }>;
 const f = Math.fround;
 
 export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): Weight {
-  const resolved = resolveFields(env, node.fields);
+  // No fields: index.query.default_field, `*`.
+  const resolved = resolveFields(env, node.fields.length > 0 ? node.fields : [{ field: '*', boost: 1 }]);
   const lenient = node.lenient || resolved.lenient;
   const fields = resolved.fields;
   if (fields.length === 0) return NONE;

@@ -4,8 +4,8 @@
  *   offset;
  * - slop > 0 (SloppyPhraseMatcher): every minimal window whose match length (span of the
  *   offset-adjusted positions) is <= slop adds 1 / (1 + matchLength), in float.
- * Phrases that repeat a term are handled by the same sloppy walk, without Lucene's extra
- * bookkeeping for repeats (a rare case where the frequency may differ slightly).
+ * Phrases that repeat a term use the same sloppy walk, with a simplified rule for repeats
+ * (see `collides`): a rare case where the frequency may differ slightly from Lucene's.
  */
 const f = Math.fround;
 
@@ -103,6 +103,19 @@ function sloppyFreq(positions: readonly Int32Array[], offsets: readonly number[]
     if (pp.position > end) end = pp.position;
     return true;
   };
+  // A term repeated in the phrase must use distinct occurrences in the doc: a window where two
+  // of its positions sit on the same occurrence does not count (Lucene advances such
+  // "repeating" positions instead; this simpler rule only drops the false match).
+  const repeats: [PhrasePos, PhrasePos][] = [];
+  for (let i = 0; i < pps.length; i++) {
+    for (let j = i + 1; j < pps.length; j++) {
+      const a = pps[i]!.list;
+      const b = pps[j]!.list;
+      if (a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length)
+        repeats.push([pps[i]!, pps[j]!]);
+    }
+  }
+  const collides = () => repeats.some(([a, b]) => a.idx === b.idx);
   let freq = 0;
   let pp = pop();
   let matchLength = end - pp.position;
@@ -110,7 +123,7 @@ function sloppyFreq(positions: readonly Int32Array[], offsets: readonly number[]
   while (advance(pp)) {
     if (pp.position > next) {
       push(pp);
-      if (matchLength <= slop) freq = f(freq + f(1 / f(1 + matchLength)));
+      if (matchLength <= slop && !collides()) freq = f(freq + f(1 / f(1 + matchLength)));
       pp = pop();
       next = heap[0]!.position;
       matchLength = end - pp.position;
@@ -119,6 +132,6 @@ function sloppyFreq(positions: readonly Int32Array[], offsets: readonly number[]
       if (ml2 < matchLength) matchLength = ml2;
     }
   }
-  if (matchLength <= slop) freq = f(freq + f(1 / f(1 + matchLength)));
+  if (matchLength <= slop && !collides()) freq = f(freq + f(1 / f(1 + matchLength)));
   return freq;
 }

@@ -130,6 +130,11 @@ describe('term-level queries', () => {
 
   it('ids, prefix and wildcard', () => {
     expect(ids(q.ids('2', '5', '9'))).toEqual(['2', '5']);
+    expect(ids(q.term('_id', '3'))).toEqual(['3']);
+    expect(ids(q.terms('_id', ['1', '4']))).toEqual(['1', '4']);
+    expect(ids(q.term('_index', 'idx'))).toHaveLength(5);
+    expect(ids(q.wildcard('_index', 'i*'))).toHaveLength(5);
+    expect(ids(q.term('_index', 'other'))).toEqual([]);
     expect(ids(q.prefix('tag', 'an'))).toEqual(['1', '2']);
     expect(ids(q.prefix('tag', 'fa', true))).toEqual(['1']);
     expect(ids(q.prefix('title', 'qu'))).toEqual(['1', '3']);

@@ -9,6 +9,7 @@ import type { CompileEnv } from './compile-env.ts';
 import { matchField, NONE, phraseField } from './full-text.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { multiMatch } from './multi-match.ts';
+import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
 import {
   existsQuery,
@@ -40,20 +41,27 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
     case 'match_none':
       return NONE;
     case 'term':
+      if (node.field === '_id') return idsQuery([String(node.value)], boost);
+      if (node.field === '_index') return indexQuery(env, [String(node.value)], boost);
       return withField(env, node.field, (fd) => termQuery(env, fd, node.value, boost, node.caseInsensitive));
     case 'terms':
+      if (node.field === '_id') return idsQuery(node.values.map(String), boost);
+      if (node.field === '_index') return indexQuery(env, node.values.map(String), boost);
       return withField(env, node.field, (fd) => termsQuery(env, fd, node.values, boost));
     case 'range':
       return withField(env, node.field, (fd) => rangeQuery(env, fd, node, boost));
     case 'exists':
+      if (node.field === '_id' || node.field === '_index') return new MatchAllWeight(boost);
       return existsQuery(env, node.field, boost);
     case 'ids':
       return idsQuery(node.values, boost);
     case 'prefix':
+      if (node.field === '_index') return indexQuery(env, [`${node.value}*`], boost);
       return withField(env, node.field, (fd) =>
         prefixQuery(env, fd, node.value, boost, node.caseInsensitive),
       );
     case 'wildcard':
+      if (node.field === '_index') return indexQuery(env, [node.value], boost);
       return withField(env, node.field, (fd) =>
         wildcardQuery(env, fd, node.value, boost, node.caseInsensitive),
       );
@@ -70,6 +78,14 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
     case 'bool':
       return compileBool(node, env, boost, filter);
   }
+}
+
+/** `_index` queries: every doc of this shard or none, by the index name (`*` patterns allowed). */
+function indexQuery(env: CompileEnv, names: string[], boost: number): Weight {
+  const matches = names.some((n) =>
+    new RegExp(`^${n.split('*').map(escapeRegExp).join('.*')}$`).test(env.index),
+  );
+  return matches ? new ConstantScoreWeight(new MatchAllWeight(0), boost) : NONE;
 }
 
 function compileBool(

@@ -9,12 +9,17 @@ const docs: [string, Record<string, unknown>][] = Array.from({ length: 30 }, (_,
   `d${i}`,
   { title: i % 3 === 0 ? 'red fox' : 'blue whale', n: (i * 7) % 11, tag: `t${i % 4}` },
 ]);
-const props = { title: { type: 'text' as const }, n: { type: 'integer' as const }, tag: { type: 'keyword' as const } };
+const props = {
+  title: { type: 'text' as const },
+  n: { type: 'integer' as const },
+  tag: { type: 'keyword' as const },
+};
 
 function idsOn(reader: ShardReader, c: ReturnType<typeof corpus>, req: ShardQueryRequest): string[] {
   return executeQuery(reader, c.mapping, req, ctx).hits.map((h) => {
     for (const s of reader.segments) {
-      if (h.doc >= s.docBase && h.doc < s.docBase + s.segment.maxDoc) return s.segment.stored.ids[h.doc - s.docBase]!;
+      if (h.doc >= s.docBase && h.doc < s.docBase + s.segment.maxDoc)
+        return s.segment.stored.ids[h.doc - s.docBase]!;
     }
     throw new Error('doc outside reader');
   });
@@ -58,10 +63,17 @@ describe('readers across deletes, updates and merges', () => {
     const c = corpus(props, docs);
     let calls = 0;
     const cancelling = { ...ctx, isCancelled: () => ++calls > 1 };
-    const req: ShardQueryRequest = { query: q.all(), sort: [sortBy.score()], k: 5, trackTotalHitsUpTo: 10, trackScores: false, shardIndex: 0 };
-    expect(() => executeQuery(c.reader, c.mapping, { ...req, query: q.match('title', 'fox') }, cancelling)).toThrow(
-      expect.objectContaining({ type: 'task_cancelled_exception' }),
-    );
+    const req: ShardQueryRequest = {
+      query: q.all(),
+      sort: [sortBy.score()],
+      k: 5,
+      trackTotalHitsUpTo: 10,
+      trackScores: false,
+      shardIndex: 0,
+    };
+    expect(() =>
+      executeQuery(c.reader, c.mapping, { ...req, query: q.match('title', 'fox') }, cancelling),
+    ).toThrow(expect.objectContaining({ type: 'task_cancelled_exception' }));
   });
 
   it('reports per-item parse failures without failing the batch', () => {

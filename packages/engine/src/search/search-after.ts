@@ -15,16 +15,18 @@ export function parseSearchAfter(
   mapping: IndexMapping,
   ctx: ShardContext = { index: '_na_', indexUuid: '_na_' },
 ): SortValue[] {
+  return convertSearchAfter(values, resolveSortKeys(sort, mapping, ctx));
+}
+
+/** Validates (#16, #17) and converts search_after values for already-resolved sort keys. */
+export function convertSearchAfter(values: readonly unknown[], keys: readonly SortKey[]): SortValue[] {
+  const sort = keys.map((k) => k.spec);
   if (sort.length === 0 || (sort.length === 1 && sort[0]!.kind === 'score' && sort[0]!.order === 'desc')) {
     throw illegalArgument('Sort must contain at least one field.');
   }
   if (values.length !== sort.length) {
     throw illegalArgument(`search_after has ${values.length} value(s) but sort has ${sort.length}.`);
   }
-  return convertSearchAfter(values, resolveSortKeys(sort, mapping, ctx));
-}
-
-export function convertSearchAfter(values: readonly unknown[], keys: readonly SortKey[]): SortValue[] {
   return keys.map((k, i) => toComparable(values[i], targetOf(k)));
 }
 

@@ -73,6 +73,12 @@ describe('phrase frequency', () => {
     expect(phraseFreq([p(1), p(0)], [0, 1], 1)).toBe(0);
     expect(phraseFreq([p(1), p(0)], [0, 1], 2)).toBeCloseTo(1 / 3, 6);
   });
+  it('does not let a repeated phrase term reuse one occurrence', () => {
+    const once = p(0);
+    expect(phraseFreq([once, once], [0, 1], 1)).toBe(0);
+    const twice = p(0, 2);
+    expect(phraseFreq([twice, twice], [0, 1], 1)).toBeGreaterThan(0);
+  });
 });
 
 describe('helpers', () => {
