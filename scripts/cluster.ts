@@ -20,9 +20,13 @@ const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 for (const node of cluster.nodes) {
-  const child = spawn(process.execPath, ['--import', tsx, main, '--config', configPath, '--node', node.name], {
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, main, '--config', configPath, '--node', node.name],
+    {
+      stdio: 'inherit',
+    },
+  );
   children.set(node.name, child);
   child.on('exit', (code, signal) => {
     children.delete(node.name);

@@ -39,7 +39,9 @@ describe('the HTTP surface', () => {
   it('answers an unknown path with 400 and a known path with a wrong method with 405', async () => {
     const unknown = await http(node.url, 'GET', '/_nope/at/all');
     expect(unknown.status).toBe(400);
-    expect(JSON.stringify(unknown.json)).toContain('no handler found for uri [/_nope/at/all] and method [GET]');
+    expect(JSON.stringify(unknown.json)).toContain(
+      'no handler found for uri [/_nope/at/all] and method [GET]',
+    );
     const wrong = await http(node.url, 'PATCH', '/_search');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toContain('GET');

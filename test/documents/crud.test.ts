@@ -14,7 +14,14 @@ describe('single-document APIs', () => {
   it('indexes, gets, updates and deletes a document with versions and sequence numbers', async () => {
     const created = await http(node.url, 'PUT', '/books/_doc/1', { title: 'Dune', year: 1965 });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ _index: 'books', _id: '1', _version: 1, result: 'created', _seq_no: 0, _primary_term: 1 });
+    expect(created.json).toMatchObject({
+      _index: 'books',
+      _id: '1',
+      _version: 1,
+      result: 'created',
+      _seq_no: 0,
+      _primary_term: 1,
+    });
     expect(created.json._shards).toEqual({ total: 2, successful: 1, failed: 0 });
 
     const got = await http(node.url, 'GET', '/books/_doc/1');
@@ -58,7 +65,9 @@ describe('single-document APIs', () => {
     const dup = await http(node.url, 'PUT', '/conflicts/_create/a', { n: 2 });
     expect(dup.status).toBe(409);
     expect(dup.json.error.type).toBe('version_conflict_engine_exception');
-    expect(dup.json.error.reason).toContain('[a]: version conflict, document already exists (current version [1])');
+    expect(dup.json.error.reason).toContain(
+      '[a]: version conflict, document already exists (current version [1])',
+    );
 
     const stale = await http(node.url, 'PUT', '/conflicts/_doc/a?if_seq_no=5&if_primary_term=1', { n: 3 });
     expect(stale.status).toBe(409);
@@ -104,7 +113,9 @@ describe('single-document APIs', () => {
       { doc: { w: 9 } },
       { delete: { _index: 'bulk', _id: '1' } },
     ]);
-    const r = await http(node.url, 'POST', '/_bulk?refresh=true', body, { 'content-type': 'application/x-ndjson' });
+    const r = await http(node.url, 'POST', '/_bulk?refresh=true', body, {
+      'content-type': 'application/x-ndjson',
+    });
     expect(r.status).toBe(200);
     expect(r.json.errors).toBe(true);
     expect(r.json.items.map((i: Record<string, { status: number }>) => Object.values(i)[0]!.status)).toEqual([

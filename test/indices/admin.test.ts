@@ -19,7 +19,9 @@ describe('index administration', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ acknowledged: true, shards_acknowledged: true, index: 'movies' });
     const got = await http(node.url, 'GET', '/movies');
-    expect(got.json.movies.mappings).toEqual({ properties: { title: { type: 'text' }, year: { type: 'integer' } } });
+    expect(got.json.movies.mappings).toEqual({
+      properties: { title: { type: 'text' }, year: { type: 'integer' } },
+    });
     expect(got.json.movies.settings.index.number_of_shards).toBe('3');
     expect(got.json.movies.settings.index.max_result_window).toBe('500');
     expect(got.json.movies.aliases).toEqual({});
@@ -44,13 +46,19 @@ describe('index administration', () => {
     expect(s.json.movies.settings['index.max_result_window']).toBe('800');
     const bad = await http(node.url, 'PUT', '/movies/_settings', { index: { number_of_shards: 5 } });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.reason).toMatch(/^Can't update non dynamic settings \[\[index.number_of_shards\]\] for open indices \[\[movies\//);
+    expect(bad.json.error.reason).toMatch(
+      /^Can't update non dynamic settings \[\[index.number_of_shards\]\] for open indices \[\[movies\//,
+    );
   });
 
   it('adds fields with PUT _mapping and refuses a type change', async () => {
-    const add = await http(node.url, 'PUT', '/movies/_mapping', { properties: { genre: { type: 'keyword' } } });
+    const add = await http(node.url, 'PUT', '/movies/_mapping', {
+      properties: { genre: { type: 'keyword' } },
+    });
     expect(add.json).toEqual({ acknowledged: true });
-    const conflict = await http(node.url, 'PUT', '/movies/_mapping', { properties: { year: { type: 'text' } } });
+    const conflict = await http(node.url, 'PUT', '/movies/_mapping', {
+      properties: { year: { type: 'text' } },
+    });
     expect(conflict.status).toBe(400);
     expect(conflict.json.error.type).toBe('illegal_argument_exception');
     expect(conflict.json.error.reason).toBe('mapper [year] cannot be changed from type [integer] to [text]');
@@ -62,7 +70,10 @@ describe('index administration', () => {
     await http(node.url, 'PUT', '/logs-1/_doc/1?refresh=true', { msg: 'one' });
     await http(node.url, 'PUT', '/logs-2/_doc/1?refresh=true', { msg: 'two' });
     const r = await http(node.url, 'POST', '/_aliases', {
-      actions: [{ add: { index: 'logs-1', alias: 'logs' } }, { add: { index: 'logs-2', alias: 'logs', is_write_index: true } }],
+      actions: [
+        { add: { index: 'logs-1', alias: 'logs' } },
+        { add: { index: 'logs-2', alias: 'logs', is_write_index: true } },
+      ],
     });
     expect(r.json).toEqual({ acknowledged: true, errors: false });
     const search = await http(node.url, 'GET', '/logs/_search');
@@ -70,7 +81,10 @@ describe('index administration', () => {
     const write = await http(node.url, 'PUT', '/logs/_doc/2', { msg: 'via alias' });
     expect(write.json._index).toBe('logs-2');
     const aliases = await http(node.url, 'GET', '/_alias/logs');
-    expect(aliases.json).toEqual({ 'logs-1': { aliases: { logs: {} } }, 'logs-2': { aliases: { logs: { is_write_index: true } } } });
+    expect(aliases.json).toEqual({
+      'logs-1': { aliases: { logs: {} } },
+      'logs-2': { aliases: { logs: { is_write_index: true } } },
+    });
     const del = await http(node.url, 'DELETE', '/logs-1/_alias/logs');
     expect(del.status).toBe(200);
     expect((await http(node.url, 'GET', '/logs/_search')).json.hits.total.value).toBe(1);
@@ -81,10 +95,25 @@ describe('index administration', () => {
     await http(node.url, 'PUT', '/cats/_doc/1?refresh=true', { a: 1 });
     const text = await http(node.url, 'GET', '/_cat/indices/cats?v');
     const [header, row] = text.text.trim().split('\n');
-    expect(header!.split(/\s+/).slice(0, 7)).toEqual(['health', 'status', 'index', 'uuid', 'pri', 'rep', 'docs.count']);
+    expect(header!.split(/\s+/).slice(0, 7)).toEqual([
+      'health',
+      'status',
+      'index',
+      'uuid',
+      'pri',
+      'rep',
+      'docs.count',
+    ]);
     expect(row!.split(/\s+/).slice(0, 3)).toEqual(['yellow', 'open', 'cats']);
     const json = await http(node.url, 'GET', '/_cat/indices/cats?format=json');
-    expect(json.json[0]).toMatchObject({ health: 'yellow', status: 'open', index: 'cats', pri: '2', rep: '1', 'docs.count': '1' });
+    expect(json.json[0]).toMatchObject({
+      health: 'yellow',
+      status: 'open',
+      index: 'cats',
+      pri: '2',
+      rep: '1',
+      'docs.count': '1',
+    });
   });
 
   it('deletes indices and answers 404 for unknown ones', async () => {
@@ -101,7 +130,9 @@ describe('index administration', () => {
   });
 
   it('honours action.auto_create_index', async () => {
-    await http(node.url, 'PUT', '/_cluster/settings', { persistent: { 'action.auto_create_index': 'false' } });
+    await http(node.url, 'PUT', '/_cluster/settings', {
+      persistent: { 'action.auto_create_index': 'false' },
+    });
     const r = await http(node.url, 'PUT', '/not-auto/_doc/1', { a: 1 });
     expect(r.status).toBe(404);
     expect(r.json.error.type).toBe('index_not_found_exception');

@@ -21,7 +21,9 @@ describe('the official Elasticsearch client (7.13)', () => {
       index: 'people',
       body: {
         settings: { number_of_shards: 2 },
-        mappings: { properties: { name: { type: 'keyword' }, age: { type: 'integer' }, bio: { type: 'text' } } },
+        mappings: {
+          properties: { name: { type: 'keyword' }, age: { type: 'integer' }, bio: { type: 'text' } },
+        },
       },
     });
     const people = Array.from({ length: 250 }, (_, i) => ({
@@ -42,7 +44,12 @@ describe('the official Elasticsearch client (7.13)', () => {
 
     const { body: page } = await client.search({
       index: 'people',
-      body: { query: { match: { bio: 'search' } }, sort: [{ age: 'desc' }, { name: 'asc' }], from: 2, size: 5 },
+      body: {
+        query: { match: { bio: 'search' } },
+        sort: [{ age: 'desc' }, { name: 'asc' }],
+        from: 2,
+        size: 5,
+      },
     });
     expect(page.hits.total).toEqual({ value: 25, relation: 'eq' });
     const expected = people

@@ -26,7 +26,9 @@ const docArb = fc.record(
   {
     n: fc.integer({ min: -5, max: 5 }),
     k: fc.constantFrom('a', 'b', 'c', 'dd', 'e'),
-    d: fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }).map((x) => Math.round(x * 4) / 4),
+    d: fc
+      .double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true })
+      .map((x) => Math.round(x * 4) / 4),
   },
   { requiredKeys: [] },
 );
@@ -69,7 +71,14 @@ describe('from/size pages over random corpora and sorts', () => {
           const docs: Doc[] = raw.map((d, i) => ({ id: `d${i}`, ...d }));
           await http(node.url, 'PUT', `/${index}`, {
             settings: { number_of_shards: shards },
-            mappings: { properties: { n: { type: 'long' }, k: { type: 'keyword' }, d: { type: 'double' }, id: { type: 'keyword' } } },
+            mappings: {
+              properties: {
+                n: { type: 'long' },
+                k: { type: 'keyword' },
+                d: { type: 'double' },
+                id: { type: 'keyword' },
+              },
+            },
           });
           const bulk = await http(
             node.url,
@@ -79,7 +88,10 @@ describe('from/size pages over random corpora and sorts', () => {
           );
           expect(bulk.json.errors).toBe(false);
           // A unique last key makes the expected order total, so pages are deterministic.
-          const sort = [...keys.map((k) => ({ [k.field]: { order: k.order, missing: k.missing } })), { id: 'asc' }];
+          const sort = [
+            ...keys.map((k) => ({ [k.field]: { order: k.order, missing: k.missing } })),
+            { id: 'asc' },
+          ];
           const r = await http(node.url, 'POST', `/${index}/_search`, { from, size, sort });
           expect(r.status).toBe(200);
           const expected = [...docs]

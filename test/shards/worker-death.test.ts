@@ -14,7 +14,9 @@ describe('a shard worker thread that dies', () => {
   it('marks its shard copies failed instead of answering from an empty shard', async () => {
     await http(node.url, 'PUT', '/fragile', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
     const lines = Array.from({ length: 100 }, (_, i) => [{ index: { _id: String(i) } }, { i }]).flat();
-    expect((await http(node.url, 'POST', '/fragile/_bulk?refresh=true', ndjson(lines))).json.errors).toBe(false);
+    expect((await http(node.url, 'POST', '/fragile/_bulk?refresh=true', ndjson(lines))).json.errors).toBe(
+      false,
+    );
 
     const shardsBefore = await http(node.url, 'GET', '/_cat/shards/fragile?format=json&h=shard,state,worker');
     const onWorker0 = shardsBefore.json.filter((r: { worker: string }) => r.worker === '0');

@@ -9,6 +9,7 @@ export interface HttpResult {
   headers: Record<string, string | string[] | undefined>;
   text: string;
   /** The body parsed as JSON (undefined when empty or not JSON). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
   json: any;
 }
 
@@ -21,7 +22,11 @@ export function http(
 ): Promise<HttpResult> {
   const url = new URL(path, base);
   const payload =
-    body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    body === undefined
+      ? undefined
+      : typeof body === 'string' || Buffer.isBuffer(body)
+        ? body
+        : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       url,

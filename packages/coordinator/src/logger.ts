@@ -7,7 +7,10 @@ export function createLogger(nodeName: string): Logger {
     return pino({
       level,
       base: { node: nodeName },
-      transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' } },
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' },
+      },
     });
   }
   return pino({ level, base: { node: nodeName } });

@@ -29,7 +29,10 @@ const logger = createLogger(config.name);
 
 startNode(config, { name: cluster.clusterName, settings: cluster.settings }, logger).then(
   (node) => {
-    logger.info({ url: node.url, workers: config.shardWorkers }, `node [${config.name}] started on ${node.url}`);
+    logger.info(
+      { url: node.url, workers: config.shardWorkers },
+      `node [${config.name}] started on ${node.url}`,
+    );
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;

@@ -30,9 +30,11 @@ export async function startNode(
 ): Promise<StartedNode> {
   const workers = Array.from({ length: Math.max(1, config.shardWorkers) }, (_, i) => new ShardWorker(i));
   const shards = new ShardTable(workers);
-  shards.workers.forEach((w) =>
-    w.onShardsFailed((keys, reason) => logger.error({ worker: w.id, shards: keys, reason }, 'shard worker died; its shard copies are failed')),
-  );
+  for (const w of workers) {
+    w.onShardsFailed((keys, reason) =>
+      logger.error({ worker: w.id, shards: keys, reason }, 'shard worker died; its shard copies are failed'),
+    );
+  }
   const services: NodeServices = {
     node: {
       name: config.name,
@@ -65,7 +67,9 @@ export async function startNode(
   };
   const app = createApp({ routes: allRoutes(), services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.httpPort, hostname: config.host }, () => resolveServer(s as Server));
+    const s = serve({ fetch: app.fetch, port: config.httpPort, hostname: config.host }, () =>
+      resolveServer(s as Server),
+    );
     (s as Server).once('error', reject);
   });
   const address = server.address();

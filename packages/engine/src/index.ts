@@ -8,4 +8,10 @@ export * from './mapping/index.ts';
 export { executeFetch } from './search/fetch-phase.ts';
 export { countQuery, executeQuery, type QueryContext } from './search/query-phase.ts';
 export { parseSearchAfter } from './search/search-after.ts';
-export { compareSortTuples, compareSortValues, floatValue, LONG_MAX, LONG_MIN } from './search/sort-values.ts';
+export {
+  compareSortTuples,
+  compareSortValues,
+  floatValue,
+  LONG_MAX,
+  LONG_MIN,
+} from './search/sort-values.ts';

@@ -36,13 +36,24 @@ export class ShardWorker {
       maxQueue: 'auto',
       execArgv: tsExecArgv(workerUrl),
     });
+    // Piscina reports a thread death as an 'error' event only when no task was running on it;
+    // otherwise the running tasks reject. 'workerDestroy' fires in both cases.
     this.pool.on('error', (err: unknown) => {
-      if (this.closed) return;
-      const keys = [...this.shards];
-      this.shards.clear();
-      const reason = err instanceof Error ? err.message : String(err);
-      for (const l of this.failedListeners) l(keys, reason);
+      this.lastError = err instanceof Error ? err.message : String(err);
     });
+    this.pool.on('workerDestroy', () => {
+      if (!this.closed) queueMicrotask(() => this.died());
+    });
+  }
+
+  private lastError: string | undefined;
+
+  private died(reason?: string): void {
+    const keys = [...this.shards];
+    this.shards.clear();
+    if (keys.length === 0) return;
+    const why = reason ?? this.lastError ?? 'the worker thread exited';
+    for (const l of this.failedListeners) l(keys, why);
   }
 
   onShardsFailed(listener: (keys: ShardKey[], reason: string) => void): void {
@@ -60,6 +71,7 @@ export class ShardWorker {
     } catch (e) {
       // The thread died under this task (or the pool is closing).
       const reason = e instanceof Error ? e.message : String(e);
+      this.lastError = reason;
       throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
     }
     if ('error' in reply) throw ShoalError.fromWire(reply.error);

@@ -39,7 +39,14 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
     };
     if (p.op === 'delete') return { op: 'delete', id: p.id, routing: p.routing, ...cond };
     if (p.op === 'index') {
-      return { op: 'index', id: p.id, routing: p.routing, create: p.create ?? false, source: slice(p.body)!, ...cond };
+      return {
+        op: 'index',
+        id: p.id,
+        routing: p.routing,
+        create: p.create ?? false,
+        source: slice(p.body)!,
+        ...cond,
+      };
     }
     return {
       op: 'update',

@@ -11,8 +11,8 @@ import {
   filterPath,
   isShoalError,
   methodNotAllowed,
-  noHandlerFound,
   negotiateMediaType,
+  noHandlerFound,
   parseJson,
   stringifyJson,
 } from '@shoal/protocol';
@@ -100,7 +100,11 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     err: unknown,
     warnings: string[],
   ): Response => {
-    const { status, body, headers: errHeaders } = errorBody(err, { errorTrace: query.error_trace === 'true' });
+    const {
+      status,
+      body,
+      headers: errHeaders,
+    } = errorBody(err, { errorTrace: query.error_trace === 'true' });
     if (!isShoalError(err) || status >= 500) opts.logger.error({ err }, 'request failed');
     const res = render(method, query, headers, { status, body }, warnings);
     for (const [k, v] of Object.entries(errHeaders ?? {})) {
@@ -145,7 +149,8 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     const query = queryParams(c.req.url);
     const headers = lowerHeaders(c);
     const allowed = methods.allowed(c.req.path);
-    if (allowed.length > 0) return fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []);
+    if (allowed.length > 0)
+      return fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []);
     return fail(method, query, headers, noHandlerFound(c.req.path, method), []);
   });
 

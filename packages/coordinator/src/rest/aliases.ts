@@ -8,7 +8,11 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
 import { aliasFromJson } from '../state/indices-service.ts';
-import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS, STRICT_SINGLE_INDEX_OPTIONS } from '../state/resolve-indices.ts';
+import {
+  indicesOptionsFrom,
+  SEARCH_INDICES_OPTIONS,
+  STRICT_SINGLE_INDEX_OPTIONS,
+} from '../state/resolve-indices.ts';
 
 export function aliasesJson(meta: IndexMetadata): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -24,7 +28,13 @@ export function aliasesJson(meta: IndexMetadata): Record<string, unknown> {
   return out;
 }
 
-type Action = { kind: 'add' | 'remove' | 'remove_index'; indices: string[]; aliases: string[]; spec: unknown; mustExist?: boolean };
+type Action = {
+  kind: 'add' | 'remove' | 'remove_index';
+  indices: string[];
+  aliases: string[];
+  spec: unknown;
+  mustExist?: boolean;
+};
 
 function listOf(v: unknown): string[] {
   if (v === undefined || v === null) return [];
@@ -132,7 +142,9 @@ async function deleteAlias(req: RestRequest, s: NodeServices): Promise<RestRespo
 function getAliases(req: RestRequest, s: NodeServices): RestResponse {
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const names = req.params.name?.split(',');
-  const res = names?.map((n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+  const res = names?.map(
+    (n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
+  );
   const out: Record<string, unknown> = {};
   const found = new Set<string>();
   for (const meta of indices) {
@@ -167,13 +179,23 @@ export function aliasRoutes(): Route<NodeServices>[] {
     { method: 'PUT', path: '/:index/_aliases/:name', action: 'indices:admin/aliases', handler: putAlias },
     { method: 'POST', path: '/:index/_aliases/:name', action: 'indices:admin/aliases', handler: putAlias },
     { method: 'DELETE', path: '/:index/_alias/:name', action: 'indices:admin/aliases', handler: deleteAlias },
-    { method: 'DELETE', path: '/:index/_aliases/:name', action: 'indices:admin/aliases', handler: deleteAlias },
+    {
+      method: 'DELETE',
+      path: '/:index/_aliases/:name',
+      action: 'indices:admin/aliases',
+      handler: deleteAlias,
+    },
     { method: 'GET', path: '/_alias', action: 'indices:admin/aliases/get', handler: getAliases },
     { method: 'GET', path: '/_alias/:name', action: 'indices:admin/aliases/get', handler: getAliases },
     { method: 'HEAD', path: '/_alias/:name', action: 'indices:admin/aliases/get', handler: getAliases },
     { method: 'GET', path: '/:index/_alias', action: 'indices:admin/aliases/get', handler: getAliases },
     { method: 'GET', path: '/:index/_alias/:name', action: 'indices:admin/aliases/get', handler: getAliases },
-    { method: 'HEAD', path: '/:index/_alias/:name', action: 'indices:admin/aliases/get', handler: getAliases },
+    {
+      method: 'HEAD',
+      path: '/:index/_alias/:name',
+      action: 'indices:admin/aliases/get',
+      handler: getAliases,
+    },
     { method: 'GET', path: '/_aliases', action: 'indices:admin/aliases/get', handler: getAliases },
   ];
 }

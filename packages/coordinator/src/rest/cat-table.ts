@@ -38,16 +38,29 @@ function sortRows(rows: CatRow[], columns: CatColumn[], s: string | undefined): 
     for (const { col, desc } of keys) {
       const x = a[col] ?? '';
       const y = b[col] ?? '';
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+      const c =
+        typeof x === 'number' && typeof y === 'number'
+          ? x - y
+          : String(x) < String(y)
+            ? -1
+            : String(x) > String(y)
+              ? 1
+              : 0;
       if (c !== 0) return desc ? -c : c;
     }
     return 0;
   });
 }
 
-export function catResponse(query: Record<string, string>, columns: CatColumn[], rows: CatRow[]): RestResponse {
+export function catResponse(
+  query: Record<string, string>,
+  columns: CatColumn[],
+  rows: CatRow[],
+): RestResponse {
   if ('help' in query) {
-    const text = columns.map((c) => `${c.name.padEnd(20)} | ${(c.aliases ?? []).join(',').padEnd(12)} | ${c.desc}`).join('\n');
+    const text = columns
+      .map((c) => `${c.name.padEnd(20)} | ${(c.aliases ?? []).join(',').padEnd(12)} | ${c.desc}`)
+      .join('\n');
     return { status: 200, text: `${text}\n` };
   }
   const cols = pickColumns(columns, query.h);
@@ -55,16 +68,22 @@ export function catResponse(query: Record<string, string>, columns: CatColumn[],
   if (query.format === 'json') {
     return {
       status: 200,
-      body: sorted.map((r) => Object.fromEntries(cols.map((c) => [c.name, r[c.name] === null ? null : String(r[c.name] ?? '')]))),
+      body: sorted.map((r) =>
+        Object.fromEntries(cols.map((c) => [c.name, r[c.name] === null ? null : String(r[c.name] ?? '')])),
+      ),
     };
   }
   const verbose = 'v' in query && query.v !== 'false';
   const table: string[][] = [];
   if (verbose) table.push(cols.map((c) => c.name));
-  for (const r of sorted) table.push(cols.map((c) => (r[c.name] === null || r[c.name] === undefined ? '' : String(r[c.name]))));
+  for (const r of sorted)
+    table.push(cols.map((c) => (r[c.name] === null || r[c.name] === undefined ? '' : String(r[c.name]))));
   const widths = cols.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const lines = table.map((row) =>
-    row.map((cell, i) => (cols[i]!.right ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join(' ').trimEnd(),
+    row
+      .map((cell, i) => (cols[i]!.right ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join(' ')
+      .trimEnd(),
   );
   return { status: 200, text: lines.length ? `${lines.join('\n')}\n` : '' };
 }

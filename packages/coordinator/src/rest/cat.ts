@@ -25,7 +25,14 @@ async function shardStats(s: NodeServices): Promise<Map<string, ShardStats>> {
 
 function bytes(n: number, unit: string | undefined): string | number {
   if (!unit) return formatByteSize(n);
-  const div: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 };
+  const div: Record<string, number> = {
+    b: 1,
+    kb: 1024,
+    mb: 1024 ** 2,
+    gb: 1024 ** 3,
+    tb: 1024 ** 4,
+    pb: 1024 ** 5,
+  };
   return Math.floor(n / (div[unit] ?? 1));
 }
 
@@ -34,11 +41,29 @@ const INDEX_COLUMNS: CatColumn[] = [
   { name: 'status', aliases: ['s'], desc: 'open/close status', default: true },
   { name: 'index', aliases: ['i', 'idx'], desc: 'index name', default: true },
   { name: 'uuid', aliases: ['id'], desc: 'index uuid', default: true },
-  { name: 'pri', aliases: ['p', 'shards.primary'], desc: 'number of primary shards', default: true, right: true },
-  { name: 'rep', aliases: ['r', 'shards.replica'], desc: 'number of replica shards', default: true, right: true },
+  {
+    name: 'pri',
+    aliases: ['p', 'shards.primary'],
+    desc: 'number of primary shards',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'rep',
+    aliases: ['r', 'shards.replica'],
+    desc: 'number of replica shards',
+    default: true,
+    right: true,
+  },
   { name: 'docs.count', aliases: ['dc', 'docsCount'], desc: 'available docs', default: true, right: true },
   { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], desc: 'deleted docs', default: true, right: true },
-  { name: 'store.size', aliases: ['ss', 'storeSize'], desc: 'store size of primaries & replicas', default: true, right: true },
+  {
+    name: 'store.size',
+    aliases: ['ss', 'storeSize'],
+    desc: 'store size of primaries & replicas',
+    default: true,
+    right: true,
+  },
   { name: 'pri.store.size', desc: 'store size of primaries', default: true, right: true },
   { name: 'dataset.size', desc: 'total size of dataset', default: true, right: true },
   { name: 'creation.date', aliases: ['cd'], desc: 'index creation date (millisecond value)', default: false },
@@ -84,10 +109,21 @@ const SHARD_COLUMNS: CatColumn[] = [
   { name: 'prirep', aliases: ['p', 'pr', 'primaryOrReplica'], desc: 'primary or replica', default: true },
   { name: 'state', aliases: ['st'], desc: 'shard state', default: true },
   { name: 'docs', aliases: ['d', 'dc'], desc: 'number of docs in shard', default: true, right: true },
-  { name: 'store', aliases: ['sto'], desc: 'store size of shard (how much disk it uses)', default: true, right: true },
+  {
+    name: 'store',
+    aliases: ['sto'],
+    desc: 'store size of shard (how much disk it uses)',
+    default: true,
+    right: true,
+  },
   { name: 'ip', desc: 'ip of node where it lives', default: true },
   { name: 'node', aliases: ['n'], desc: 'name of node where it lives', default: true },
-  { name: 'unassigned.reason', aliases: ['ur'], desc: 'reason shard became unassigned or failed', default: false },
+  {
+    name: 'unassigned.reason',
+    aliases: ['ur'],
+    desc: 'reason shard became unassigned or failed',
+    default: false,
+  },
   { name: 'worker', desc: 'shard worker thread that owns the copy', default: false },
 ];
 
@@ -116,18 +152,72 @@ async function catShards(req: RestRequest, s: NodeServices): Promise<RestRespons
 }
 
 const HEALTH_COLUMNS: CatColumn[] = [
-  { name: 'epoch', aliases: ['t', 'time'], desc: 'seconds since 1970-01-01 00:00:00', default: true, right: true },
+  {
+    name: 'epoch',
+    aliases: ['t', 'time'],
+    desc: 'seconds since 1970-01-01 00:00:00',
+    default: true,
+    right: true,
+  },
   { name: 'timestamp', aliases: ['ts', 'hms', 'hhmmss'], desc: 'time in HH:MM:SS', default: true },
   { name: 'cluster', aliases: ['cl'], desc: 'cluster name', default: true },
   { name: 'status', aliases: ['st'], desc: 'health status', default: true },
-  { name: 'node.total', aliases: ['nt', 'nodeTotal'], desc: 'total number of nodes', default: true, right: true },
-  { name: 'node.data', aliases: ['nd', 'nodeData'], desc: 'number of nodes that can store data', default: true, right: true },
-  { name: 'shards', aliases: ['t', 'sh', 'shards.total'], desc: 'total number of shards', default: true, right: true },
-  { name: 'pri', aliases: ['p', 'shards.primary'], desc: 'number of primary shards', default: true, right: true },
-  { name: 'relo', aliases: ['r', 'shards.relocating'], desc: 'number of relocating nodes', default: true, right: true },
-  { name: 'init', aliases: ['i', 'shards.initializing'], desc: 'number of initializing nodes', default: true, right: true },
-  { name: 'unassign', aliases: ['u', 'shards.unassigned'], desc: 'number of unassigned shards', default: true, right: true },
-  { name: 'active_shards_percent', aliases: ['asp'], desc: 'active number of shards in percent', default: true, right: true },
+  {
+    name: 'node.total',
+    aliases: ['nt', 'nodeTotal'],
+    desc: 'total number of nodes',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'node.data',
+    aliases: ['nd', 'nodeData'],
+    desc: 'number of nodes that can store data',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'shards',
+    aliases: ['t', 'sh', 'shards.total'],
+    desc: 'total number of shards',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'pri',
+    aliases: ['p', 'shards.primary'],
+    desc: 'number of primary shards',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'relo',
+    aliases: ['r', 'shards.relocating'],
+    desc: 'number of relocating nodes',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'init',
+    aliases: ['i', 'shards.initializing'],
+    desc: 'number of initializing nodes',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'unassign',
+    aliases: ['u', 'shards.unassigned'],
+    desc: 'number of unassigned shards',
+    default: true,
+    right: true,
+  },
+  {
+    name: 'active_shards_percent',
+    aliases: ['asp'],
+    desc: 'active number of shards in percent',
+    default: true,
+    right: true,
+  },
 ];
 
 function catHealth(req: RestRequest, s: NodeServices): RestResponse {

@@ -1,5 +1,5 @@
 /** `GET /`, `_cluster/health`, `_cluster/settings`, `_nodes/stats`. */
-import { type FlatSettings, renderSettings, SHOAL_VERSION, type SettingsUpdate } from '@shoal/protocol';
+import { type FlatSettings, renderSettings, type SettingsUpdate, SHOAL_VERSION } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { clusterHealth, type Health } from './health.ts';
@@ -129,10 +129,30 @@ export function clusterRoutes(): Route<NodeServices>[] {
     { method: 'HEAD', path: '/', action: 'cluster:monitor/main', handler: root },
     { method: 'GET', path: '/_cluster/health', action: 'cluster:monitor/health', handler: health },
     { method: 'GET', path: '/_cluster/health/:index', action: 'cluster:monitor/health', handler: health },
-    { method: 'GET', path: '/_cluster/settings', action: 'cluster:monitor/settings', handler: getClusterSettings },
-    { method: 'PUT', path: '/_cluster/settings', action: 'cluster:admin/settings/update', handler: putClusterSettings },
+    {
+      method: 'GET',
+      path: '/_cluster/settings',
+      action: 'cluster:monitor/settings',
+      handler: getClusterSettings,
+    },
+    {
+      method: 'PUT',
+      path: '/_cluster/settings',
+      action: 'cluster:admin/settings/update',
+      handler: putClusterSettings,
+    },
     { method: 'GET', path: '/_nodes/stats', action: 'cluster:monitor/nodes/stats', handler: nodesStats },
-    { method: 'GET', path: '/_nodes/stats/:metric', action: 'cluster:monitor/nodes/stats', handler: nodesStats },
-    { method: 'GET', path: '/_nodes/stats/:metric/:sub', action: 'cluster:monitor/nodes/stats', handler: nodesStats },
+    {
+      method: 'GET',
+      path: '/_nodes/stats/:metric',
+      action: 'cluster:monitor/nodes/stats',
+      handler: nodesStats,
+    },
+    {
+      method: 'GET',
+      path: '/_nodes/stats/:metric/:sub',
+      action: 'cluster:monitor/nodes/stats',
+      handler: nodesStats,
+    },
   ];
 }

@@ -9,13 +9,13 @@ import {
   type SourceFilter,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { getDocument } from '../search/get-document.ts';
 import type { NodeServices } from '../services.ts';
-import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import type { WriteItem } from '../write/write-item.ts';
+import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { docWriteJson } from '../write/write-response.ts';
 import { intParam, versionTypeParam } from './params.ts';
 import { sourceFilterFromParams } from './source-params.ts';
-import { getDocument } from '../search/get-document.ts';
 
 function requireBody(req: RestRequest): Buffer {
   if (!req.body || req.body.length === 0) throw actionRequestValidation(['source is missing']);
@@ -36,7 +36,11 @@ async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Pro
 function indexItem(req: RestRequest, create: boolean): WriteItem {
   const opType = req.query.op_type;
   if (opType !== undefined && opType !== 'index' && opType !== 'create') {
-    throw new ShoalError('illegal_argument_exception', `opType must be 'create' or 'index', found: [${opType}]`, 400);
+    throw new ShoalError(
+      'illegal_argument_exception',
+      `opType must be 'create' or 'index', found: [${opType}]`,
+      400,
+    );
   }
   return {
     action: create || opType === 'create' ? 'create' : 'index',
@@ -85,16 +89,21 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     throw actionRequestValidation(['script or doc is missing']);
   }
   for (const key of Object.keys(body)) {
-    if (!['doc', 'upsert', 'doc_as_upsert', 'detect_noop', '_source', 'script', 'scripted_upsert'].includes(key)) {
+    if (
+      !['doc', 'upsert', 'doc_as_upsert', 'detect_noop', '_source', 'script', 'scripted_upsert'].includes(key)
+    ) {
       throw new ShoalError('x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${key}]`, 400);
     }
   }
   if (body.script !== undefined) {
     throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
   }
-  if (body.doc === undefined && body.upsert === undefined) throw actionRequestValidation(['script or doc is missing']);
+  if (body.doc === undefined && body.upsert === undefined)
+    throw actionRequestValidation(['script or doc is missing']);
   const bytes = (v: unknown) =>
-    v === undefined ? undefined : Buffer.from(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+    v === undefined
+      ? undefined
+      : Buffer.from(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
   const item: WriteItem = {
     action: 'update',
     target: req.params.index!,
@@ -112,7 +121,12 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   return writeOne(req, s, item);
 }
 
-function hitJson(index: string, id: string, got: Awaited<ReturnType<typeof getDocument>>, filter: SourceFilter) {
+function hitJson(
+  index: string,
+  id: string,
+  got: Awaited<ReturnType<typeof getDocument>>,
+  filter: SourceFilter,
+) {
   if (!got.found) return { _index: index, _id: id, found: false };
   const out: Record<string, unknown> = {
     _index: index,
@@ -139,10 +153,15 @@ async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> 
 async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
   if (!got.found || !got.source) {
-    throw new ShoalError('resource_not_found_exception', `Document not found [${got.index}]/[${req.params.id}]`, 404);
+    throw new ShoalError(
+      'resource_not_found_exception',
+      `Document not found [${got.index}]/[${req.params.id}]`,
+      404,
+    );
   }
   const filter = sourceFilterFromParams(req.query);
-  if (filter.includes.length === 0 && filter.excludes.length === 0) return { status: 200, body: new RawJson(got.source) };
+  if (filter.includes.length === 0 && filter.excludes.length === 0)
+    return { status: 200, body: new RawJson(got.source) };
   return { status: 200, body: applySourceFilter(parseJson(got.source), filter) };
 }
 
@@ -163,21 +182,27 @@ async function mget(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   } else if (Array.isArray(body.ids)) {
     for (const id of body.ids) specs.push({ index: defaultIndex, id: String(id) });
   } else {
-    throw new ShoalError('parsing_exception', 'unknown parameter [' + Object.keys(body)[0] + '] in mget request', 400);
+    throw new ShoalError(
+      'parsing_exception',
+      `unknown parameter [${Object.keys(body)[0]}] in mget request`,
+      400,
+    );
   }
   const problems: string[] = [];
   specs.forEach((d, i) => {
     if (!d.index) problems.push(`index is missing for doc ${i}`);
     if (!d.id) problems.push(`id is missing for doc ${i}`);
   });
-  if (problems.length > 0 || specs.length === 0) throw actionRequestValidation(problems.length ? problems : ['no documents to get']);
+  if (problems.length > 0 || specs.length === 0)
+    throw actionRequestValidation(problems.length ? problems : ['no documents to get']);
   const baseFilter = sourceFilterFromParams(req.query);
   const docs = await Promise.all(
     specs.map(async (d) => {
       try {
         const q = { ...req.query, ...(d.routing ? { routing: d.routing } : {}) };
         const got = await getDocument(s, d.index!, d.id!, q);
-        const filter = d.source === undefined ? baseFilter : sourceFilterFromParams({ _source: JSON.stringify(d.source) });
+        const filter =
+          d.source === undefined ? baseFilter : sourceFilterFromParams({ _source: JSON.stringify(d.source) });
         return hitJson(got.index, d.id!, got, filter);
       } catch (e) {
         const err = e instanceof ShoalError ? e : new ShoalError('exception', String(e), 500);

@@ -1,10 +1,20 @@
 /** Index administration: create, delete, get, exists, mappings, settings, refresh. */
-import { type FlatSettings, illegalArgument, indexNotFound, renderSettings, ShoalError } from '@shoal/protocol';
+import {
+  type FlatSettings,
+  illegalArgument,
+  indexNotFound,
+  renderSettings,
+  ShoalError,
+} from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
-import type { CreateIndexBody } from '../state/indices-service.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
-import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS, STRICT_SINGLE_INDEX_OPTIONS } from '../state/resolve-indices.ts';
+import type { CreateIndexBody } from '../state/indices-service.ts';
+import {
+  indicesOptionsFrom,
+  SEARCH_INDICES_OPTIONS,
+  STRICT_SINGLE_INDEX_OPTIONS,
+} from '../state/resolve-indices.ts';
 import { aliasesJson } from './aliases.ts';
 import { boolParam } from './params.ts';
 
@@ -25,7 +35,8 @@ async function createIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
 
 async function deleteIndex(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const expr = req.params.index!;
-  const destructiveRequiresName = s.clusterSettings.effective()['action.destructive_requires_name'] !== 'false';
+  const destructiveRequiresName =
+    s.clusterSettings.effective()['action.destructive_requires_name'] !== 'false';
   if (destructiveRequiresName && (expr === '_all' || expr.split(',').some((p) => p.includes('*')))) {
     throw illegalArgument(`Wildcard expressions or all indices are not allowed`);
   }
@@ -80,9 +91,16 @@ async function getMapping(req: RestRequest, s: NodeServices): Promise<RestRespon
 async function putMapping(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const body = req.json();
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ShoalError('action_request_validation_exception', 'Validation Failed: 1: mapping source is empty;', 400);
+    throw new ShoalError(
+      'action_request_validation_exception',
+      'Validation Failed: 1: mapping source is empty;',
+      400,
+    );
   }
-  const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS));
+  const targets = s.indices.resolve(
+    req.params.index,
+    indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS),
+  );
   // Validate against every target before changing any, so a conflict leaves all of them as they were.
   for (const meta of targets) meta.mapping.merge(body as Record<string, unknown>);
   for (const meta of targets) await s.indices.mergeMapping(meta.name, body as Record<string, unknown>);
@@ -97,7 +115,9 @@ async function getSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
     const filtered = names ? filterSettingKeys(meta.settings, names) : meta.settings;
-    const entry: Record<string, unknown> = { settings: renderSettings(filtered, { flat, includeDefaults: false }) };
+    const entry: Record<string, unknown> = {
+      settings: renderSettings(filtered, { flat, includeDefaults: false }),
+    };
     if (includeDefaults) {
       entry.defaults = renderSettings(filtered, { flat, includeDefaults: true, onlyDefaults: true });
     }
@@ -107,7 +127,9 @@ async function getSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
 }
 
 function filterSettingKeys(settings: Readonly<FlatSettings>, patterns: string[]): FlatSettings {
-  const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+  const res = patterns.map(
+    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
+  );
   const out: FlatSettings = {};
   for (const [k, v] of Object.entries(settings)) if (res.some((r) => r.test(k))) out[k] = v;
   return out;
@@ -116,9 +138,16 @@ function filterSettingKeys(settings: Readonly<FlatSettings>, patterns: string[])
 async function putSettings(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const body = req.json() as Record<string, unknown> | undefined;
   if (body === undefined || body === null || typeof body !== 'object' || Object.keys(body).length === 0) {
-    throw new ShoalError('action_request_validation_exception', 'Validation Failed: 1: no settings to update;', 400);
+    throw new ShoalError(
+      'action_request_validation_exception',
+      'Validation Failed: 1: no settings to update;',
+      400,
+    );
   }
-  const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS));
+  const targets = s.indices.resolve(
+    req.params.index,
+    indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS),
+  );
   if (targets.length === 0 && req.params.index) throw indexNotFound(req.params.index);
   await s.indices.updateSettings(targets, 'settings' in body ? body.settings : body);
   return { status: 200, body: ack };
@@ -152,11 +181,26 @@ export function indexRoutes(): Route<NodeServices>[] {
     { method: 'PUT', path: '/:index/_mapping', action: 'indices:admin/mapping/put', handler: putMapping },
     { method: 'POST', path: '/:index/_mapping', action: 'indices:admin/mapping/put', handler: putMapping },
     { method: 'GET', path: '/_settings', action: 'indices:monitor/settings/get', handler: getSettings },
-    { method: 'GET', path: '/:index/_settings', action: 'indices:monitor/settings/get', handler: getSettings },
-    { method: 'GET', path: '/:index/_settings/:name', action: 'indices:monitor/settings/get', handler: getSettings },
+    {
+      method: 'GET',
+      path: '/:index/_settings',
+      action: 'indices:monitor/settings/get',
+      handler: getSettings,
+    },
+    {
+      method: 'GET',
+      path: '/:index/_settings/:name',
+      action: 'indices:monitor/settings/get',
+      handler: getSettings,
+    },
     { method: 'GET', path: '/_settings/:name', action: 'indices:monitor/settings/get', handler: getSettings },
     { method: 'PUT', path: '/_settings', action: 'indices:admin/settings/update', handler: putSettings },
-    { method: 'PUT', path: '/:index/_settings', action: 'indices:admin/settings/update', handler: putSettings },
+    {
+      method: 'PUT',
+      path: '/:index/_settings',
+      action: 'indices:admin/settings/update',
+      handler: putSettings,
+    },
     { method: 'POST', path: '/_refresh', action: 'indices:admin/refresh', handler: refresh },
     { method: 'GET', path: '/_refresh', action: 'indices:admin/refresh', handler: refresh },
     { method: 'POST', path: '/:index/_refresh', action: 'indices:admin/refresh', handler: refresh },

@@ -16,7 +16,9 @@ export function intParam(query: Record<string, string>, name: string): number | 
   return n;
 }
 
-export function versionTypeParam(query: Record<string, string>): 'internal' | 'external' | 'external_gte' | undefined {
+export function versionTypeParam(
+  query: Record<string, string>,
+): 'internal' | 'external' | 'external_gte' | undefined {
   const v = query.version_type;
   if (v === undefined) return undefined;
   if (v === 'internal' || v === 'external' || v === 'external_gte') return v;

@@ -1,7 +1,12 @@
 import { parseJson, type SourceFilter } from '@shoal/protocol';
 
 const splitList = (v: string | undefined) =>
-  v === undefined || v === '' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean);
+  v === undefined || v === ''
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** `_source`, `_source_includes`, `_source_excludes` URL parameters of the document APIs. */
 export function sourceFilterFromParams(query: Record<string, string>): SourceFilter {

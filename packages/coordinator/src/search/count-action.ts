@@ -17,8 +17,10 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
   await Promise.all(
     targets.map(async (t) => {
       try {
-        if (!t.copy || t.copy.state !== 'STARTED' || !t.copy.worker) {
-          throw asShoalError(new Error(`[${t.meta.name}][${t.shardId}] shard copy is ${t.copy?.state ?? 'UNASSIGNED'}`));
+        if (t.copy?.state !== 'STARTED' || !t.copy.worker) {
+          throw asShoalError(
+            new Error(`[${t.meta.name}][${t.shardId}] shard copy is ${t.copy?.state ?? 'UNASSIGNED'}`),
+          );
         }
         const r = await t.copy.worker.run({ t: 'count', key: t.copy.key, query, cancel });
         count += r.count;

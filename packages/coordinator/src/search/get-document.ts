@@ -28,8 +28,12 @@ export async function getDocument(
   }
   const shardId = shardForRouting(query.routing ?? id, meta.numberOfShards, meta.routingNumShards);
   const copy = s.shards.primary(meta.uuid, shardId);
-  if (!copy || copy.state !== 'STARTED' || !copy.worker) {
-    throw new ShoalError('no_shard_available_action_exception', `No shard available for [get [${meta.name}][${id}]]`, 503);
+  if (copy?.state !== 'STARTED' || !copy.worker) {
+    throw new ShoalError(
+      'no_shard_available_action_exception',
+      `No shard available for [get [${meta.name}][${id}]]`,
+      503,
+    );
   }
   const realtime = query.realtime === undefined ? true : parseBooleanParam(query.realtime, 'realtime');
   if (query.refresh !== undefined && parseBooleanParam(query.refresh, 'refresh')) {

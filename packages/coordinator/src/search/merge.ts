@@ -52,8 +52,11 @@ export function hitComparator(sort: SortSpec[]): Cmp {
  * A binary heap over the shard heads keeps it O(n log shards).
  */
 export function mergeTopHits(lists: MergeHit[][], cmp: Cmp, from: number, size: number): MergeHit[] {
-  const heads: { list: MergeHit[]; pos: number }[] = lists.filter((l) => l.length > 0).map((list) => ({ list, pos: 0 }));
-  const less = (i: number, j: number) => cmp(heads[i]!.list[heads[i]!.pos]!, heads[j]!.list[heads[j]!.pos]!) < 0;
+  const heads: { list: MergeHit[]; pos: number }[] = lists
+    .filter((l) => l.length > 0)
+    .map((list) => ({ list, pos: 0 }));
+  const less = (i: number, j: number) =>
+    cmp(heads[i]!.list[heads[i]!.pos]!, heads[j]!.list[heads[j]!.pos]!) < 0;
   const swap = (i: number, j: number) => {
     const t = heads[i]!;
     heads[i] = heads[j]!;

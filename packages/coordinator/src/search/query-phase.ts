@@ -6,7 +6,7 @@
 import type { ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
-import { type MergeHit } from './merge.ts';
+import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
 
@@ -48,8 +48,14 @@ export async function runQueryPhase(
     targets.map(async (t) => {
       const copy = t.copy;
       try {
-        if (!copy || copy.state !== 'STARTED' || !copy.worker) throw notStarted(t);
-        const reply = await copy.worker.run({ t: 'query', key: copy.key, req: build(t), cancel, keepContext });
+        if (copy?.state !== 'STARTED' || !copy.worker) throw notStarted(t);
+        const reply = await copy.worker.run({
+          t: 'query',
+          key: copy.key,
+          req: build(t),
+          cancel,
+          keepContext,
+        });
         const hits = reply.result.hits.map((h) => ({ ...h, shardIndex: t.shardIndex }) as MergeHit);
         outcomes.push({ target: t, result: reply.result, hits, contextId: reply.contextId });
       } catch (e) {

@@ -22,9 +22,9 @@ import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-ind
 import { runFetchPhase } from './fetch-phase.ts';
 import { hitComparator, mergeTopHits } from './merge.ts';
 import { releaseContexts, runQueryPhase } from './query-phase.ts';
+import { searchResponse } from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import { shardTargets } from './shard-targets.ts';
-import { searchResponse } from './search-response.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
 const SCORE_SORT: SortSpec[] = [{ kind: 'score', order: 'desc' }];
@@ -71,7 +71,13 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
           shard: t.shardId,
           index: t.meta.name,
           node: s.node.id,
-          error: new ShoalError(e.type, e.reason, e.status, { index_uuid: t.meta.uuid, index: t.meta.name }, e.causedBy),
+          error: new ShoalError(
+            e.type,
+            e.reason,
+            e.status,
+            { index_uuid: t.meta.uuid, index: t.meta.name },
+            e.causedBy,
+          ),
         })),
       );
     }

@@ -3,8 +3,9 @@
  * name (ShardId ordering). A shard's position in this list is its shard index — the high half
  * of `_shard_doc` and the tiebreaker of the merge.
  */
-import type { ShardCopy } from '../shards/shard-table.ts';
+
 import type { NodeServices } from '../services.ts';
+import type { ShardCopy } from '../shards/shard-table.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 
 export interface ShardTarget {
@@ -16,8 +17,11 @@ export interface ShardTarget {
 
 export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTarget[] {
   const pairs: { meta: IndexMetadata; shardId: number }[] = [];
-  for (const meta of indices) for (let shardId = 0; shardId < meta.numberOfShards; shardId++) pairs.push({ meta, shardId });
-  pairs.sort((a, b) => a.shardId - b.shardId || (a.meta.name < b.meta.name ? -1 : a.meta.name > b.meta.name ? 1 : 0));
+  for (const meta of indices)
+    for (let shardId = 0; shardId < meta.numberOfShards; shardId++) pairs.push({ meta, shardId });
+  pairs.sort(
+    (a, b) => a.shardId - b.shardId || (a.meta.name < b.meta.name ? -1 : a.meta.name > b.meta.name ? 1 : 0),
+  );
   return pairs.map((p, shardIndex) => ({
     shardIndex,
     meta: p.meta,

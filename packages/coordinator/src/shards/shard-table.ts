@@ -3,7 +3,7 @@
  * worker thread) and its state. A new primary goes to the least-loaded worker. On one node,
  * replicas stay UNASSIGNED (a replica never shares a node with its primary), as in Elasticsearch.
  */
-import { type ShardKey, shardKey, type ShardWorker } from '@shoal/shard';
+import { type ShardKey, type ShardWorker, shardKey } from '@shoal/shard';
 
 export type ShardState = 'STARTED' | 'INITIALIZING' | 'UNASSIGNED' | 'FAILED';
 
@@ -40,7 +40,15 @@ export class ShardTable {
       const worker = this.leastLoaded();
       const key = shardKey(indexUuid, shardId);
       worker.shards.add(key);
-      const primary: ShardCopy = { index, indexUuid, shardId, primary: true, key, state: 'INITIALIZING', worker };
+      const primary: ShardCopy = {
+        index,
+        indexUuid,
+        shardId,
+        primary: true,
+        key,
+        state: 'INITIALIZING',
+        worker,
+      };
       copies.push(primary);
       this.byKey.set(key, primary);
       for (let r = 0; r < numberOfReplicas; r++) {

@@ -28,7 +28,10 @@ export function checkAutoCreate(setting: string | undefined, index: string): voi
     const pattern = raw.startsWith('+') || raw.startsWith('-') ? raw.slice(1) : raw;
     if (matches(pattern, index)) {
       if (allow) return;
-      throw notFound(index, `[action.auto_create_index] contains [${raw}] which forbids automatic creation of the index`);
+      throw notFound(
+        index,
+        `[action.auto_create_index] contains [${raw}] which forbids automatic creation of the index`,
+      );
     }
   }
   throw notFound(index, `[action.auto_create_index] ([${value}]) doesn't match`);

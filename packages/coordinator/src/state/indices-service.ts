@@ -67,10 +67,15 @@ export class IndicesService {
       const existing = this.indices.get(name);
       if (existing) throw resourceAlreadyExists(name, existing.uuid);
       if (this.aliasTargets(name).length > 0) {
-        throw new ShoalError('invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, 400, {
-          index_uuid: '_na_',
-          index: name,
-        });
+        throw new ShoalError(
+          'invalid_index_name_exception',
+          `Invalid index name [${name}], already exists as alias`,
+          400,
+          {
+            index_uuid: '_na_',
+            index: name,
+          },
+        );
       }
       for (const key of Object.keys(body ?? {})) {
         if (!CREATE_INDEX_KEYS.has(key)) {
@@ -101,7 +106,9 @@ export class IndicesService {
           400,
         );
       }
-      const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, { indexName: name });
+      const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, {
+        indexName: name,
+      });
       const aliases = parseCreateAliases(body?.aliases, this.indices);
       const meta: IndexMetadata = {
         name,
@@ -117,7 +124,12 @@ export class IndicesService {
         settingsVersion: 1,
         aliasesVersion: 1,
       };
-      const copies = this.shards.allocate(name, uuid, numberOfShards, getInt(settings, 'index.number_of_replicas'));
+      const copies = this.shards.allocate(
+        name,
+        uuid,
+        numberOfShards,
+        getInt(settings, 'index.number_of_replicas'),
+      );
       const refreshIntervalMs = getTimeMs(settings, 'index.refresh_interval');
       try {
         await Promise.all(
@@ -157,7 +169,9 @@ export class IndicesService {
   private async closeShards(uuid: string): Promise<void> {
     const copies = this.shards.remove(uuid);
     await Promise.all(
-      copies.filter((c) => c.primary && c.worker).map((c) => c.worker!.run({ t: 'close', key: c.key }).catch(() => {})),
+      copies
+        .filter((c) => c.primary && c.worker)
+        .map((c) => c.worker!.run({ t: 'close', key: c.key }).catch(() => {})),
     );
   }
 
@@ -185,7 +199,8 @@ export class IndicesService {
   async updateSettings(targets: IndexMetadata[], body: unknown): Promise<void> {
     const changes = normalizeSettings(body ?? {}, 'index');
     validateSettings(changes, 'index');
-    for (const meta of targets) updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid });
+    for (const meta of targets)
+      updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid });
     for (const meta of targets) {
       await this.mutex.run(meta.name, async () => {
         const current = this.indices.get(meta.name);
@@ -234,10 +249,15 @@ function parseCreateAliases(
   }
   for (const [alias, spec] of Object.entries(raw as Record<string, unknown>)) {
     if (indices.has(alias)) {
-      throw new ShoalError('invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`, 400, {
-        index_uuid: '_na_',
-        index: alias,
-      });
+      throw new ShoalError(
+        'invalid_alias_name_exception',
+        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
+        400,
+        {
+          index_uuid: '_na_',
+          index: alias,
+        },
+      );
     }
     out.set(alias, aliasFromJson(spec));
   }

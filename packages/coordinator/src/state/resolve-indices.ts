@@ -54,7 +54,11 @@ function visibleByWildcard(meta: IndexMetadata, pattern: string, opts: IndicesOp
   if (meta.state === 'open' && !(all || w.has('open'))) return false;
   if (meta.state === 'close' && !(all || w.has('closed'))) return false;
   // Hidden and dot-indices only match a wildcard that names them (or expand_wildcards=hidden).
-  if ((isHidden(meta) || meta.name.startsWith('.')) && !(all || w.has('hidden')) && !pattern.startsWith('.')) {
+  if (
+    (isHidden(meta) || meta.name.startsWith('.')) &&
+    !(all || w.has('hidden')) &&
+    !pattern.startsWith('.')
+  ) {
     return false;
   }
   return true;

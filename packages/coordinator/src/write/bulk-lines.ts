@@ -80,7 +80,10 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
     const keys = Object.keys(parsed);
     const action = keys[0];
     if (action === undefined || !ACTIONS.has(action)) {
-      throw malformed(actionLine, `expected field [create], [delete], [index] or [update] but found [${action}]`);
+      throw malformed(
+        actionLine,
+        `expected field [create], [delete], [index] or [update] but found [${action}]`,
+      );
     }
     if (keys.length > 1) {
       throw malformed(actionLine, `expected END_OBJECT but found [FIELD_NAME]`);
@@ -112,7 +115,11 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
         const u = parseJson(doc) as Record<string, unknown>;
         if (u === null || typeof u !== 'object') throw malformed(lineNo, 'expected START_OBJECT');
         if (u.script !== undefined) {
-          throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
+          throw new ShoalError(
+            'not_implemented_exception',
+            'scripted updates are not supported by Shoal yet',
+            501,
+          );
         }
         if (u.doc !== undefined) item.body = toJsonBytes(u.doc);
         if (u.upsert !== undefined) item.upsert = toJsonBytes(u.upsert);

@@ -7,7 +7,14 @@
  * ever indexed under a mapping the cluster has not accepted.
  */
 import type { ShardWriteResult } from '@shoal/engine';
-import { getInt, getString, isShoalError, ShoalError, shardForRouting, type WireError } from '@shoal/protocol';
+import {
+  getInt,
+  getString,
+  isShoalError,
+  ShoalError,
+  shardForRouting,
+  type WireError,
+} from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
@@ -28,7 +35,11 @@ export function refreshPolicy(param: string | undefined): RefreshPolicy {
 }
 
 /** Finds (or auto-creates) the concrete index a write to `target` goes to. */
-async function writeIndexFor(services: NodeServices, target: string, requireAlias: boolean): Promise<IndexMetadata> {
+async function writeIndexFor(
+  services: NodeServices,
+  target: string,
+  requireAlias: boolean,
+): Promise<IndexMetadata> {
   const { indices } = services;
   const direct = indices.get(target);
   if (direct && !requireAlias) return direct;
@@ -36,7 +47,9 @@ async function writeIndexFor(services: NodeServices, target: string, requireAlia
   if (aliased.length > 0) {
     const writeIndex =
       aliased.find((m) => m.aliases.get(target)?.isWriteIndex === true) ??
-      (aliased.length === 1 && aliased[0]!.aliases.get(target)?.isWriteIndex !== false ? aliased[0] : undefined);
+      (aliased.length === 1 && aliased[0]!.aliases.get(target)?.isWriteIndex !== false
+        ? aliased[0]
+        : undefined);
     if (!writeIndex) {
       throw new ShoalError(
         'illegal_argument_exception',
@@ -47,12 +60,17 @@ async function writeIndexFor(services: NodeServices, target: string, requireAlia
     return writeIndex;
   }
   if (requireAlias) {
-    throw new ShoalError('index_not_found_exception', `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`, 404, {
-      'resource.type': 'index_expression',
-      'resource.id': target,
-      index_uuid: '_na_',
-      index: target,
-    });
+    throw new ShoalError(
+      'index_not_found_exception',
+      `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`,
+      404,
+      {
+        'resource.type': 'index_expression',
+        'resource.id': target,
+        index_uuid: '_na_',
+        index: target,
+      },
+    );
   }
   checkAutoCreate(getString(services.clusterSettings.effective(), 'action.auto_create_index'), target);
   try {
@@ -84,21 +102,23 @@ function pack(group: Routed[]): { ops: PackedWriteOp[]; bytes: ArrayBuffer } {
     off += b.length;
     return range;
   };
-  const ops = group.map(({ item }): PackedWriteOp => ({
-    op: item.action === 'create' ? 'index' : item.action,
-    id: item.id!,
-    routing: item.routing,
-    create: item.action === 'create',
-    ifSeqNo: item.ifSeqNo,
-    ifPrimaryTerm: item.ifPrimaryTerm,
-    version: item.version,
-    versionType: item.versionType,
-    body: put(item.body),
-    upsert: put(item.upsert),
-    docAsUpsert: item.docAsUpsert,
-    detectNoop: item.detectNoop,
-    returnSource: item.returnSource,
-  }));
+  const ops = group.map(
+    ({ item }): PackedWriteOp => ({
+      op: item.action === 'create' ? 'index' : item.action,
+      id: item.id!,
+      routing: item.routing,
+      create: item.action === 'create',
+      ifSeqNo: item.ifSeqNo,
+      ifPrimaryTerm: item.ifPrimaryTerm,
+      version: item.version,
+      versionType: item.versionType,
+      body: put(item.body),
+      upsert: put(item.upsert),
+      docAsUpsert: item.docAsUpsert,
+      detectNoop: item.detectNoop,
+      returnSource: item.returnSource,
+    }),
+  );
   return { ops, bytes };
 }
 
@@ -119,7 +139,7 @@ async function writeShard(
   let meta = first.meta;
   for (let round = 0; round < MAX_MAPPING_ROUNDS; round++) {
     const copy = services.shards.primary(meta.uuid, first.copy.shardId);
-    if (!copy || copy.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
+    if (copy?.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
     const { ops, bytes } = pack(group);
     const outcome = await copy.worker.run({ t: 'write', key: copy.key, ops, bytes, refresh }, [bytes]);
     if (outcome.kind === 'applied') return outcome.results;
@@ -150,7 +170,11 @@ export async function executeWrites(
         const meta = await metaP;
         if (item.id === undefined) {
           if (item.action !== 'index' && item.action !== 'create') {
-            throw new ShoalError('action_request_validation_exception', 'Validation Failed: 1: id is missing;', 400);
+            throw new ShoalError(
+              'action_request_validation_exception',
+              'Validation Failed: 1: id is missing;',
+              400,
+            );
           }
           item.id = autoId();
         }
@@ -203,6 +227,8 @@ export async function executeWrites(
 }
 
 function failure(item: WriteItem, e: unknown): WriteItemResult {
-  const wire: WireError = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
+  const wire: WireError = isShoalError(e)
+    ? e.toWire()
+    : { type: 'exception', reason: String(e), status: 500 };
   return { index: item.target, id: item.id ?? '', status: wire.status, error: wire };
 }
