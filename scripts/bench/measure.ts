@@ -3,7 +3,8 @@
  * that is thrown away, then the measured run. autocannon's own histogram has 1 ms resolution,
  * so the percentiles come from the per-response times it reports (`response` event, from
  * process.hrtime). Server CPU is utime+stime of the server process (all its threads) from
- * /proc/<pid>/stat, over the measured run.
+ * /proc/<pid>/stat, over the measured run; its main thread's share comes from
+ * /proc/<pid>/task/<pid>/stat.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,6 +41,10 @@ export interface Measurement {
   serverCpuUsPerReq: number;
   /** Server CPU in cores (CPU seconds per wall second). */
   serverCores: number;
+  /** The server's main thread alone (HTTP, routing, fan-out and merge), per 2xx response. */
+  mainThreadCpuUsPerReq: number;
+  /** The server's main thread alone, in cores. */
+  mainThreadCores: number;
   /** This process's CPU (the load generator) in cores. */
   loadgenCores: number;
 }
@@ -62,7 +67,16 @@ function ticksPerSecond(): number {
 
 /** utime+stime of a process (every thread), in µs. */
 export function processCpuUs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuUs(`/proc/${pid}/stat`);
+}
+
+/** utime+stime of a process's main thread (the event loop of a Node process), in µs. */
+export function mainThreadCpuUs(pid: number): number {
+  return statCpuUs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuUs(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may contain spaces) start at field 3 (state).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]);
@@ -110,6 +124,7 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
   let n = 0;
   let non2xx = 0;
   const cpu0 = processCpuUs(target.pid);
+  const main0 = mainThreadCpuUs(target.pid);
   const self0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const result = await cannon(target, opts.connections, opts.durationS, (status, ms) => {
@@ -127,6 +142,7 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const self = process.cpuUsage(self0);
   const cpuUs = processCpuUs(target.pid) - cpu0;
+  const mainUs = mainThreadCpuUs(target.pid) - main0;
   const sorted = latencies.subarray(0, n).sort();
   return {
     responses: n,
@@ -141,6 +157,8 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
     maxUs: n > 0 ? sorted[n - 1]! : Number.NaN,
     serverCpuUsPerReq: n > 0 ? cpuUs / n : Number.NaN,
     serverCores: cpuUs / 1e6 / seconds,
+    mainThreadCpuUsPerReq: n > 0 ? mainUs / n : Number.NaN,
+    mainThreadCores: mainUs / 1e6 / seconds,
     loadgenCores: (self.user + self.system) / 1e6 / seconds,
   };
 }

@@ -80,6 +80,12 @@ function resolveFieldSort(
     spec.field,
   );
   let unmapped = false;
+  if (spec.field === '_id') {
+    // Elasticsearch 8 keeps _id out of fielddata unless a cluster setting re-enables it.
+    throw illegalArgument(
+      'Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled',
+    );
+  }
   if (!field) {
     if (spec.unmappedType === undefined) {
       throw queryShardException(
