@@ -13,7 +13,7 @@
 import { bulkLoad, countDocs, deleteIndex, recreateIndex, refreshIndex } from '../load-sample.ts';
 import { type BulkBatch, bulkBatches, flights } from '../sample-data/index.ts';
 import type { LoadOptions } from './measure.ts';
-import { processCpuUs } from './measure.ts';
+import { machineBusyUs, processCpuUs } from './measure.ts';
 import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
 import { environment, errorMessage, fixed, int, printTable, writeResults } from './report.ts';
 
@@ -33,6 +33,10 @@ interface BulkRun {
   mibPerSec: number;
   serverCpuUsPerDoc: number;
   serverCores: number;
+  /** This process (sending the batches). */
+  clientCores: number;
+  /** The rest of the machine (other programs). */
+  otherCores: number;
   complete: boolean;
 }
 
@@ -54,8 +58,12 @@ async function timed(
   load: () => Promise<{ docs: number; bytes: number; batches: number; ms: number; complete: boolean }>,
 ): Promise<BulkRun> {
   const cpu0 = processCpuUs(pid);
+  const machine0 = machineBusyUs();
+  const self0 = process.cpuUsage();
   const r = await load();
   const cpuUs = processCpuUs(pid) - cpu0;
+  const self = process.cpuUsage(self0);
+  const otherUs = machineBusyUs() - machine0 - cpuUs - (self.user + self.system);
   const seconds = r.ms / 1000;
   return {
     docs: r.docs,
@@ -66,6 +74,8 @@ async function timed(
     mibPerSec: r.bytes / 1048576 / seconds,
     serverCpuUsPerDoc: cpuUs / r.docs,
     serverCores: cpuUs / 1e6 / seconds,
+    clientCores: (self.user + self.system) / 1e6 / seconds,
+    otherCores: Math.max(0, otherUs) / 1e6 / seconds,
     complete: r.complete,
   };
 }
@@ -155,7 +165,20 @@ export async function runBulk(load: LoadOptions): Promise<void> {
       `at most ${load.durationS} s; ${WORKERS} shard workers\n`,
   );
   printTable(
-    ['', 'docs', 'seconds', 'docs/s', 'MiB/s', 'srv CPU µs/doc', 'srv cores', 'x baseline', 'target', ''],
+    [
+      '',
+      'docs',
+      'seconds',
+      'docs/s',
+      'MiB/s',
+      'srv CPU µs/doc',
+      'srv cores',
+      'client cores',
+      'other cores',
+      'x baseline',
+      'target',
+      '',
+    ],
     [baseline, shoal].map((s) => {
       const r = s.run;
       const isShoal = s === shoal;
@@ -167,6 +190,8 @@ export async function runBulk(load: LoadOptions): Promise<void> {
         fixed(r?.mibPerSec, 1),
         fixed(r?.serverCpuUsPerDoc),
         fixed(r?.serverCores),
+        fixed(r?.clientCores),
+        fixed(r?.otherCores),
         isShoal ? fixed(ratio, 3) : '',
         isShoal ? `>= ${int(TARGET_DOCS_PER_SEC)} docs/s` : '',
         isShoal ? (met === undefined ? 'not measured' : met ? 'met' : 'NOT MET') : '',

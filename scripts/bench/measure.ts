@@ -47,6 +47,11 @@ export interface Measurement {
   mainThreadCores: number;
   /** This process's CPU (the load generator) in cores. */
   loadgenCores: number;
+  /**
+   * CPU the rest of the machine used meanwhile, in cores (machine busy − server − load
+   * generator): other programs competing for the cores, or the server's helper processes.
+   */
+  otherCores: number;
 }
 
 /** Caps the requests of a run at this rate times its duration. */
@@ -68,6 +73,19 @@ function ticksPerSecond(): number {
 /** utime+stime of a process (every thread), in µs. */
 export function processCpuUs(pid: number): number {
   return statCpuUs(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU time the whole machine spent in processes (user, nice, system, steal; all cores, from
+ * /proc/stat), in µs. Interrupt and softirq time is left out: loopback networking is charged
+ * there, to no process, and it is part of any HTTP benchmark rather than a disturbance.
+ */
+export function machineBusyUs(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  // cpu  user nice system idle iowait irq softirq steal …
+  const busy = [f[0], f[1], f[2], f[7]].reduce<number>((sum, v) => sum + (v ?? 0), 0);
+  return (busy * 1e6) / ticksPerSecond();
 }
 
 /** utime+stime of a process's main thread (the event loop of a Node process), in µs. */
@@ -125,6 +143,7 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
   let non2xx = 0;
   const cpu0 = processCpuUs(target.pid);
   const main0 = mainThreadCpuUs(target.pid);
+  const machine0 = machineBusyUs();
   const self0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const result = await cannon(target, opts.connections, opts.durationS, (status, ms) => {
@@ -143,6 +162,8 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
   const self = process.cpuUsage(self0);
   const cpuUs = processCpuUs(target.pid) - cpu0;
   const mainUs = mainThreadCpuUs(target.pid) - main0;
+  const machineUs = machineBusyUs() - machine0;
+  const selfUs = self.user + self.system;
   const sorted = latencies.subarray(0, n).sort();
   return {
     responses: n,
@@ -159,7 +180,8 @@ export async function measure(target: LoadTarget, opts: LoadOptions): Promise<Me
     serverCores: cpuUs / 1e6 / seconds,
     mainThreadCpuUsPerReq: n > 0 ? mainUs / n : Number.NaN,
     mainThreadCores: mainUs / 1e6 / seconds,
-    loadgenCores: (self.user + self.system) / 1e6 / seconds,
+    loadgenCores: selfUs / 1e6 / seconds,
+    otherCores: Math.max(0, machineUs - cpuUs - selfUs) / 1e6 / seconds,
   };
 }
 

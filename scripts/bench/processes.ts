@@ -52,9 +52,9 @@ export async function startChild(
   name: string,
   script: string,
   args: string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number; onStop?: () => void } = {},
+  opts: { env?: Record<string, string>; execArgv?: string[]; timeoutMs?: number; onStop?: () => void } = {},
 ): Promise<BenchChild> {
-  const child = spawn(process.execPath, ['--import', tsx, script, ...args], {
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', tsx, script, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

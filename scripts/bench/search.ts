@@ -20,6 +20,8 @@ import { environment, errorMessage, fixed, int, printTable, writeResults } from 
 
 const WORKERS = 2;
 const SHARDS = 2;
+/** "other cores" above this marks a run as disturbed by other programs. */
+const OTHER_LOAD_WARNING = 0.2;
 /** Elasticsearch's default `track_total_hits`. */
 const TOTAL_HITS_THRESHOLD = 10_000;
 
@@ -315,6 +317,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
       'srv cores',
       'main cores',
       'gen cores',
+      'other cores',
       'x(a)',
       'x(b)',
       'target',
@@ -333,6 +336,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
         fixed(m?.serverCores),
         fixed(m?.mainThreadCores),
         fixed(m?.loadgenCores),
+        fixed(m?.otherCores),
         fixed(r.vsA),
         fixed(r.vsB),
         r.target === undefined ? '' : `>= ${r.target} x(b)`,
@@ -346,6 +350,13 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     for (const r of failed) console.log(`  (${r.id}) ${r.label}: ${r.error}`);
   }
   if (nodeError) console.log(`\nShoal node: ${nodeError}`);
+  const busy = rows.filter((r) => (r.measurement?.otherCores ?? 0) > OTHER_LOAD_WARNING);
+  if (busy.length > 0) {
+    console.log(
+      `\nwarning: other programs used > ${OTHER_LOAD_WARNING} core during ${busy.map((r) => `(${r.id})`).join(' ')}; ` +
+        'those figures are disturbed (see "other cores")',
+    );
+  }
   const file = writeResults('search', {
     scenario: 'search',
     date: new Date(started).toISOString(),
