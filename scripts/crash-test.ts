@@ -121,11 +121,15 @@ async function writer(
 async function verify(url: string, ledger: Map<string, Ledger>, problems: string[]) {
   const ids = [...ledger.keys()];
   const found = new Map<string, { version: number; source: string }>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
+  // Small _mget chunks: a node runs one get task per id, and a worker's task queue is bounded.
+  for (let i = 0; i < ids.length; i += 12) {
+    const chunk = ids.slice(i, i + 12);
     const r = await call(url, 'POST', `/${INDEX}/_mget`, JSON.stringify({ ids: chunk }));
     if (r.status !== 200) throw new Error(`_mget answered ${r.status}: ${JSON.stringify(r.json)}`);
-    for (const d of r.json.docs) if (d.found) found.set(d._id, { version: d._version, source: JSON.stringify(d._source) });
+    for (const d of r.json.docs) {
+      if (d.error) throw new Error(`_mget failed for ${d._id}: ${JSON.stringify(d.error)}`);
+      if (d.found) found.set(d._id, { version: d._version, source: JSON.stringify(d._source) });
+    }
   }
   let mustExist = 0;
   for (const [id, e] of ledger) {
@@ -134,21 +138,33 @@ async function verify(url: string, ledger: Map<string, Ledger>, problems: string
     if (e.acked >= 0 && e.sent[e.acked] !== null && !e.sent.slice(e.acked + 1).includes(null)) mustExist++;
     if (doc) {
       if (!later.includes(doc.source)) {
-        problems.push(`${id}: _source is not its last acknowledged write nor a later one (version ${doc.version})`);
+        problems.push(
+          `${id}: _source is not its last acknowledged write nor a later one (version ${doc.version})`,
+        );
       }
-      if (doc.version < e.ackedVersion) problems.push(`${id}: version ${doc.version} < acknowledged ${e.ackedVersion}`);
+      if (doc.version < e.ackedVersion)
+        problems.push(`${id}: version ${doc.version} < acknowledged ${e.ackedVersion}`);
     } else if (e.acked >= 0 && !later.includes(null)) {
       problems.push(`${id}: acknowledged (version ${e.ackedVersion}) but missing`);
     }
   }
   await call(url, 'POST', `/${INDEX}/_refresh`);
-  const count = (await call(url, 'POST', `/${INDEX}/_count`, '{"query":{"match_all":{}}}')).json.count as number;
+  const count = (await call(url, 'POST', `/${INDEX}/_count`, '{"query":{"match_all":{}}}')).json
+    .count as number;
   if (count < mustExist) problems.push(`_count ${count} < ${mustExist} acknowledged documents`);
   // Every document present was sent, whole.
-  const all = await call(url, 'POST', `/${INDEX}/_search`, JSON.stringify({ size: count + 10, query: { match_all: {} } }));
+  const all = await call(
+    url,
+    'POST',
+    `/${INDEX}/_search`,
+    JSON.stringify({ size: count + 10, query: { match_all: {} } }),
+  );
+  if (all.status !== 200)
+    throw new Error(`_search answered ${all.status}: ${JSON.stringify(all.json).slice(0, 500)}`);
   for (const h of all.json.hits.hits) {
     const e = ledger.get(h._id);
-    if (!e?.sent.includes(JSON.stringify(h._source))) problems.push(`${h._id}: present but never sent like this`);
+    if (!e?.sent.includes(JSON.stringify(h._source)))
+      problems.push(`${h._id}: present but never sent like this`);
   }
   return { acknowledged: mustExist, present: found.size, count };
 }

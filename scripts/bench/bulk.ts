@@ -6,7 +6,11 @@
  *   baseline: to the bare endpoint (servers/hello.ts `POST /_bulk`, reads the body and drops it),
  *             the median of up to 5 passes over the data;
  *   Shoal:    to a node (2 shard workers) into `flights` with 2 shards, then refreshed and
- *             counted (`_count` must equal the acknowledged documents).
+ *             counted (`_count` must equal the acknowledged documents); once with
+ *             `index.translog.durability: request` (the default: the translog is fsynced before
+ *             each acknowledgement, one fsync per shard per write batch) and once with `async`.
+ * Then the restart (recovery) time of a node holding flights-200k: from the translog only, and
+ * from a commit (see recovery.ts).
  * Each side first warms up for `--warmup` seconds (the node into a throw-away index), and each
  * load stops sending new requests after `--duration` seconds. Target: ≥ 50,000 docs/s.
  */
@@ -15,6 +19,7 @@ import { type BulkBatch, bulkBatches, flights } from '../sample-data/index.ts';
 import type { LoadOptions } from './measure.ts';
 import { machineBusyUs, processCpuUs } from './measure.ts';
 import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
+import { measureRecovery, type RecoveryRun } from './recovery.ts';
 import { environment, errorMessage, fixed, int, printTable, writeResults } from './report.ts';
 
 const WORKERS = 2;
@@ -80,6 +85,61 @@ async function timed(
   };
 }
 
+/**
+ * The Shoal side: a node with a warm-up into a throw-away index, then `batches` into `flights`
+ * with `index.translog.durability` as given (`request`: fsync before every acknowledgement,
+ * grouped per write batch; `async`: every `index.translog.sync_interval`). Returns `_count`.
+ */
+async function measureShoal(
+  side: Side,
+  durability: 'request' | 'async',
+  batches: BulkBatch[],
+  load: LoadOptions,
+): Promise<number | undefined> {
+  let node: BenchChild | undefined;
+  let count: number | undefined;
+  const concurrency = load.connections;
+  try {
+    console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
+    node = await startShoalNode({ workers: WORKERS });
+    const { url, pid } = node;
+    await recreateIndex(url, flights, SHARDS, WARMUP_INDEX);
+    await bulkLoad(url, bulkBatches(flights, BATCH, WARMUP_INDEX), {
+      concurrency,
+      timeLimitMs: load.warmupS * 1000,
+    });
+    await deleteIndex(url, WARMUP_INDEX);
+    await recreateIndex(url, flights, SHARDS);
+    if (durability === 'async') {
+      const r = await fetch(new URL(`/${flights.index}/_settings`, url), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ 'index.translog.durability': 'async' }),
+      });
+      if (r.status !== 200) throw new Error(`PUT _settings answered ${r.status}`);
+    }
+    console.log(`measuring Shoal _bulk (translog durability ${durability}) …`);
+    side.run = await timed(pid, () =>
+      bulkLoad(url, batches, { concurrency, timeLimitMs: load.durationS * 1000 }),
+    );
+    await refreshIndex(url, flights.index);
+    count = await countDocs(url, flights.index);
+    if (count !== side.run.docs) {
+      side.error = `_count after refresh is ${count}, but ${side.run.docs} docs were acknowledged`;
+    }
+  } catch (e) {
+    side.error = errorMessage(e);
+  } finally {
+    await node?.stop();
+  }
+  return count;
+}
+
+function metLabel(s: Side): string {
+  if (!s.run || s.error) return 'not measured';
+  return s.run.docsPerSec >= TARGET_DOCS_PER_SEC ? 'met' : 'NOT MET';
+}
+
 export async function runBulk(load: LoadOptions): Promise<void> {
   const started = Date.now();
   const batches = [...bulkBatches(flights, BATCH)];
@@ -91,7 +151,7 @@ export async function runBulk(load: LoadOptions): Promise<void> {
   );
   const concurrency = load.connections;
   const baseline: Side = { label: 'baseline: same bytes to bare endpoint' };
-  const shoal: Side = { label: `Shoal node: _bulk into ${SHARDS} shards` };
+  const shoal: Side = { label: `Shoal node: _bulk into ${SHARDS} shards, translog request` };
 
   let hello: BenchChild | undefined;
   try {
@@ -130,32 +190,21 @@ export async function runBulk(load: LoadOptions): Promise<void> {
     await hello?.stop();
   }
 
-  let node: BenchChild | undefined;
+  const shoalAsync: Side = { label: `Shoal node: _bulk into ${SHARDS} shards, translog async` };
   let count: number | undefined;
   try {
-    console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
-    node = await startShoalNode({ workers: WORKERS });
-    const { url, pid } = node;
-    await recreateIndex(url, flights, SHARDS, WARMUP_INDEX);
-    await bulkLoad(url, bulkBatches(flights, BATCH, WARMUP_INDEX), {
-      concurrency,
-      timeLimitMs: load.warmupS * 1000,
-    });
-    await deleteIndex(url, WARMUP_INDEX);
-    await recreateIndex(url, flights, SHARDS);
-    console.log('measuring Shoal _bulk …');
-    shoal.run = await timed(pid, () =>
-      bulkLoad(url, batches, { concurrency, timeLimitMs: load.durationS * 1000 }),
-    );
-    await refreshIndex(url, flights.index);
-    count = await countDocs(url, flights.index);
-    if (count !== shoal.run.docs) {
-      shoal.error = `_count after refresh is ${count}, but ${shoal.run.docs} docs were acknowledged`;
-    }
+    count = await measureShoal(shoal, 'request', batches, load);
+    await measureShoal(shoalAsync, 'async', batches, load);
   } catch (e) {
-    shoal.error = errorMessage(e);
-  } finally {
-    await node?.stop();
+    shoal.error ??= errorMessage(e);
+  }
+  let recovery: RecoveryRun[] | undefined;
+  let recoveryError: string | undefined;
+  try {
+    console.log('measuring restart (recovery) times …');
+    recovery = await measureRecovery(batches, SHARDS);
+  } catch (e) {
+    recoveryError = errorMessage(e);
   }
 
   const ratio = shoal.run && baseline.run ? shoal.run.docsPerSec / baseline.run.docsPerSec : undefined;
@@ -179,9 +228,9 @@ export async function runBulk(load: LoadOptions): Promise<void> {
       'target',
       '',
     ],
-    [baseline, shoal].map((s) => {
+    [baseline, shoal, shoalAsync].map((s) => {
       const r = s.run;
-      const isShoal = s === shoal;
+      const isShoal = s !== baseline;
       return [
         s.label,
         r ? `${int(r.docs)}${r.complete ? '' : ' (cut)'}` : '-',
@@ -192,13 +241,28 @@ export async function runBulk(load: LoadOptions): Promise<void> {
         fixed(r?.serverCores),
         fixed(r?.clientCores),
         fixed(r?.otherCores),
-        isShoal ? fixed(ratio, 3) : '',
+        isShoal ? fixed(r && baseline.run ? r.docsPerSec / baseline.run.docsPerSec : undefined, 3) : '',
         isShoal ? `>= ${int(TARGET_DOCS_PER_SEC)} docs/s` : '',
-        isShoal ? (met === undefined ? 'not measured' : met ? 'met' : 'NOT MET') : '',
+        isShoal ? metLabel(s) : '',
       ];
     }),
   );
-  const problems = [baseline, shoal].filter((s) => s.error);
+  if (recovery) {
+    console.log(`\nrestart (recovery) of flights-200k, ${SHARDS} shards, ${WORKERS} shard workers\n`);
+    printTable(
+      ['', 'restart ms', 'slowest shard ms', 'replayed ops', 'docs from commit', '_count'],
+      recovery.map((r) => [
+        r.label,
+        int(r.restartMs),
+        int(r.slowestShardMs),
+        int(r.replayedOps),
+        int(r.docsFromCommit),
+        int(r.count),
+      ]),
+    );
+  }
+  const problems = [baseline, shoal, shoalAsync].filter((s) => s.error);
+  if (recoveryError) problems.push({ label: 'recovery', error: recoveryError });
   if (problems.length > 0) {
     console.log('\nproblems:');
     for (const s of problems) console.log(`  ${s.label}: ${s.error}`);
@@ -211,6 +275,8 @@ export async function runBulk(load: LoadOptions): Promise<void> {
     data: { docs: totalDocs, bytes: totalBytes, requests: batches.length },
     baseline,
     shoal: { ...shoal, countAfterRefresh: count },
+    shoalAsync,
+    recovery,
     ratio,
     target: TARGET_DOCS_PER_SEC,
     met,

@@ -3,6 +3,8 @@
  *
  *   npm run bench -- search [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- bulk   [--duration 10] [--warmup 2] [--connections 4]
+ *   npm run bench -- memory
+ *   npm run bench -- paging
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
@@ -11,12 +13,20 @@
 import { parseArgs } from 'node:util';
 import { runBulk } from './bulk.ts';
 import type { LoadOptions } from './measure.ts';
+import { runMemory } from './memory.ts';
+import { runPaging } from './paging.ts';
 import { stopAll } from './processes.ts';
 import { runSearch } from './search.ts';
 
-const usage = 'usage: npm run bench -- search|bulk [--duration 10] [--warmup 2] [--connections 4]';
+const usage =
+  'usage: npm run bench -- search|bulk|memory|paging [--duration 10] [--warmup 2] [--connections 4]';
 
-const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = { search: runSearch, bulk: runBulk };
+const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
+  search: runSearch,
+  bulk: runBulk,
+  memory: () => runMemory(),
+  paging: () => runPaging(),
+};
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {
   const n = Number(value);

@@ -1,6 +1,8 @@
 /**
  * Starts real Shoal node processes for end-to-end tests: each on a free loopback port, with
- * its own data path, and stopped (SIGTERM, then SIGKILL) when the test is done.
+ * its own data path, and stopped (SIGTERM, then SIGKILL) when the test is done. Durability
+ * tests `kill()` a node (SIGKILL: no flush, no clean close) and `restart()` it on the same
+ * data path; the data path is deleted by the last `stop()`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,19 +17,27 @@ const root = resolve(import.meta.dirname, '../..');
 export interface TestNode {
   url: string;
   pid: number;
+  dataPath: string;
   /** Log lines (JSON) the node printed so far. */
   logs: Record<string, unknown>[];
+  /** SIGTERM (then SIGKILL after 10 s), and delete the data path. */
   stop(): Promise<void>;
+  /** SIGKILL now, as a crash would; the data path is kept for a restart. */
+  kill(): Promise<void>;
+  /** Stops the node if it runs (SIGTERM, data kept) and starts a new one on the same data path. */
+  restart(opts?: Omit<StartOptions, 'dataPath'>): Promise<TestNode>;
 }
 
 export interface StartOptions {
   workers?: number;
   name?: string;
   env?: Record<string, string>;
+  /** Reuse this data path (a restart) instead of a new temporary one. */
+  dataPath?: string;
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
-  const dataPath = mkdtempSync(join(tmpdir(), 'shoal-test-'));
+  const dataPath = opts.dataPath ?? mkdtempSync(join(tmpdir(), 'shoal-test-'));
   const args = [
     '--import',
     require.resolve('tsx'),
@@ -72,19 +82,33 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
       reject(new Error(`node exited with ${code} before starting\n${stderr}`));
     });
   });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const terminate = async () => {
+    if (!running()) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(t);
+  };
   return {
     url,
     pid: child.pid!,
+    dataPath,
     logs,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(t);
-      }
+      await terminate();
       rmSync(dataPath, { recursive: true, force: true });
+    },
+    async kill() {
+      if (!running()) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async restart(more = {}) {
+      await terminate();
+      return startTestNode({ workers: opts.workers, name: opts.name, env: opts.env, ...more, dataPath });
     },
   };
 }

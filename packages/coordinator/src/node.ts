@@ -6,14 +6,17 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ShardWorker } from '@shoal/shard';
+import { getTimeMs } from '@shoal/protocol';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
+import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
 import { allRoutes } from './routes.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
 import { IndicesService } from './state/indices-service.ts';
+import { MetadataStore } from './state/metadata-store.ts';
 
 export interface StartedNode {
   url: string;
@@ -35,22 +38,26 @@ export async function startNode(
       logger.error({ worker: w.id, shards: keys, reason }, 'shard worker died; its shard copies are failed'),
     );
   }
+  // The node's data path: its identity, persistent cluster settings, indices and shard files.
+  const metadata = new MetadataStore(config.dataPath);
+  const nodeState = metadata.loadNodeState() ?? { nodeId: id(), clusterUuid: id(), persistentSettings: {} };
+  metadata.saveNodeState(nodeState);
   const services: NodeServices = {
     node: {
       name: config.name,
-      id: id(),
+      id: nodeState.nodeId,
       clusterName: cluster.name,
-      clusterUuid: id(),
+      clusterUuid: nodeState.clusterUuid,
       host: config.host,
       httpPort: config.httpPort,
       transportPort: config.transportPort,
       roles: [...config.roles].sort(),
       startedAt: Date.now(),
     },
-    indices: new IndicesService(shards, logger),
+    indices: new IndicesService(shards, logger, metadata),
     shards,
     workers,
-    clusterSettings: new ClusterSettings(cluster.settings),
+    clusterSettings: new ClusterSettings(cluster.settings, nodeState.persistentSettings),
     logger,
     counters: {
       queryTotal: 0,
@@ -64,7 +71,13 @@ export async function startNode(
       indexTotal: 0,
       indexTimeMs: 0,
     },
+    leases: new LeaseRegistry(nodeState.nodeId, workers),
   };
+  services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
+  services.clusterSettings.onChange(() => {
+    metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
+  });
+  await services.indices.load();
   const app = createApp({ routes: allRoutes(), services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve({ fetch: app.fetch, port: config.httpPort, hostname: config.host }, () =>
@@ -80,10 +93,13 @@ export async function startNode(
     url,
     services,
     async stop() {
+      services.leases.stop();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
       });
+      // A clean stop commits every shard, so the next start need not replay the translog.
+      await services.indices.flushAll().catch((err) => logger.warn({ err }, 'flush at stop failed'));
       await Promise.all(workers.map((w) => w.close()));
     },
   };

@@ -5,7 +5,11 @@ import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { documentRoutes } from './rest/documents.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
+import { flushMergeRoutes } from './rest/flush-merge.ts';
+import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexRoutes } from './rest/indices.ts';
+import { memoryReportRoutes } from './rest/memory-report.ts';
+import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
 import type { NodeServices } from './services.ts';
 
@@ -15,10 +19,14 @@ export function allRoutes(): Route<NodeServices>[] {
     ...clusterRoutes(),
     ...catRoutes(),
     ...searchRoutes(),
+    ...pitRoutes(),
     ...bulkRoutes(),
     ...documentRoutes(),
     ...aliasRoutes(),
+    ...flushMergeRoutes(),
+    ...indexStatsRoutes(),
     ...indexRoutes(),
     ...faultInjectionRoutes(),
+    ...memoryReportRoutes(),
   ];
 }

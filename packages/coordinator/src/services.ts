@@ -1,5 +1,6 @@
 import type { ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
+import type { LeaseRegistry } from './contexts/lease-registry.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
 import type { IndicesService } from './state/indices-service.ts';
@@ -39,4 +40,6 @@ export interface NodeServices {
   clusterSettings: ClusterSettings;
   logger: Logger;
   counters: NodeCounters;
+  /** Open PITs and scrolls, and the node's search-context counters. */
+  leases: LeaseRegistry;
 }

@@ -128,6 +128,29 @@ export interface ShardQueryRequest {
   searchAfter?: SortValue[];
   /** This shard's position in the request's shard list (for `_shard_doc`). */
   shardIndex: number;
+  /** The part of this shard a sliced scroll or PIT search reads. */
+  slice?: ShardSlice;
+  /** Resume strictly after this entry: a scroll's position (set by the shard, never by a client). */
+  resumeAfter?: ScrollPosition;
+}
+
+/**
+ * A slice as one shard sees it (SliceBuilder.toFilter, paging.md §5.2), already reduced by the
+ * coordinator to the partition inside this shard: slice `id` of `max`, where `max` 1 is the
+ * whole shard and 0 none of it.
+ */
+export interface ShardSlice {
+  id: number;
+  max: number;
+  /** A numeric doc-values field to hash, or `_id`; absent: `_id` (scroll), doc-id ranges (PIT). */
+  field?: string;
+  context: 'scroll' | 'pit';
+}
+
+/** A shard hit in comparable form: its sort values as the shard compares them, and its reader doc. */
+export interface ScrollPosition {
+  values: SortValue[];
+  doc: number;
 }
 
 /** One candidate hit of a shard: what the merge needs, nothing more. */

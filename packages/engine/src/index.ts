@@ -1,13 +1,16 @@
 export * from './analysis/index.ts';
 export type * from './contract.ts';
 export * from './dates/index.ts';
+export type { EngineStats } from './index/engine-stats.ts';
 export { Segment } from './index/segment.ts';
 export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';
 export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-reader.ts';
+export { openShardEngine, type RecoveryInfo } from './index/shard-recovery.ts';
 export * from './mapping/index.ts';
 export { executeFetch } from './search/fetch-phase.ts';
-export { countQuery, executeQuery, type QueryContext } from './search/query-phase.ts';
+export { countQuery, executeQuery, type QueryContext, queryShard } from './search/query-phase.ts';
 export { parseSearchAfter } from './search/search-after.ts';
+export { sliceFilterBytes } from './search/slice.ts';
 export {
   compareSortTuples,
   compareSortValues,
@@ -15,3 +18,6 @@ export {
   LONG_MAX,
   LONG_MIN,
 } from './search/sort-values.ts';
+export { CorruptionError } from './store/checksum.ts';
+export { sectionCache } from './store/section-cache.ts';
+export type { TranslogStats } from './store/translog.ts';

@@ -13,6 +13,8 @@ import type {
   ShardWriteResult,
 } from '@shoal/engine';
 import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
+import type { CounterRef } from './context-counters.ts';
+import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
 export type ShardKey = string;
@@ -30,6 +32,28 @@ export interface OpenShardTask {
   mapping: Record<string, unknown>;
   /** `index.refresh_interval` in ms; -1 disables periodic refresh. */
   refreshIntervalMs: number;
+  /** The shard copy's folder; without one the shard lives in memory only. */
+  path?: string;
+  translog?: TranslogSettings;
+}
+
+/** `index.translog.*`, resolved. */
+export interface TranslogSettings {
+  durability: 'request' | 'async';
+  syncIntervalMs: number;
+  flushThresholdBytes: number;
+}
+
+/** What opening a shard found on disk (its recovery), and warnings to log. */
+export interface OpenShardResult {
+  recovery?: {
+    existing: boolean;
+    segments: number;
+    docsFromCommit: number;
+    replayedOps: number;
+    ms: number;
+  };
+  warnings?: { msg: string; fields: Record<string, unknown> }[];
 }
 
 /**
@@ -78,11 +102,28 @@ export type WorkerTask =
       cancel: SharedArrayBuffer;
       /** Keep the reader for the fetch phase and return its context id. */
       keepContext: boolean;
+      /** Run on this PIT's reader (its context then serves the fetch phase too). */
+      pit?: PitQuery;
+      /** The node's search-context counters (`_nodes/stats`). */
+      counters?: CounterRef;
     }
   | { t: 'count'; key: ShardKey; query: QueryNode; cancel: SharedArrayBuffer }
-  | { t: 'fetch'; key: ShardKey; contextId: number; req: ShardFetchRequest; release: boolean }
+  | {
+      t: 'fetch';
+      key: ShardKey;
+      contextId: number;
+      req: ShardFetchRequest;
+      release: boolean;
+      /** The context is a PIT's or a scroll's. */
+      context?: ContextFetch;
+    }
   | { t: 'release'; contextIds: number[] }
   | { t: 'stats'; keys: ShardKey[] }
+  | { t: 'flush'; key: ShardKey; force: boolean }
+  | { t: 'forcemerge'; key: ShardKey; maxNumSegments: number; onlyExpungeDeletes: boolean }
+  | { t: 'translog_settings'; key: ShardKey; translog: TranslogSettings }
+  | { t: 'memory' }
+  | ContextTask
   | { t: 'noop' }
   | { t: 'crash' };
 
@@ -95,11 +136,35 @@ export interface QueryTaskResult {
 export interface ShardStats {
   key: ShardKey;
   docs: ShardDocsStats;
+  /** Durability and activity counters (`_stats`), for a shard with a data path. */
+  detail?: ShardDetailStats;
+}
+
+export interface ShardDetailStats {
+  storeBytes: number;
+  translog: { operations: number; sizeInBytes: number; uncommittedOperations: number; uncommittedSizeInBytes: number; generation: number };
+  indexing: { indexTotal: number; deleteTotal: number; indexTimeMs: number };
+  search: { queryTotal: number; queryTimeMs: number; fetchTotal: number; fetchTimeMs: number };
+  refresh: { total: number; timeMs: number };
+  flush: { total: number; timeMs: number };
+  merges: { total: number; timeMs: number; docs: number; sizeInBytes: number; current: number };
+  localCheckpoint: number;
+  maxSeqNo: number;
+}
+
+/** One worker thread's memory (the memory benchmark). */
+export interface WorkerMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  sectionCacheBytes: number;
+  residentSegmentBytes: number;
 }
 
 /** What each task resolves to. Failures resolve to `{ error }` rather than rejecting, so they keep their type. */
-export interface TaskResults {
-  open: Record<string, never>;
+export interface TaskResults extends ContextTaskResults {
+  open: OpenShardResult;
   close: Record<string, never>;
   mapping: Record<string, never>;
   refresh_interval: Record<string, never>;
@@ -111,6 +176,10 @@ export interface TaskResults {
   fetch: ShardFetchResult;
   release: { released: number };
   stats: { shards: ShardStats[] };
+  flush: { flushed: boolean };
+  forcemerge: { merged: boolean };
+  translog_settings: Record<string, never>;
+  memory: WorkerMemory;
   noop: Record<string, never>;
   crash: Record<string, never>;
 }

@@ -4,14 +4,23 @@
  * Every task answers `{ ok }` or `{ error }`, so errors keep their Elasticsearch type across
  * the thread boundary; only a bug that escapes here rejects.
  */
-import { countQuery, executeFetch, executeQuery, type ShardWriteOp } from '@shoal/engine';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache } from '@shoal/engine';
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type { PackedWriteOp, ShardKey, TaskReply, TaskResults, WorkerTask, WriteTask } from './tasks.ts';
 
 const shards = new Map<ShardKey, ShardHost>();
+
+/** A full collection (the memory report measures live memory, not garbage). */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 const contexts = new ReaderContexts();
 
 function host(key: ShardKey): ShardHost {
@@ -26,6 +35,8 @@ function cancelCheck(cancel: SharedArrayBuffer): () => boolean {
   const flag = new Int32Array(cancel);
   return () => Atomics.load(flag, 0) !== 0;
 }
+
+const contextDeps: ContextDeps = { host, contexts, isCancelled: cancelCheck };
 
 function unpackOps(task: WriteTask): ShardWriteOp[] {
   const bytes = new Uint8Array(task.bytes);
@@ -66,8 +77,12 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
 async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
   switch (task.t) {
     case 'open': {
-      if (!shards.has(task.key)) shards.set(task.key, new ShardHost(task));
-      return {};
+      let h = shards.get(task.key);
+      if (!h) {
+        h = new ShardHost(task);
+        shards.set(task.key, h);
+      }
+      return h.opened;
     }
     case 'close': {
       contexts.releaseShard(task.key);
@@ -81,23 +96,31 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
     case 'refresh_interval':
       host(task.key).setRefreshInterval(task.refreshIntervalMs);
       return {};
-    case 'write': {
-      const h = host(task.key);
-      const outcome = h.engine.write(unpackOps(task));
-      if (outcome.kind === 'applied') {
-        if (task.refresh === 'true') h.refresh();
-        else if (task.refresh === 'wait_for') await h.waitForRefresh();
-      }
-      return outcome;
-    }
+    case 'write':
+      return host(task.key).write(unpackOps(task), task.refresh);
     case 'get':
       return host(task.key).engine.get(task.id, { realtime: task.realtime });
     case 'refresh':
       return { refreshed: host(task.key).refresh() };
     case 'query': {
+      contexts.attach(task.counters);
+      if (task.pit) {
+        // The context first: a PIT whose shard is gone says what became of it.
+        const pitStarted = performance.now();
+        try {
+          return pitQuery(task.key, task.req, task.pit, task.cancel, contextDeps);
+        } finally {
+          const ph = shards.get(task.key);
+          if (ph) {
+            ph.searchStats.queryTotal++;
+            ph.searchStats.queryTimeMs += performance.now() - pitStarted;
+          }
+        }
+      }
       const h = host(task.key);
       const reader = h.engine.acquireReader();
       let kept = false;
+      const started = performance.now();
       try {
         const result = executeQuery(reader, h.mapping, task.req, {
           index: h.spec.index,
@@ -108,11 +131,13 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         });
         if (task.keepContext && result.hits.length > 0) {
           kept = true;
-          return { result, contextId: contexts.open(task.key, reader) };
+          return { result, contextId: contexts.openTransient(task.key, reader) };
         }
         return { result };
       } finally {
         if (!kept) reader.release();
+        h.searchStats.queryTotal++;
+        h.searchStats.queryTimeMs += performance.now() - started;
       }
     }
     case 'count': {
@@ -132,20 +157,44 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
       }
     }
     case 'fetch': {
-      const reader = contexts.get(task.contextId);
-      if (!reader) {
+      const reader = task.context ? undefined : contexts.get(task.contextId)?.reader;
+      if (!reader && !task.context) {
         throw new ShoalError(
           'search_context_missing_exception',
           `No search context found for id [${task.contextId}]`,
           404,
         );
       }
+      const fetchStarted = performance.now();
       try {
-        return executeFetch(reader, task.req);
+        if (task.context) return contextFetch(task.key, task.contextId, task.req, task.context, contextDeps);
+        return executeFetch(reader!, task.req);
       } finally {
+        const fh = shards.get(task.key);
+        if (fh) {
+          fh.searchStats.fetchTotal++;
+          fh.searchStats.fetchTimeMs += performance.now() - fetchStarted;
+        }
         if (task.release) contexts.release(task.contextId);
       }
     }
+    case 'scroll_start':
+    case 'scroll_next': {
+      const scrollStarted = performance.now();
+      try {
+        return runContextTask(task, contextDeps);
+      } finally {
+        const sh = shards.get(task.key);
+        if (sh) {
+          sh.searchStats.queryTotal++;
+          sh.searchStats.queryTimeMs += performance.now() - scrollStarted;
+        }
+      }
+    }
+    case 'open_pit':
+    case 'free_contexts':
+    case 'free_scrolls':
+      return runContextTask(task, contextDeps);
     case 'release': {
       let released = 0;
       for (const id of task.contextIds) if (contexts.release(id)) released++;
@@ -155,9 +204,30 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
       return {
         shards: task.keys.flatMap((key) => {
           const h = shards.get(key);
-          return h ? [{ key, docs: h.engine.docsStats() }] : [];
+          return h ? [{ key, docs: h.engine.docsStats(), detail: h.detailStats() }] : [];
         }),
       };
+    case 'flush':
+      return { flushed: host(task.key).flush(task.force) };
+    case 'forcemerge':
+      return { merged: host(task.key).forceMerge(task.maxNumSegments, task.onlyExpungeDeletes) };
+    case 'translog_settings':
+      host(task.key).setTranslog(task.translog);
+      return {};
+    case 'memory': {
+      fullGc();
+      const m = process.memoryUsage();
+      let resident = 0;
+      for (const h of shards.values()) resident += h.engine.residentBytes();
+      return {
+        heapUsed: m.heapUsed,
+        heapTotal: m.heapTotal,
+        external: m.external,
+        arrayBuffers: m.arrayBuffers,
+        sectionCacheBytes: sectionCache.sizeInBytes,
+        residentSegmentBytes: resident,
+      };
+    }
     case 'noop':
       return {};
     case 'crash':

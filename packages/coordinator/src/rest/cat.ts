@@ -82,7 +82,7 @@ async function catIndices(req: RestRequest, s: NodeServices): Promise<RestRespon
       if (!st) continue;
       count += st.docs.count;
       deleted += st.docs.deleted;
-      size += st.docs.sizeInBytes;
+      size += st.detail?.storeBytes ?? st.docs.sizeInBytes;
     }
     return {
       health: indexHealth(s, meta),
@@ -140,7 +140,7 @@ async function catShards(req: RestRequest, s: NodeServices): Promise<RestRespons
         prirep: c.primary ? 'p' : 'r',
         state: c.state,
         docs: st && assigned ? st.docs.count : null,
-        store: st && assigned ? bytes(st.docs.sizeInBytes, req.query.bytes) : null,
+        store: st && assigned ? bytes(st.detail?.storeBytes ?? st.docs.sizeInBytes, req.query.bytes) : null,
         ip: assigned ? s.node.host : null,
         node: assigned ? s.node.name : null,
         'unassigned.reason': c.reason ?? null,

@@ -81,6 +81,7 @@ function withoutResets(update: SettingsUpdate): FlatSettings {
 
 function nodesStats(_req: RestRequest, s: NodeServices): RestResponse {
   const c = s.counters;
+  const ctx = s.leases.counters.totals();
   const mem = process.memoryUsage();
   return {
     status: 200,
@@ -98,7 +99,7 @@ function nodesStats(_req: RestRequest, s: NodeServices): RestResponse {
           indices: {
             indexing: { index_total: c.indexTotal },
             search: {
-              open_contexts: 0,
+              open_contexts: ctx.openContexts,
               query_total: c.queryTotal,
               query_time_in_millis: c.queryTimeMs,
               query_current: c.queryCurrent,
@@ -107,13 +108,19 @@ function nodesStats(_req: RestRequest, s: NodeServices): RestResponse {
               fetch_time_in_millis: c.fetchTimeMs,
               fetch_current: c.fetchCurrent,
               fetch_failure: c.fetchFailure,
-              scroll_total: 0,
-              scroll_time_in_millis: 0,
-              scroll_current: 0,
+              scroll_total: ctx.scrollTotal,
+              scroll_time_in_millis: ctx.scrollTimeMs,
+              scroll_current: ctx.scrollCurrent,
               suggest_total: 0,
               suggest_time_in_millis: 0,
               suggest_current: 0,
             },
+          },
+          // Shoal's own: open PITs, and the slice filters cached with the readers contexts pin.
+          search_contexts: {
+            open_point_in_time_contexts: ctx.pitCurrent,
+            open_scroll_contexts: ctx.scrollCurrent,
+            slice_filter_memory_in_bytes: ctx.sliceFilterBytes,
           },
           process: { mem: { resident_set_size_in_bytes: mem.rss } },
           jvm: { mem: { heap_used_in_bytes: mem.heapUsed, heap_committed_in_bytes: mem.heapTotal } },

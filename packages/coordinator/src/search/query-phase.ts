@@ -1,10 +1,12 @@
 /**
  * Query phase: every target shard returns its top `k` partial hits (sort values, score, doc id)
- * and its hit count, and keeps its reader for the fetch phase. Shards that are not started or
- * that fail are collected as failures; the search goes on with the others.
+ * and its hit count, and keeps a reader for the fetch phase — a transient context on its
+ * latest reader, or the PIT's or scroll's own context. Shards that are not started or that fail
+ * are collected as failures; the search goes on with the others.
  */
 import type { ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
+import type { QueryTaskResult, ShardKey, ShardWorker } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
@@ -14,13 +16,23 @@ export interface ShardQueryOutcome {
   target: ShardTarget;
   result: ShardQueryResult;
   hits: MergeHit[];
+  /** The worker and shard key that answered (and hold the context for the fetch phase). */
+  worker: ShardWorker;
+  key: ShardKey;
   contextId?: number;
+  /** The context is a PIT's or a scroll's: the fetch phase leaves it open. */
+  persistent: boolean;
 }
 
 export interface QueryPhaseResult {
   outcomes: ShardQueryOutcome[];
   failures: ShardFailure[];
 }
+
+/** Runs one shard's query; returns the worker's answer and who gave it. */
+export type ShardQueryExec = (
+  t: ShardTarget,
+) => Promise<{ reply: QueryTaskResult; worker: ShardWorker; key: ShardKey }>;
 
 function notStarted(t: ShardTarget): ShoalError {
   const state = t.copy?.state ?? 'UNASSIGNED';
@@ -33,12 +45,33 @@ function notStarted(t: ShardTarget): ShoalError {
   );
 }
 
-export async function runQueryPhase(
+/** The started primary of a target, or its no_shard_available_action_exception. */
+export function startedCopy(t: ShardTarget): { worker: ShardWorker; key: ShardKey } {
+  const copy = t.copy;
+  if (copy?.state !== 'STARTED' || !copy.worker) throw notStarted(t);
+  return { worker: copy.worker, key: copy.key };
+}
+
+/** A search on each shard's latest reader (not a PIT, not a scroll). */
+export function latestReaderQuery(
   s: NodeServices,
-  targets: ShardTarget[],
   build: (t: ShardTarget) => ShardQueryRequest,
   cancel: SharedArrayBuffer,
   keepContext: boolean,
+): ShardQueryExec {
+  return async (t) => {
+    const { worker, key } = startedCopy(t);
+    const counters = s.leases.counters.ref(worker.id);
+    const reply = await worker.run({ t: 'query', key, req: build(t), cancel, keepContext, counters });
+    return { reply, worker, key };
+  };
+}
+
+export async function runQueryPhase(
+  s: NodeServices,
+  targets: ShardTarget[],
+  exec: ShardQueryExec,
+  persistent = false,
 ): Promise<QueryPhaseResult> {
   const outcomes: ShardQueryOutcome[] = [];
   const failures: ShardFailure[] = [];
@@ -46,18 +79,18 @@ export async function runQueryPhase(
   s.counters.queryCurrent += targets.length;
   await Promise.all(
     targets.map(async (t) => {
-      const copy = t.copy;
       try {
-        if (copy?.state !== 'STARTED' || !copy.worker) throw notStarted(t);
-        const reply = await copy.worker.run({
-          t: 'query',
-          key: copy.key,
-          req: build(t),
-          cancel,
-          keepContext,
-        });
+        const { reply, worker, key } = await exec(t);
         const hits = reply.result.hits.map((h) => ({ ...h, shardIndex: t.shardIndex }) as MergeHit);
-        outcomes.push({ target: t, result: reply.result, hits, contextId: reply.contextId });
+        outcomes.push({
+          target: t,
+          result: reply.result,
+          hits,
+          worker,
+          key,
+          contextId: reply.contextId,
+          persistent,
+        });
       } catch (e) {
         s.counters.queryFailure++;
         failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
@@ -71,11 +104,11 @@ export async function runQueryPhase(
   return { outcomes, failures };
 }
 
-/** Frees the reader contexts that the fetch phase will not use. */
+/** Frees the transient reader contexts that the fetch phase will not use. */
 export function releaseContexts(outcomes: ShardQueryOutcome[]): void {
   for (const o of outcomes) {
-    if (o.contextId !== undefined && o.target.copy?.worker) {
-      o.target.copy.worker.run({ t: 'release', contextIds: [o.contextId] }).catch(() => {});
+    if (o.contextId !== undefined && !o.persistent) {
+      o.worker.run({ t: 'release', contextIds: [o.contextId] }).catch(() => {});
     }
   }
 }

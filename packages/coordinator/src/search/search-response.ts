@@ -49,6 +49,10 @@ export interface SearchResponseParts {
   hits: (FetchedHit | undefined)[];
   hasSort: boolean;
   maxScore: number;
+  /** A scroll page: the id to continue with (written first). */
+  scrollId?: string;
+  /** A PIT search: the id to use next. */
+  pitId?: string;
 }
 
 export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
@@ -65,5 +69,12 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   else if (p.req.restTotalHitsAsInt) hits.total = -1;
   hits.max_score = Number.isNaN(p.maxScore) ? null : p.maxScore;
   hits.hits = p.hits.filter((h): h is FetchedHit => h !== undefined).map((h) => hitJson(h, p.req, p.hasSort));
-  return { took: p.took, timed_out: false, _shards: shards, hits };
+  const out: Record<string, unknown> = {};
+  if (p.scrollId !== undefined) out._scroll_id = p.scrollId;
+  if (p.pitId !== undefined) out.pit_id = p.pitId;
+  out.took = p.took;
+  out.timed_out = false;
+  out._shards = shards;
+  out.hits = hits;
+  return out;
 }

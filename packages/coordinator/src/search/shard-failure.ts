@@ -2,8 +2,9 @@
 import { isShoalError, ShoalError, searchPhaseExecution } from '@shoal/protocol';
 
 export interface ShardFailure {
+  /** -1, with a null index, when the shard is not known (scroll continuations). */
   shard: number;
-  index: string;
+  index: string | null;
   node?: string;
   error: ShoalError;
 }

@@ -16,7 +16,7 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
   indices_boost: 'indices_boost',
 };
 
-export function refuseUnsupported(req: SearchRequest, query: Record<string, string>): void {
+export function refuseUnsupported(req: SearchRequest): void {
   if (req.aggs !== undefined) throw notImplemented('aggregations');
   if (req.collapse !== undefined) throw notImplemented('field collapsing (collapse)');
   if (req.rescore !== undefined) throw notImplemented('rescoring (rescore)');
@@ -24,10 +24,6 @@ export function refuseUnsupported(req: SearchRequest, query: Record<string, stri
   if (req.explain) throw notImplemented('explain');
   if (req.profile) throw notImplemented('profile');
   if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');
-  if (req.pit !== undefined) throw notImplemented('point in time (pit) searches');
-  if (req.slice !== undefined) throw notImplemented('sliced searches (slice)');
-  if (query.scroll !== undefined) throw notImplemented('scroll searches');
-  if (req.searchAfter !== undefined) throw notImplemented('search_after');
   for (const key of req.ignoredKeys ?? []) {
     const feature = IGNORED_KEY_FEATURES[key];
     if (feature) throw notImplemented(feature);

@@ -111,6 +111,13 @@ export class ShardTable {
     return copies;
   }
 
+  /** Places a copy whose worker died on the least-loaded worker (its replacement thread, usually). */
+  reassign(copy: ShardCopy): void {
+    const worker = this.leastLoaded();
+    worker.shards.add(copy.key);
+    copy.worker = worker;
+  }
+
   markFailed(keys: ShardKey[], reason: string): void {
     for (const key of keys) {
       const copy = this.byKey.get(key);

@@ -10,7 +10,13 @@ export class ClusterSettings {
   private transient: FlatSettings = {};
   private listeners: ((effective: FlatSettings) => void)[] = [];
 
-  constructor(private readonly fromConfig: FlatSettings = {}) {}
+  constructor(
+    private readonly fromConfig: FlatSettings = {},
+    /** Persistent settings restored from the node's data path. */
+    persisted: FlatSettings = {},
+  ) {
+    this.persistent = { ...persisted };
+  }
 
   /** The settings in force: node config, then persistent, then transient. */
   effective(): FlatSettings {

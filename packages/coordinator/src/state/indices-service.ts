@@ -8,7 +8,9 @@ import { createIndexMapping, type IndexMapping } from '@shoal/engine';
 import {
   defaultRoutingNumShards,
   type FlatSettings,
+  getBytes,
   getInt,
+  getString,
   getTimeMs,
   normalizeSettings,
   resourceAlreadyExists,
@@ -17,10 +19,12 @@ import {
   validateIndexName,
   validateSettings,
 } from '@shoal/protocol';
+import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
-import type { ShardTable } from '../shards/shard-table.ts';
+import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
+import type { MetadataStore } from './metadata-store.ts';
 import { type IndicesOptions, resolveIndices } from './resolve-indices.ts';
 
 const CREATE_INDEX_KEYS = new Set(['settings', 'mappings', 'aliases']);
@@ -42,7 +46,106 @@ export class IndicesService {
   constructor(
     private readonly shards: ShardTable,
     private readonly logger: Logger,
-  ) {}
+    /** Where index metadata and shard files live; absent: memory only. */
+    private readonly store?: MetadataStore,
+  ) {
+    for (const w of shards.workers) {
+      // A dead worker thread's shard copies are recovered from disk on its replacement.
+      w.onShardsFailed((keys) => {
+        if (this.store) void this.recoverFailed(keys);
+      });
+    }
+  }
+
+  /**
+   * Start-up: every index on disk comes back with its settings, mappings and aliases, and each
+   * of its shards is recovered from its last commit and translog. A shard that cannot be
+   * recovered (a corrupt file) is FAILED with the reason, and never serves anything.
+   */
+  async load(): Promise<void> {
+    if (!this.store) return;
+    const { metas, removed } = this.store.loadIndices();
+    for (const uuid of removed) this.logger.warn({ uuid }, 'removed an index folder that has no metadata');
+    for (const meta of metas) {
+      this.indices.set(meta.name, meta);
+      const copies = this.shards.allocate(
+        meta.name,
+        meta.uuid,
+        meta.numberOfShards,
+        getInt(meta.settings, 'index.number_of_replicas'),
+      );
+      await Promise.all(copies.filter((c) => c.primary).map((c) => this.openShard(c, meta, true)));
+    }
+  }
+
+  /** Opens (creating or recovering) one primary on its worker; failures mark it FAILED. */
+  private async openShard(c: ShardCopy, meta: IndexMetadata, tolerateFailure: boolean): Promise<void> {
+    const worker = c.worker!;
+    const started = Date.now();
+    try {
+      const r = await worker.run({
+        t: 'open',
+        key: c.key,
+        index: meta.name,
+        indexUuid: meta.uuid,
+        shardId: c.shardId,
+        mapping: meta.mapping.toJSON(),
+        refreshIntervalMs: getTimeMs(meta.settings, 'index.refresh_interval'),
+        path: this.store?.shardPath(meta.uuid, c.shardId),
+        translog: translogSettings(meta.settings),
+      });
+      for (const w of r.warnings ?? [])
+        this.logger.warn({ index: meta.name, shard: c.shardId, ...w.fields }, w.msg);
+      if (r.recovery?.existing) {
+        this.logger.info(
+          { index: meta.name, shard: c.shardId, ...r.recovery, ms: Date.now() - started },
+          'recovered shard from its commit and translog',
+        );
+      }
+      c.state = 'STARTED';
+      c.reason = undefined;
+    } catch (e) {
+      if (!tolerateFailure) throw e;
+      const reason = e instanceof ShoalError ? `${e.type}: ${e.reason}` : String(e);
+      c.state = 'FAILED';
+      c.reason = `shard failed to recover: ${reason}`;
+      this.logger.error(
+        { index: meta.name, shard: c.shardId, reason },
+        'shard failed to recover; it is FAILED',
+      );
+    }
+  }
+
+  /** Flushes every started primary (a clean node stop). */
+  async flushAll(): Promise<void> {
+    await Promise.all(
+      this.shards
+        .all()
+        .filter((c) => c.primary && c.state === 'STARTED' && c.worker)
+        .map((c) => c.worker!.run({ t: 'flush', key: c.key, force: false })),
+    );
+  }
+
+  /** Re-opens, on the worker's replacement thread, the shard copies a dead thread held. */
+  private async recoverFailed(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const copy = this.shards.all().find((c) => c.key === key && c.primary);
+      if (!copy) continue;
+      const meta = [...this.indices.values()].find((m) => m.uuid === copy.indexUuid);
+      if (!meta) continue;
+      await this.mutex.run(meta.name, async () => {
+        this.shards.reassign(copy);
+        copy.state = 'INITIALIZING';
+        await this.openShard(copy, meta, true);
+        if ((copy.state as string) === 'STARTED') {
+          this.logger.info(
+            { index: meta.name, shard: copy.shardId },
+            'shard recovered from disk after its worker died',
+          );
+        }
+      });
+    }
+  }
 
   all(): ReadonlyMap<string, IndexMetadata> {
     return this.indices;
@@ -130,26 +233,12 @@ export class IndicesService {
         numberOfShards,
         getInt(settings, 'index.number_of_replicas'),
       );
-      const refreshIntervalMs = getTimeMs(settings, 'index.refresh_interval');
       try {
-        await Promise.all(
-          copies
-            .filter((c) => c.primary)
-            .map(async (c) => {
-              await c.worker!.run({
-                t: 'open',
-                key: c.key,
-                index: name,
-                indexUuid: uuid,
-                shardId: c.shardId,
-                mapping: mapping.toJSON(),
-                refreshIntervalMs,
-              });
-              c.state = 'STARTED';
-            }),
-        );
+        await Promise.all(copies.filter((c) => c.primary).map((c) => this.openShard(c, meta, false)));
+        this.store?.saveIndex(meta);
       } catch (e) {
         await this.closeShards(uuid);
+        this.store?.deleteIndex(uuid);
         throw e;
       }
       this.indices.set(name, meta);
@@ -162,6 +251,7 @@ export class IndicesService {
     await this.mutex.run(meta.name, async () => {
       this.indices.delete(meta.name);
       await this.closeShards(meta.uuid);
+      this.store?.deleteIndex(meta.uuid);
       this.logger.info({ index: meta.name, uuid: meta.uuid }, 'deleted index');
     });
   }
@@ -190,6 +280,8 @@ export class IndicesService {
           .filter((c) => c.worker)
           .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json })),
       );
+      // Durable before the write that needed it is retried and acknowledged.
+      this.store?.saveIndex(next);
       this.indices.set(name, next);
       return next;
     });
@@ -211,7 +303,17 @@ export class IndicesService {
           else settings[k] = v;
         }
         const next: IndexMetadata = { ...current, settings, settingsVersion: current.settingsVersion + 1 };
+        this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
+        if (Object.keys(changes).some((k) => k.startsWith('index.translog.'))) {
+          const translog = translogSettings(settings);
+          await Promise.all(
+            this.shards
+              .primaries(meta.uuid)
+              .filter((c) => c.worker && c.state === 'STARTED')
+              .map((c) => c.worker!.run({ t: 'translog_settings', key: c.key, translog })),
+          );
+        }
         if ('index.refresh_interval' in changes) {
           const ms = getTimeMs(settings, 'index.refresh_interval');
           await Promise.all(
@@ -233,9 +335,21 @@ export class IndicesService {
     for (const [name, aliases] of next) {
       const meta = this.indices.get(name);
       if (!meta) continue;
-      this.indices.set(name, { ...meta, aliases, aliasesVersion: meta.aliasesVersion + 1 });
+      const next = { ...meta, aliases, aliasesVersion: meta.aliasesVersion + 1 };
+      this.store?.saveIndex(next);
+      this.indices.set(name, next);
     }
   }
+}
+
+/** `index.translog.*` as the shard worker takes them. */
+export function translogSettings(settings: Readonly<FlatSettings>): TranslogSettings {
+  return {
+    durability:
+      getString(settings, 'index.translog.durability').toLowerCase() === 'async' ? 'async' : 'request',
+    syncIntervalMs: getTimeMs(settings, 'index.translog.sync_interval'),
+    flushThresholdBytes: getBytes(settings, 'index.translog.flush_threshold_size'),
+  };
 }
 
 function parseCreateAliases(

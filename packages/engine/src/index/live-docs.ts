@@ -21,6 +21,19 @@ export class LiveDocs {
     return new LiveDocs(maxDoc, null, 0);
   }
 
+  /** Live docs read back from a commit: `deleted` has one bit per doc, set = deleted. */
+  static fromDeleted(maxDoc: number, deleted: Uint32Array): LiveDocs {
+    let count = 0;
+    for (let i = 0; i < deleted.length; i++) {
+      let v = deleted[i]!;
+      while (v !== 0) {
+        v &= v - 1;
+        count++;
+      }
+    }
+    return new LiveDocs(maxDoc, count > 0 ? deleted : null, count);
+  }
+
   isLive(doc: number): boolean {
     const d = this.deleted;
     return d === null || (d[doc >>> 5]! & (1 << (doc & 31))) === 0;

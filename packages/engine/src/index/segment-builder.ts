@@ -3,6 +3,7 @@
  * data (merge, see segment-merge.ts). Docs get consecutive ids in the order they are added.
  */
 import type { ParsedDocument } from '../contract.ts';
+import type { SegmentData } from '../store/segment-codec.ts';
 import { FieldWriters } from './field-writer-set.ts';
 import { ByteBuffer, FloatBuffer } from './growable.ts';
 import { encodeNorm } from './norms.ts';
@@ -113,6 +114,12 @@ export class SegmentBuilder {
   }
 
   build(name?: string): Segment {
+    const data = this.buildData(name ?? '');
+    return new Segment(data.stored, new Map(data.fields), name);
+  }
+
+  /** The segment's arrays, to be written to a file (or wrapped in an in-memory Segment). */
+  buildData(name: string): SegmentData {
     const maxDoc = this.ids.length;
     const fields = new Map<string, SegmentField>();
     for (const [path, w] of this.writers.termWriters) {
@@ -130,8 +137,9 @@ export class SegmentBuilder {
       const built = w.build(maxDoc);
       fields.set(path, { path, type: 'geo_point', docsWithField: built.docsWithField, geo: built.geo });
     }
-    return new Segment(
-      {
+    return {
+      name,
+      stored: {
         ids: this.ids,
         routing: this.routing,
         sourceBytes: this.source.toArray(),
@@ -141,7 +149,6 @@ export class SegmentBuilder {
         primaryTerms: this.terms.toArray(),
       },
       fields,
-      name,
-    );
+    };
   }
 }

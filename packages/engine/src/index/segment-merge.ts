@@ -4,8 +4,9 @@
  * ids remapped. Nothing is re-parsed or re-analysed, and stored `_source` bytes are copied
  * as they are. The inputs stay untouched, so readers holding them keep working.
  */
+import type { SegmentData } from '../store/segment-codec.ts';
 import type { LiveDocs } from './live-docs.ts';
-import type { Segment, SegmentField } from './segment.ts';
+import { Segment, type SegmentField } from './segment.ts';
 import { SegmentBuilder } from './segment-builder.ts';
 
 export interface MergeInput {
@@ -14,18 +15,32 @@ export interface MergeInput {
 }
 
 export function mergeSegments(inputs: readonly MergeInput[], name?: string): Segment {
+  const data = mergeSegmentData(inputs, name ?? '');
+  return new Segment(data.stored, new Map(data.fields), name);
+}
+
+/** The merged segment's arrays (written to a file by a shard with a data path). */
+export function mergeSegmentData(inputs: readonly MergeInput[], name: string): SegmentData {
   const b = new SegmentBuilder();
   const docMaps: Int32Array[] = [];
   for (const { segment, liveDocs } of inputs) {
     const map = new Int32Array(segment.maxDoc).fill(-1);
     const st = segment.stored;
+    // The whole source block in one read, rather than one positioned read per document.
+    const src = segment.sourceBlock();
+    const { seqNos, versions, primaryTerms, routing } = st;
     for (let d = 0; d < segment.maxDoc; d++) {
       if (!liveDocs.isLive(d)) continue;
-      map[d] = b.addStored(st.ids[d]!, st.routing[d] ?? null, segment.source(d), {
-        seqNo: st.seqNos[d]!,
-        version: st.versions[d]!,
-        primaryTerm: st.primaryTerms[d]!,
-      });
+      map[d] = b.addStored(
+        segment.id(d),
+        routing[d] ?? null,
+        src.bytes.subarray(src.offsets[d]!, src.offsets[d + 1]!),
+        {
+          seqNo: seqNos[d]!,
+          version: versions[d]!,
+          primaryTerm: primaryTerms[d]!,
+        },
+      );
     }
     docMaps.push(map);
   }
@@ -33,7 +48,7 @@ export function mergeSegments(inputs: readonly MergeInput[], name?: string): Seg
     const map = docMaps[i]!;
     for (const f of segment.fields.values()) copyField(b, f, map);
   });
-  return b.build(name);
+  return b.buildData(name);
 }
 
 function copyField(b: SegmentBuilder, f: SegmentField, map: Int32Array): void {

@@ -1,10 +1,13 @@
 /**
  * An immutable segment: what one refresh (or one merge) produced. Everything is typed arrays
- * and flat string arrays, so a segment is cheap to keep alive and to hand to a later
- * persistence layer. Derived structures (sorted permutations for sort fast paths, the `_id`
- * lookup order) are computed lazily and cached here: they are as immutable as the segment.
+ * and flat string arrays. A shard with a data path writes each segment to its file as soon as
+ * it is built and reads it back lazily from there (file-backing.ts); a shard without one keeps
+ * it in memory. Derived structures (sorted permutations for sort fast paths) are computed
+ * lazily and cached here: they are as immutable as the segment.
  */
 import type { ResolvedField } from '../contract.ts';
+import { idOrderOf } from '../store/segment-codec.ts';
+import type { SegmentFile } from '../store/segment-file.ts';
 import { compareTerms } from './term-order.ts';
 
 export type LeafType = ResolvedField['type'];
@@ -58,15 +61,92 @@ export interface SegmentField {
 }
 
 export interface StoredFields {
-  ids: string[];
-  routing: (string | null)[];
-  sourceBytes: Uint8Array;
-  /** Source of doc d: bytes [sourceOffsets[d], sourceOffsets[d+1]). */
-  sourceOffsets: Uint32Array;
+  ids: readonly string[];
+  routing: readonly (string | null)[];
   /** seq_no, version and primary term per doc (Float64Array: exact up to 2^53). */
   seqNos: Float64Array;
   versions: Float64Array;
   primaryTerms: Float64Array;
+}
+
+/** What a segment built in memory holds besides its fields: the stored `_source` bytes. */
+export interface InMemoryStored extends StoredFields {
+  sourceBytes: Uint8Array;
+  /** Source of doc d: bytes [sourceOffsets[d], sourceOffsets[d+1]). */
+  sourceOffsets: Uint32Array;
+}
+
+/**
+ * Where a segment's data lives: in memory (built by a refresh or merge of a shard without a
+ * data path) or in its file (see file-backing.ts), loaded lazily.
+ */
+export interface SegmentBacking {
+  readonly maxDoc: number;
+  readonly stored: StoredFields;
+  readonly fields: ReadonlyMap<string, SegmentField>;
+  readonly sizeInBytes: number;
+  source(doc: number): Uint8Array;
+  /** Every doc's source at once (merges), without going through any cache. */
+  sourceBlock(): { bytes: Uint8Array; offsets: ArrayLike<number> };
+  id(doc: number): string;
+  docOfId(id: string): number;
+  /** The file behind the data, for a segment that has one. */
+  readonly file?: SegmentFile;
+  /** Bytes kept in memory for as long as the segment is open. */
+  readonly residentBytes: number;
+  close(): void;
+}
+
+class MemoryBacking implements SegmentBacking {
+  readonly maxDoc: number;
+  readonly sizeInBytes: number;
+  private idOrder: Int32Array | undefined;
+
+  constructor(
+    readonly stored: InMemoryStored,
+    readonly fields: ReadonlyMap<string, SegmentField>,
+  ) {
+    this.maxDoc = stored.ids.length;
+    this.sizeInBytes = estimateSize(stored, fields);
+  }
+
+  source(doc: number): Uint8Array {
+    const o = this.stored.sourceOffsets;
+    return this.stored.sourceBytes.subarray(o[doc]!, o[doc + 1]!);
+  }
+
+  sourceBlock() {
+    return { bytes: this.stored.sourceBytes, offsets: this.stored.sourceOffsets };
+  }
+
+  id(doc: number): string {
+    return this.stored.ids[doc]!;
+  }
+
+  docOfId(id: string): number {
+    const ids = this.stored.ids;
+    this.idOrder ??= idOrderOf(ids);
+    const order = this.idOrder;
+    let lo = 0;
+    let hi = order.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const doc = order[mid]!;
+      const c = compareTerms(ids[doc]!, id);
+      if (c < 0) lo = mid + 1;
+      else if (c > 0) hi = mid - 1;
+      else return doc;
+    }
+    return -1;
+  }
+
+  get residentBytes(): number {
+    return this.sizeInBytes;
+  }
+
+  close(): void {
+    this.idOrder = undefined;
+  }
 }
 
 let segmentGeneration = 0;
@@ -74,28 +154,62 @@ let segmentGeneration = 0;
 export class Segment {
   readonly name: string;
   readonly maxDoc: number;
-  readonly stored: StoredFields;
-  readonly fields: ReadonlyMap<string, SegmentField>;
-  readonly sizeInBytes: number;
+  private readonly backing: SegmentBacking;
   private readonly cache = new Map<string, unknown>();
   private refs = 0;
   private readonly closeListeners: ((s: Segment) => void)[] = [];
 
-  constructor(stored: StoredFields, fields: Map<string, SegmentField>, name?: string) {
-    this.name = name ?? `_${(segmentGeneration++).toString(36)}`;
-    this.maxDoc = stored.ids.length;
-    this.stored = stored;
-    this.fields = fields;
-    this.sizeInBytes = estimateSize(stored, fields);
+  constructor(stored: InMemoryStored, fields: Map<string, SegmentField>, name?: string);
+  constructor(backing: SegmentBacking, name: string);
+  constructor(a: InMemoryStored | SegmentBacking, b?: Map<string, SegmentField> | string, name?: string) {
+    if (typeof b === 'string') {
+      this.backing = a as SegmentBacking;
+      this.name = b;
+    } else {
+      this.backing = new MemoryBacking(a as InMemoryStored, b ?? new Map());
+      this.name = name ?? `_m${(segmentGeneration++).toString(36)}`;
+    }
+    this.maxDoc = this.backing.maxDoc;
+  }
+
+  /** Stored per-doc data (ids, routing, seq_no, version, term); may load it from the file. */
+  get stored(): StoredFields {
+    return this.backing.stored;
+  }
+
+  get fields(): ReadonlyMap<string, SegmentField> {
+    return this.backing.fields;
+  }
+
+  /** Bytes: the file's length, or an estimate of the arrays of an in-memory segment. */
+  get sizeInBytes(): number {
+    return this.backing.sizeInBytes;
+  }
+
+  get residentBytes(): number {
+    return this.backing.residentBytes;
+  }
+
+  /** The segment's file, when it has one (a shard with a data path). */
+  get file(): SegmentFile | undefined {
+    return this.backing.file;
   }
 
   field(path: string): SegmentField | undefined {
-    return this.fields.get(path);
+    return this.backing.fields.get(path);
   }
 
   source(doc: number): Uint8Array {
-    const o = this.stored.sourceOffsets;
-    return this.stored.sourceBytes.subarray(o[doc]!, o[doc + 1]!);
+    return this.backing.source(doc);
+  }
+
+  sourceBlock(): { bytes: Uint8Array; offsets: ArrayLike<number> } {
+    return this.backing.sourceBlock();
+  }
+
+  /** The `_id` of `doc`, without materialising the whole id list. */
+  id(doc: number): string {
+    return this.backing.id(doc);
   }
 
   /** Lazily computed, cached derived data (sort permutations, id order…). */
@@ -110,29 +224,13 @@ export class Segment {
 
   /** The doc holding `id` (deleted or not), or -1. Ids are unique within a segment. */
   docOfId(id: string): number {
-    const ids = this.stored.ids;
-    const order = this.cached('_id:order', () => {
-      const o = new Int32Array(ids.length);
-      for (let i = 0; i < o.length; i++) o[i] = i;
-      o.sort((a, b) => compareTerms(ids[a]!, ids[b]!));
-      return o;
-    });
-    let lo = 0;
-    let hi = order.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const doc = order[mid]!;
-      const c = compareTerms(ids[doc]!, id);
-      if (c < 0) lo = mid + 1;
-      else if (c > 0) hi = mid - 1;
-      else return doc;
-    }
-    return -1;
+    return this.backing.docOfId(id);
   }
 
   // Reference counting: the engine holds one reference while the segment is part of the
-  // shard's current set, every reader holds one while open. A persistence layer may listen
-  // for the last release to delete the segment's files (as Lucene's IndexFileDeleter does).
+  // shard's current set, every reader holds one while open. The store listens for the last
+  // release to close the file and delete it unless a commit still needs it (as Lucene's
+  // IndexFileDeleter does), so a PIT or scroll keeps its segments' files on disk.
   incRef(): void {
     this.refs++;
   }
@@ -141,6 +239,7 @@ export class Segment {
     if (this.refs <= 0) throw new Error(`segment ${this.name} released too often`);
     if (--this.refs === 0) {
       this.cache.clear();
+      this.backing.close();
       for (const l of this.closeListeners) l(this);
     }
   }
@@ -154,7 +253,7 @@ export class Segment {
   }
 }
 
-function estimateSize(stored: StoredFields, fields: Map<string, SegmentField>): number {
+function estimateSize(stored: InMemoryStored, fields: ReadonlyMap<string, SegmentField>): number {
   let size = stored.sourceBytes.byteLength + stored.sourceOffsets.byteLength + stored.seqNos.byteLength * 3;
   for (const id of stored.ids) size += id.length + 16;
   for (const f of fields.values()) {

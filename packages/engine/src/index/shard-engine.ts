@@ -11,14 +11,18 @@ import type {
   ShardWriteOp,
   ShardWriteOutcome,
 } from '../contract.ts';
+import type { SegmentData } from '../store/segment-codec.ts';
+import type { ShardStore, StoreEntry } from '../store/shard-store.ts';
+import { type TranslogOp, translogOpOf } from '../store/translog-ops.ts';
+import { EngineStats } from './engine-stats.ts';
 import { LiveDocs } from './live-docs.ts';
 import { pickMerge } from './merge-policy.ts';
-import type { Segment } from './segment.ts';
+import { Segment } from './segment.ts';
 import { type DocMeta, SegmentBuilder } from './segment-builder.ts';
-import { mergeSegments } from './segment-merge.ts';
+import { mergeSegmentData } from './segment-merge.ts';
 import { ReaderSnapshot, type ShardReader } from './shard-reader.ts';
 import type { ShardIdent } from './write-errors.ts';
-import { type DocState, planWrites, type WriteEffect } from './write-planner.ts';
+import { type DocState, planWrites, segmentDocState, type WriteEffect } from './write-planner.ts';
 
 export interface ShardEngineOptions {
   index: string;
@@ -30,6 +34,11 @@ export interface ShardEngineOptions {
   gcDeletesMillis?: number;
   /** Clock for tombstone expiry; tests may pin it. */
   now?: () => number;
+  /**
+   * The shard's files: with a store, every applied write batch goes to the translog first,
+   * every segment is written to its file, and `flush` commits. Without one, memory only.
+   */
+  store?: ShardStore;
 }
 
 interface SegmentEntry {
@@ -66,8 +75,11 @@ export class ShardEngine {
   private changedSinceRefresh = false;
   private readerIds = 0;
   private current: ReaderSnapshot;
+  readonly store: ShardStore | undefined;
+  readonly stats = new EngineStats();
 
   constructor(opts: ShardEngineOptions) {
+    this.store = opts.store;
     this.ident = { index: opts.index, indexUuid: opts.indexUuid, shardId: opts.shardId };
     this.mapping = opts.mapping;
     this.primaryTerm = opts.primaryTerm ?? 1;
@@ -102,9 +114,56 @@ export class ShardEngine {
       lookup: (id) => this.state(id),
     });
     if (plan.mappingUpdate) return { kind: 'needs_mapping', update: plan.mappingUpdate };
-    for (const e of plan.effects) this.apply(e);
+    // The translog first: if it cannot take the batch, nothing of it is applied.
+    this.store?.translog.append(plan.effects.map(translogOpOf));
+    for (const e of plan.effects) {
+      this.apply(e);
+      if (e.kind === 'index') this.stats.indexTotal++;
+      else this.stats.deleteTotal++;
+    }
     this.nextSeqNo = plan.nextSeqNo;
     return { kind: 'applied', results: plan.results };
+  }
+
+  /**
+   * Recovery: applies translog operations above the commit's local checkpoint as they were
+   * recorded (seq_no, version and term kept; no version checks). Returns the mapping updates
+   * that documents needed, which the mapping on disk should already hold.
+   */
+  replay(ops: readonly TranslogOp[], localCheckpoint: number): Record<string, unknown>[] {
+    const updates: Record<string, unknown>[] = [];
+    for (const op of ops) {
+      if (op.seqNo <= localCheckpoint) continue;
+      const meta = { seqNo: op.seqNo, version: op.version, primaryTerm: op.primaryTerm };
+      if (op.kind === 'delete') {
+        this.apply({ kind: 'delete', id: op.id, meta });
+      } else {
+        let parsed = this.mapping.parseDocument(op.id, op.source, op.routing);
+        if (parsed.dynamicUpdate) {
+          updates.push(parsed.dynamicUpdate);
+          this.mapping = this.mapping.merge(parsed.dynamicUpdate);
+          parsed = this.mapping.parseDocument(op.id, op.source, op.routing);
+        }
+        this.apply({ kind: 'index', doc: parsed.doc, meta });
+      }
+      if (op.seqNo >= this.nextSeqNo) this.nextSeqNo = op.seqNo + 1;
+      if (op.primaryTerm > this.primaryTerm) this.primaryTerm = op.primaryTerm;
+    }
+    return updates;
+  }
+
+  /** Installs the segments of a commit (recovery, before any write). */
+  restore(entries: readonly StoreEntry[], maxSeqNo: number): void {
+    for (const e of entries) e.segment.incRef();
+    this.entries = [...entries];
+    this.nextSeqNo = Math.max(this.nextSeqNo, maxSeqNo + 1);
+    this.changedSinceRefresh = true;
+    this.refresh();
+  }
+
+  /** Docs buffered since the last refresh (recovery refreshes as it goes to bound memory). */
+  get bufferedDocs(): number {
+    return this.buffer.length;
   }
 
   private apply(e: WriteEffect): void {
@@ -187,11 +246,12 @@ export class ShardEngine {
   /** Turns the buffer into a segment and publishes a new reader; false when nothing changed. */
   refresh(): boolean {
     if (!this.changedSinceRefresh) return false;
+    const started = performance.now();
     const live = this.buffer.filter((b) => b.live);
     if (live.length > 0) {
       const builder = new SegmentBuilder();
       for (const b of live) builder.addDocument(b.doc, b.meta);
-      const segment = builder.build();
+      const segment = this.newSegment(builder.buildData(this.segmentName()));
       segment.incRef();
       this.entries.push({ segment, liveDocs: LiveDocs.allLive(segment.maxDoc) });
     }
@@ -201,12 +261,52 @@ export class ShardEngine {
     this.pruneTombstones();
     this.publish();
     this.changedSinceRefresh = false;
+    this.stats.refreshTotal++;
+    this.stats.refreshTimeMs += performance.now() - started;
+    return true;
+  }
+
+  private segmentName(): string {
+    return this.store?.nextSegmentName() ?? '';
+  }
+
+  /** A built segment: written to its file and read back from there, or kept in memory. */
+  private newSegment(data: SegmentData): Segment {
+    if (this.store) return this.store.writeSegment(data);
+    return new Segment(data.stored, new Map(data.fields), data.name || undefined);
+  }
+
+  /**
+   * Flush: refresh, then commit every segment and live docs so the translog up to here can
+   * go. False when the last commit already holds everything (Elasticsearch skips such a
+   * flush too).
+   */
+  flush(force = false): boolean {
+    const store = this.store;
+    if (!store) return false;
+    this.refresh();
+    if (!force && store.holds(this.entries, this.maxSeqNo)) return false;
+    const started = performance.now();
+    store.commit(this.entries, {
+      localCheckpoint: this.maxSeqNo,
+      maxSeqNo: this.maxSeqNo,
+      primaryTerm: this.primaryTerm,
+    });
+    this.stats.flushTotal++;
+    this.stats.flushTimeMs += performance.now() - started;
     return true;
   }
 
   /** A counted handle on the latest published reader; release it when done. */
   acquireReader(): ShardReader {
     return this.current.acquire();
+  }
+
+  /** Bytes the current segments keep in memory whatever the section cache holds. */
+  residentBytes(): number {
+    let n = 0;
+    for (const e of this.entries) n += e.segment.residentBytes;
+    return n;
   }
 
   docsStats(): ShardDocsStats {
@@ -238,6 +338,15 @@ export class ShardEngine {
     return true;
   }
 
+  /** `_forcemerge?only_expunge_deletes=true`: rewrites the segments that have deleted docs. */
+  expungeDeletes(): boolean {
+    this.refresh();
+    const withDeletes = this.entries.filter((e) => e.liveDocs.numDeleted > 0);
+    if (withDeletes.length === 0) return false;
+    this.mergeEntries(withDeletes);
+    return true;
+  }
+
   /**
    * The background merge trigger, for the owner to call after a refresh: when there are many
    * segments, the small ones are merged into one (a simplified tiered policy).
@@ -250,10 +359,12 @@ export class ShardEngine {
   }
 
   private mergeEntries(chosen: SegmentEntry[]): void {
+    const started = performance.now();
     const set = new Set(chosen);
     const inOrder = this.entries.filter((e) => set.has(e));
-    const merged = mergeSegments(inOrder);
+    const merged = this.newSegment(mergeSegmentData(inOrder, this.segmentName()));
     merged.incRef();
+    this.stats.recordMerge(inOrder, merged, performance.now() - started);
     const next: SegmentEntry[] = [];
     let placed = false;
     for (const e of this.entries) {
@@ -296,19 +407,6 @@ export class ShardEngine {
     for (const e of this.entries) e.segment.decRef();
     this.entries = [];
     this.current = new ReaderSnapshot(this.readerIds++, []);
+    this.store?.close();
   }
-}
-
-function segmentDocState(segment: Segment, doc: number): DocState {
-  const st = segment.stored;
-  const s: DocState = {
-    exists: true,
-    version: st.versions[doc]!,
-    seqNo: st.seqNos[doc]!,
-    primaryTerm: st.primaryTerms[doc]!,
-    source: segment.source(doc),
-  };
-  const r = st.routing[doc];
-  if (r !== null && r !== undefined) s.routing = r;
-  return s;
 }

@@ -8,6 +8,7 @@
  */
 import { isShoalError, type ShoalError } from '@shoal/protocol';
 import type { IndexMapping, ParsedDocument, ShardWriteOp, ShardWriteResult } from '../contract.ts';
+import type { Segment } from './segment.ts';
 import type { DocMeta } from './segment-builder.ts';
 import { applyPartialUpdate, mergeFragments, parseJsonObject, serialiseJson } from './source-update.ts';
 import { conflict, documentMissing, type ShardIdent, seqNoConflict } from './write-errors.ts';
@@ -214,4 +215,19 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
 
   if (mappingUpdate) return { results: [], effects: [], mappingUpdate, nextSeqNo: ctx.nextSeqNo };
   return { results, effects, nextSeqNo: seqNo };
+}
+
+/** The state of a live doc of a segment. */
+export function segmentDocState(segment: Segment, doc: number): DocState {
+  const st = segment.stored;
+  const s: DocState = {
+    exists: true,
+    version: st.versions[doc]!,
+    seqNo: st.seqNos[doc]!,
+    primaryTerm: st.primaryTerms[doc]!,
+    source: segment.source(doc),
+  };
+  const r = st.routing[doc];
+  if (r !== null && r !== undefined) s.routing = r;
+  return s;
 }

@@ -117,7 +117,8 @@ export interface Union {
 /**
  * Union of several doc lists, with summed scores and per-doc match counts when asked. Large
  * unions accumulate into dense per-segment arrays (Lucene's BooleanScorer idea); small ones
- * merge pairwise.
+ * merge list by list. Either way each doc's score is the sum of its lists' scores added in
+ * list order, the order the doc-at-a-time scorers add them in (max-score.ts).
  */
 export function union(
   list: readonly DocMatches[],
@@ -132,31 +133,31 @@ export function union(
   let total = 0;
   for (const p of parts) total += p.docs.length;
   if (total * 4 > maxDoc || parts.length > 16) return denseUnion(parts, maxDoc, needsScores, needsCounts);
-  let cur: Union[] = parts.map((p) => ({
-    docs: p.docs,
-    scores: needsScores ? (p.scores ?? new Float64Array(p.docs.length)) : null,
-    counts: needsCounts ? new Int32Array(p.docs.length).fill(1) : null,
-  }));
-  while (cur.length > 1) {
-    const next: Union[] = [];
-    for (let i = 0; i + 1 < cur.length; i += 2) next.push(merge2(cur[i]!, cur[i + 1]!));
-    if (cur.length % 2 === 1) next.push(cur[cur.length - 1]!);
-    cur = next;
-  }
-  return cur[0]!;
+  const first = parts[0]!;
+  let cur: Union = {
+    docs: first.docs,
+    scores: needsScores ? (first.scores ?? new Float64Array(first.docs.length)) : null,
+    counts: needsCounts ? new Int32Array(first.docs.length).fill(1) : null,
+  };
+  for (let i = 1; i < parts.length; i++) cur = merge2(cur, parts[i]!);
+  return cur;
 }
 
-function merge2(a: Union, b: Union): Union {
+/** `a` plus one more list `b` (count 1 per doc, its score added after a's). */
+function merge2(a: Union, b: DocMatches): Union {
   const cap = a.docs.length + b.docs.length;
   const docsOut = new Int32Array(cap);
-  const scores = a.scores && b.scores ? new Float64Array(cap) : null;
-  const counts = a.counts && b.counts ? new Int32Array(cap) : null;
+  const scores = a.scores ? new Float64Array(cap) : null;
+  const counts = a.counts ? new Int32Array(cap) : null;
+  const ad = a.docs;
+  const bd = b.docs;
+  const bs = b.scores;
   let i = 0;
   let j = 0;
   let n = 0;
-  while (i < a.docs.length || j < b.docs.length) {
-    const da = i < a.docs.length ? a.docs[i]! : 0x7fffffff;
-    const db = j < b.docs.length ? b.docs[j]! : 0x7fffffff;
+  while (i < ad.length || j < bd.length) {
+    const da = i < ad.length ? ad[i]! : 0x7fffffff;
+    const db = j < bd.length ? bd[j]! : 0x7fffffff;
     if (da < db) {
       docsOut[n] = da;
       if (scores) scores[n] = a.scores![i]!;
@@ -164,13 +165,13 @@ function merge2(a: Union, b: Union): Union {
       i++;
     } else if (db < da) {
       docsOut[n] = db;
-      if (scores) scores[n] = b.scores![j]!;
-      if (counts) counts[n] = b.counts![j]!;
+      if (scores) scores[n] = bs ? bs[j]! : 0;
+      if (counts) counts[n] = 1;
       j++;
     } else {
       docsOut[n] = da;
-      if (scores) scores[n] = a.scores![i]! + b.scores![j]!;
-      if (counts) counts[n] = a.counts![i]! + b.counts![j]!;
+      if (scores) scores[n] = bs ? a.scores![i]! + bs[j]! : a.scores![i]!;
+      if (counts) counts[n] = a.counts![i]! + 1;
       i++;
       j++;
     }
@@ -183,52 +184,96 @@ function merge2(a: Union, b: Union): Union {
   };
 }
 
+// Scratch space of the dense unions, reused across calls (a worker runs one query at a time,
+// and no union calls another): a bit per doc, and per-doc sums and counts that are zeroed
+// again as they are read out.
+let scratchBits = new Uint32Array(0);
+let scratchSums = new Float64Array(0);
+let scratchCounts = new Int32Array(0);
+
+function bitsFor(maxDoc: number): Uint32Array {
+  const words = (maxDoc + 31) >>> 5;
+  if (scratchBits.length < words) scratchBits = new Uint32Array(words);
+  return scratchBits;
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 function denseUnion(
   parts: readonly DocMatches[],
   maxDoc: number,
   needsScores: boolean,
   needsCounts: boolean,
 ): Union {
-  const seen = new Uint8Array(maxDoc);
-  const acc = needsScores ? new Float64Array(maxDoc) : null;
-  const cnt = needsCounts ? new Int32Array(maxDoc) : null;
+  const bits = bitsFor(maxDoc);
+  if (needsScores && scratchSums.length < maxDoc) scratchSums = new Float64Array(maxDoc);
+  if (needsCounts && scratchCounts.length < maxDoc) scratchCounts = new Int32Array(maxDoc);
+  const acc = needsScores ? scratchSums : null;
+  const cnt = needsCounts ? scratchCounts : null;
   for (const p of parts) {
     const d = p.docs;
+    const s = acc ? p.scores : null;
     for (let i = 0; i < d.length; i++) {
       const doc = d[i]!;
-      seen[doc] = 1;
-      if (acc && p.scores) acc[doc]! += p.scores[i]!;
+      bits[doc >>> 5]! |= 1 << (doc & 31);
+      if (s) acc![doc]! += s[i]!;
       if (cnt) cnt[doc]!++;
     }
   }
+  const words = (maxDoc + 31) >>> 5;
   let n = 0;
-  for (let i = 0; i < maxDoc; i++) n += seen[i]!;
+  for (let w = 0; w < words; w++) if (bits[w] !== 0) n += popcount(bits[w]!);
   const docsOut = new Int32Array(n);
   const scores = acc ? new Float64Array(n) : null;
   const counts = cnt ? new Int32Array(n) : null;
   let k = 0;
-  for (let i = 0; i < maxDoc; i++) {
-    if (seen[i] === 0) continue;
-    docsOut[k] = i;
-    if (scores) scores[k] = acc![i]!;
-    if (counts) counts[k] = cnt![i]!;
-    k++;
+  for (let w = 0; w < words; w++) {
+    let v = bits[w]!;
+    if (v === 0) continue;
+    bits[w] = 0;
+    const base = w << 5;
+    while (v !== 0) {
+      const low = v & -v;
+      const doc = base + 31 - Math.clz32(low);
+      v ^= low;
+      docsOut[k] = doc;
+      if (scores) {
+        scores[k] = acc![doc]!;
+        acc![doc] = 0;
+      }
+      if (counts) {
+        counts[k] = cnt![doc]!;
+        cnt![doc] = 0;
+      }
+      k++;
+    }
   }
   return { docs: docsOut, scores, counts };
+}
+
+/** How many of the sorted `docs` pass `excluded` (bit set = skip). */
+export function countPassing(docs: Int32Array, excluded: Uint32Array | null): number {
+  if (excluded === null) return docs.length;
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    if ((excluded[d >>> 5]! & (1 << (d & 31))) === 0) n++;
+  }
+  return n;
 }
 
 /** Docs matched by any of several postings slices (constant-score multi-term queries). */
 export function unionDocs(slices: readonly Int32Array[], maxDoc: number): Int32Array {
   if (slices.length === 0) return EMPTY_DOCS;
   if (slices.length === 1) return slices[0]!;
-  const seen = new Uint8Array(maxDoc);
-  let total = 0;
-  for (const s of slices) {
-    for (let i = 0; i < s.length; i++) seen[s[i]!] = 1;
-    total += s.length;
-  }
-  const out = new Int32Array(Math.min(total, maxDoc));
-  let n = 0;
-  for (let i = 0; i < maxDoc; i++) if (seen[i] === 1) out[n++] = i;
-  return out.subarray(0, n);
+  return denseUnion(
+    slices.map((d) => ({ kind: 'docs' as const, docs: d, scores: null })),
+    maxDoc,
+    false,
+    false,
+  ).docs;
 }

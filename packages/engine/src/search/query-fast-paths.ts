@@ -1,27 +1,36 @@
 /**
  * Query-phase fast paths (no scoring loop, no visit of every doc):
- * - match_all by score: the first k live docs, total from the live-doc counts;
- * - match_all by `_doc` / `_shard_doc`: iterate in doc order from the search_after position;
+ * - match_all by score: the first k passing docs, total from the per-segment counts;
+ * - a lone `_doc` / `_shard_doc` sort (the scroll and PIT export idiom), any query that needs
+ *   no score: read the segments in doc order from the position after search_after, skipping
+ *   whole segments behind it, and stop once k docs are found when the total is not tracked
+ *   (or has passed `track_total_hits`); nothing is scored and nothing is sorted;
  * - one doc-values field sort (min/max mode, `_last`/`_first`), optionally tie-broken by
  *   `_doc`/`_shard_doc` ascending: walk the segment's cached sorted permutation from the
- *   search_after position, skipping deleted and non-matching docs, then merge segments.
+ *   search_after position, skipping excluded and non-matching docs, then merge segments.
+ * Every path skips the docs the plan's filter excludes (deleted, or outside the slice).
  */
+
 import type { SortValue } from '@shoal/protocol';
-import type { ShardQueryResult } from '../contract.ts';
-import type { ReaderSegment } from '../index/shard-reader.ts';
-import { candidateComparator, type QueryPlan, toHits } from './query-phase.ts';
-import { compareSortValues, floatValue } from './sort-values.ts';
+import { TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import { passes } from './doc-filter.ts';
+import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
+import { compareSortValues } from './sort-values.ts';
 import { sortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 
-export function tryFastPath(plan: QueryPlan): ShardQueryResult | undefined {
+export function tryFastPath(plan: QueryPlan): Collected | undefined {
   const { keys, weight } = plan;
   const matchAll = weight instanceof MatchAllWeight;
   const k0 = keys[0]!;
   if (matchAll && keys.length === 1 && k0.spec.kind === 'score' && k0.reverse && !plan.after)
     return firstLiveDocs(plan);
-  if (matchAll && keys.length === 1 && (k0.spec.kind === 'doc' || k0.spec.kind === 'shard_doc'))
+  if (
+    keys.length === 1 &&
+    (k0.spec.kind === 'doc' || k0.spec.kind === 'shard_doc') &&
+    (matchAll || !plan.needsScores)
+  )
     return docOrder(plan);
   const fs = k0.field;
   if (
@@ -42,61 +51,101 @@ export function tryFastPath(plan: QueryPlan): ShardQueryResult | undefined {
   return undefined;
 }
 
-function isLive(rs: ReaderSegment, d: number): boolean {
-  const del = rs.liveDocs.deletedBits;
-  return del === null || (del[d >>> 5]! & (1 << (d & 31))) === 0;
-}
-
-function result(plan: QueryPlan, total: number, cands: Candidate[], score: number): ShardQueryResult {
-  const scored = plan.needsScores;
-  return {
-    totalHits: total,
-    totalRelation: 'eq',
-    maxScore: scored && total > 0 ? floatValue(score) : Number.NaN,
-    hits: toHits(cands, plan.keys, plan.req.shardIndex, scored),
-  };
-}
-
-function firstLiveDocs(plan: QueryPlan): ShardQueryResult {
+function firstLiveDocs(plan: QueryPlan): Collected {
   const score = (plan.weight as MatchAllWeight).score;
   const k = plan.req.k;
   const out: Candidate[] = [];
   for (const rs of plan.reader.segments) {
+    const excluded = plan.filter.excluded(rs);
     for (let d = 0; d < rs.segment.maxDoc && out.length < k; d++) {
-      if (isLive(rs, d)) out.push({ doc: rs.docBase + d, score, values: [score] });
+      if (passes(excluded, d)) out.push({ doc: rs.docBase + d, score, values: [score] });
     }
     if (out.length >= k) break;
   }
-  return result(plan, plan.reader.numDocs, out, score);
+  return { total: plan.filter.total, relation: 'eq', maxScore: score, cands: out };
 }
 
-function docOrder(plan: QueryPlan): ShardQueryResult {
-  const score = plan.needsScores ? (plan.weight as MatchAllWeight).score : Number.NaN;
+/** First index in the ascending `docs` whose value is > `t` (binary search). */
+function firstAbove(docs: Int32Array, t: number): number {
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function docOrder(plan: QueryPlan): Collected {
+  const { filter, weight, cancel } = plan;
+  const matchAll = weight instanceof MatchAllWeight;
+  const score = matchAll && plan.needsScores ? weight.score : Number.NaN;
   const k = plan.req.k;
+  const upTo = plan.req.trackTotalHitsUpTo;
   const reverse = plan.keys[0]!.reverse;
+  // Reader doc ids: the position after search_after (a `_shard_doc` value is already a threshold).
   const threshold = plan.after ? (plan.after[0] as number) : reverse ? Number.POSITIVE_INFINITY : -1;
   const out: Candidate[] = [];
+  let total = matchAll ? filter.total : 0;
+  let relation: 'eq' | 'gte' = 'eq';
   const segs = reverse ? [...plan.reader.segments].reverse() : plan.reader.segments;
   for (const rs of segs) {
-    if (out.length >= k) break;
-    plan.cancel.now();
     const base = rs.docBase;
     const max = rs.segment.maxDoc;
+    const behind = reverse ? base >= threshold : base + max - 1 <= threshold;
+    if (!matchAll && out.length >= k) {
+      // Enough hits: go on only to count, and only as far as track_total_hits asks.
+      if (upTo === TRACK_TOTAL_HITS_DISABLED) break;
+      if (total > upTo) {
+        relation = 'gte';
+        break;
+      }
+    }
+    if (matchAll && (out.length >= k || behind)) continue;
+    if (!matchAll && behind && upTo === TRACK_TOTAL_HITS_DISABLED) continue;
+    cancel.now();
+    const excluded = filter.excluded(rs);
+    const m = matchAll ? undefined : weight.matches(rs, false);
+    if (m && m.kind === 'docs') {
+      const docs = m.docs;
+      if (upTo !== TRACK_TOTAL_HITS_DISABLED) {
+        if (excluded === null) total += docs.length;
+        else for (let i = 0; i < docs.length; i++) if (passes(excluded, docs[i]!)) total++;
+      }
+      if (behind || out.length >= k) continue;
+      const t = threshold - base;
+      if (!reverse) {
+        for (let i = firstAbove(docs, t); i < docs.length && out.length < k; i++) {
+          const d = docs[i]!;
+          if (passes(excluded, d)) out.push({ doc: base + d, score, values: [base + d] });
+        }
+      } else {
+        for (let i = firstAbove(docs, Math.ceil(t) - 1) - 1; i >= 0 && out.length < k; i--) {
+          const d = docs[i]!;
+          if (passes(excluded, d)) out.push({ doc: base + d, score, values: [base + d] });
+        }
+      }
+      continue;
+    }
+    // Every doc of the segment matches.
+    if (m) total += filter.count(rs);
+    if (behind || out.length >= k) continue;
     if (!reverse) {
       for (let d = Math.max(0, Math.floor(threshold) - base + 1); d < max && out.length < k; d++) {
-        if (isLive(rs, d)) out.push({ doc: base + d, score, values: [base + d] });
+        if (passes(excluded, d)) out.push({ doc: base + d, score, values: [base + d] });
       }
     } else {
       for (let d = Math.min(max - 1, Math.ceil(threshold) - base - 1); d >= 0 && out.length < k; d--) {
-        if (isLive(rs, d)) out.push({ doc: base + d, score, values: [base + d] });
+        if (passes(excluded, d)) out.push({ doc: base + d, score, values: [base + d] });
       }
     }
   }
-  return result(plan, plan.reader.numDocs, out, score);
+  return { total, relation, maxScore: score, cands: out };
 }
 
-function fieldOrder(plan: QueryPlan): ShardQueryResult {
-  const { keys, after, weight, reader } = plan;
+function fieldOrder(plan: QueryPlan): Collected {
+  const { keys, after, afterDoc, weight, reader, filter } = plan;
   const k = plan.req.k;
   const key = keys[0]!;
   const fs = key.field!;
@@ -105,19 +154,20 @@ function fieldOrder(plan: QueryPlan): ShardQueryResult {
   const tiebreak = keys.length === 2;
   const matchAll = weight instanceof MatchAllWeight;
   const score = matchAll && plan.needsScores ? weight.score : Number.NaN;
-  let total = matchAll ? reader.numDocs : 0;
+  let total = matchAll ? filter.total : 0;
   const cands: Candidate[] = [];
   for (const rs of reader.segments) {
     plan.cancel.now();
+    const excluded = filter.excluded(rs);
     let accept: Uint8Array | null = null;
     if (!matchAll) {
       const m = weight.matches(rs, false);
-      if (m.kind === 'all') total += rs.liveDocs.numLive;
+      if (m.kind === 'all') total += filter.count(rs);
       else {
         accept = new Uint8Array(rs.segment.maxDoc);
         for (let i = 0; i < m.docs.length; i++) {
           const d = m.docs[i]!;
-          if (isLive(rs, d)) {
+          if (passes(excluded, d)) {
             accept[d] = 1;
             total++;
           }
@@ -142,8 +192,10 @@ function fieldOrder(plan: QueryPlan): ShardQueryResult {
     if (after) {
       const afterCmp = (q: number) => {
         const c = compareSortValues(valueAt(q), after[0]!, spec);
-        if (c !== 0 || !tiebreak) return c;
-        return compareSortValues(rs.docBase + docAt(q), after[1]!, keys[1]!.spec);
+        if (c !== 0) return c;
+        if (tiebreak) return compareSortValues(rs.docBase + docAt(q), after[1]!, keys[1]!.spec);
+        // A scroll resumes after its last doc: equal values come in doc order.
+        return afterDoc === undefined ? 0 : rs.docBase + docAt(q) - afterDoc;
       };
       let lo = 0;
       let hi = n + m;
@@ -158,12 +210,12 @@ function fieldOrder(plan: QueryPlan): ShardQueryResult {
     for (; p < n + m && found < k; p++) {
       plan.cancel.step();
       const d = docAt(p);
-      if (accept ? accept[d] !== 1 : !isLive(rs, d)) continue;
+      if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
       const doc = rs.docBase + d;
       cands.push({ doc, score, values: tiebreak ? [valueAt(p), doc] : [valueAt(p)] });
       found++;
     }
   }
   cands.sort(candidateComparator(keys));
-  return result(plan, total, cands.slice(0, k), score);
+  return { total, relation: 'eq', maxScore: score, cands: cands.slice(0, k) };
 }

@@ -7,17 +7,26 @@
  * shards by shard index).
  */
 import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
-import type { IndexMapping, ShardHitRef, ShardQueryRequest, ShardQueryResult } from '../contract.ts';
+import type {
+  IndexMapping,
+  ScrollPosition,
+  ShardHitRef,
+  ShardQueryRequest,
+  ShardQueryResult,
+} from '../contract.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
 import type { ShardContext } from './field-values.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
+import { sliceFilter } from './slice.ts';
 import { valueReader } from './sort-doc-values.ts';
 import { resolveSortKeys, type SortKey } from './sort-keys.ts';
 import { compareSortTuples, compareSortValues, floatValue } from './sort-values.ts';
 import { type Candidate, TopK } from './top-k.ts';
+import { collectTopScores } from './top-scores.ts';
 import type { Weight } from './weights.ts';
 
 export interface QueryContext extends ShardContext {
@@ -44,9 +53,23 @@ export interface QueryPlan {
   keys: SortKey[];
   /** search_after in comparable form; a `_shard_doc` value is a reader-doc threshold. */
   after?: SortValue[];
+  /** With `after`, a doc equal on every key is behind the position unless its doc id is larger (scroll). */
+  afterDoc?: number;
   weight: Weight;
   needsScores: boolean;
   cancel: CancelCheck;
+  /** Live docs, narrowed to the request's slice. */
+  filter: DocFilter;
+}
+
+/** What a collector found, before it is turned into hits. */
+export interface Collected {
+  total: number;
+  relation: 'eq' | 'gte';
+  /** Raw maximum score (NaN or -Infinity when nothing was scored). */
+  maxScore: number;
+  /** Best first. */
+  cands: Candidate[];
 }
 
 export function executeQuery(
@@ -55,8 +78,33 @@ export function executeQuery(
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): ShardQueryResult {
+  return queryShard(reader, mapping, req, ctx).result;
+}
+
+/**
+ * The query phase with each hit's position in comparable form, which a scroll keeps to resume
+ * exactly after the last hit the coordinator consumed.
+ */
+export function queryShard(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  req: ShardQueryRequest,
+  ctx: QueryContext,
+): { result: ShardQueryResult; positions: ScrollPosition[] } {
   const plan = planQuery(reader, mapping, req, ctx);
-  return tryFastPath(plan) ?? collectTopK(plan);
+  const found: Collected = plan.filter.empty
+    ? { total: 0, relation: 'eq', maxScore: Number.NaN, cands: [] }
+    : (tryFastPath(plan) ?? collectTopK(plan));
+  const scored = plan.needsScores;
+  return {
+    result: {
+      totalHits: found.total,
+      totalRelation: found.relation,
+      maxScore: scored && found.total > 0 ? floatValue(found.maxScore) : Number.NaN,
+      hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
+    },
+    positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })),
+  };
 }
 
 /** `_count`: the number of live docs the query matches. */
@@ -100,15 +148,20 @@ function planQuery(
   const sort = req.sort.length > 0 ? req.sort : [{ kind: 'score' as const, order: 'desc' as const }];
   const keys = resolveSortKeys(sort, mapping, ctx);
   let after: SortValue[] | undefined;
-  if (req.searchAfter) {
+  let afterDoc: number | undefined;
+  if (req.resumeAfter) {
+    after = req.resumeAfter.values;
+    afterDoc = req.resumeAfter.doc;
+  } else if (req.searchAfter) {
     after = convertSearchAfter(req.searchAfter, keys);
     keys.forEach((k, i) => {
       if (k.spec.kind === 'shard_doc') after![i] = shardDocThreshold(after![i]!, req.shardIndex);
     });
   }
+  const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
   const weight = compileQuery(req.query, envOf(reader, mapping, ctx));
   const needsScores = req.trackScores || keys.some((k) => k.spec.kind === 'score');
-  return { reader, req: { ...req, sort }, keys, after, weight, needsScores, cancel };
+  return { reader, req: { ...req, sort }, keys, after, afterDoc, weight, needsScores, cancel, filter };
 }
 
 export function candidateComparator(keys: readonly SortKey[]): (a: Candidate, b: Candidate) => number {
@@ -116,11 +169,11 @@ export function candidateComparator(keys: readonly SortKey[]): (a: Candidate, b:
   return (a, b) => compareSortTuples(a.values, b.values, specs) || a.doc - b.doc;
 }
 
-function collectTopK(plan: QueryPlan): ShardQueryResult {
+function collectTopK(plan: QueryPlan): Collected {
   const k0 = plan.keys[0]!;
   if (plan.keys.length === 1 && k0.spec.kind === 'score' && k0.reverse && !plan.after)
-    return collectByScore(plan);
-  const { reader, keys, after, weight, needsScores, cancel } = plan;
+    return collectTopScores(plan);
+  const { reader, keys, after, afterDoc, weight, needsScores, cancel, filter } = plan;
   const k = plan.req.k;
   const specs = keys.map((x) => x.spec);
   const spec0 = specs[0]!;
@@ -133,7 +186,7 @@ function collectTopK(plan: QueryPlan): ShardQueryResult {
     const m = weight.matches(rs, needsScores);
     const readers = keys.map((key) => valueReader(key, rs));
     const read0 = readers[0]!;
-    const deleted = rs.liveDocs.deletedBits;
+    const deleted = filter.excluded(rs);
     const all = m.kind === 'all';
     const n = all ? rs.segment.maxDoc : m.docs.length;
     const docs = all ? null : m.docs;
@@ -158,57 +211,14 @@ function collectTopK(plan: QueryPlan): ShardQueryResult {
       }
       const values: SortValue[] = [v0];
       for (let j = 1; j < readers.length; j++) values.push(readers[j]!(d, score));
-      if (after && compareSortTuples(values, after, specs) <= 0) continue;
+      if (after) {
+        const c = compareSortTuples(values, after, specs);
+        if (c < 0 || (c === 0 && (afterDoc === undefined || rs.docBase + d <= afterDoc))) continue;
+      }
       top.offer({ doc: rs.docBase + d, score, values });
     }
   }
-  return {
-    totalHits: total,
-    totalRelation: 'eq',
-    maxScore: needsScores && total > 0 ? floatValue(maxScore) : Number.NaN,
-    hits: toHits(top.sorted(), keys, plan.req.shardIndex, needsScores),
-  };
-}
-
-/**
- * The common case, relevance order: a heap keyed on the score alone. Docs arrive in increasing
- * reader order, so a doc must score strictly higher than the worst kept one to enter.
- */
-function collectByScore(plan: QueryPlan): ShardQueryResult {
-  const { reader, weight, cancel } = plan;
-  const k = plan.req.k;
-  const top = new TopK(k, (a, b) => b.score - a.score || a.doc - b.doc);
-  let total = 0;
-  let maxScore = Number.NEGATIVE_INFINITY;
-  let floor = Number.NEGATIVE_INFINITY;
-  for (const rs of reader.segments) {
-    cancel.now();
-    const m = weight.matches(rs, true);
-    const deleted = rs.liveDocs.deletedBits;
-    const all = m.kind === 'all';
-    const n = all ? rs.segment.maxDoc : m.docs.length;
-    const docs = all ? null : m.docs;
-    const scores = all ? null : m.scores;
-    const constant = all ? m.score : 0;
-    const base = rs.docBase;
-    for (let i = 0; i < n; i++) {
-      const d = docs ? docs[i]! : i;
-      if (deleted && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      total++;
-      cancel.step();
-      const score = scores ? scores[i]! : constant;
-      if (score > maxScore) maxScore = score;
-      if (score <= floor || k === 0) continue;
-      top.offer({ doc: base + d, score, values: [score] });
-      if (top.full) floor = top.worst()!.score;
-    }
-  }
-  return {
-    totalHits: total,
-    totalRelation: 'eq',
-    maxScore: total > 0 ? floatValue(maxScore) : Number.NaN,
-    hits: toHits(top.sorted(), plan.keys, plan.req.shardIndex, true),
-  };
+  return { total, relation: 'eq', maxScore, cands: top.sorted() };
 }
 
 /** Comparable values → the values a hit carries (`_shard_doc` packed, floats printed as floats). */

@@ -7,6 +7,7 @@
 import { illegalArgument, type SortValue } from '@shoal/protocol';
 import { parseDateValue } from '../dates/index.ts';
 import { ipSortKey, parseIp } from './ip.ts';
+import { LONG_MAX, LONG_MIN } from './sort-values.ts';
 
 export interface ValueTarget {
   name: string;
@@ -64,15 +65,24 @@ export function toComparable(value: unknown, t: ValueTarget): SortValue {
   }
 }
 
+/**
+ * Java's long conversions saturate: a double beyond the long range casts to Long.MAX/MIN, and a
+ * big integer (kept as text) goes through DocValueFormat.parseLong's double path. So a client
+ * that read Long.MAX (a missing value's sort value) as a double and sends it back gets Long.MAX.
+ */
+function clampLong(v: bigint): bigint {
+  return v > LONG_MAX ? LONG_MAX : v < LONG_MIN ? LONG_MIN : v;
+}
+
 function toLong(value: unknown, t: ValueTarget, fail: () => Error): bigint {
-  if (typeof value === 'bigint') return value;
+  if (typeof value === 'bigint') return clampLong(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw fail();
-    return BigInt(Math.trunc(value));
+    return clampLong(BigInt(Math.trunc(value)));
   }
   if (typeof value === 'string') {
     const s = value.trim();
-    if (INTEGER.test(s) && !t.date) return BigInt(s);
+    if (INTEGER.test(s) && !t.date) return clampLong(BigInt(s));
     if (t.date) {
       const v = parseDateValue(s, t.date.format, t.date.resolution);
       return typeof v === 'bigint' ? v : BigInt(v);

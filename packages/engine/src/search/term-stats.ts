@@ -33,6 +33,13 @@ export function docFreq(reader: ShardReader, field: string, term: string): numbe
   return df;
 }
 
+/** The ordinal of `term` in a segment's postings, or -1. */
+export function termOrdinal(p: Postings | undefined, term: string): number {
+  if (!p) return -1;
+  const t = findTerm(p.terms, term);
+  return t < 0 ? -1 : t;
+}
+
 /** The postings slice of one term in one segment, or undefined. */
 export function termPostings(
   p: Postings | undefined,

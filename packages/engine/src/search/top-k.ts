@@ -76,3 +76,79 @@ export class TopK {
     }
   }
 }
+
+/**
+ * The relevance-order heap: the best `k` (score, reader doc) pairs, higher score first and, on
+ * equal scores, lower doc first, in two typed arrays. The root is the worst kept pair.
+ */
+export class ScoreHeap {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+  size = 0;
+
+  constructor(readonly k: number) {
+    this.docs = new Int32Array(k);
+    this.scores = new Float64Array(k);
+  }
+
+  get full(): boolean {
+    return this.size >= this.k;
+  }
+
+  /** The worst kept score (meaningful once full). */
+  get floor(): number {
+    return this.scores[0]!;
+  }
+
+  /** Adds a pair while the heap is not full. */
+  push(doc: number, score: number): void {
+    let i = this.size++;
+    const docs = this.docs;
+    const scores = this.scores;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!worse(score, doc, scores[p]!, docs[p]!)) break;
+      docs[i] = docs[p]!;
+      scores[i] = scores[p]!;
+      i = p;
+    }
+    docs[i] = doc;
+    scores[i] = score;
+  }
+
+  /** Replaces the worst pair with a better one (the caller has checked it is better). */
+  replaceTop(doc: number, score: number): void {
+    const docs = this.docs;
+    const scores = this.scores;
+    const n = this.size;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      let m = l;
+      if (r < n && worse(scores[r]!, docs[r]!, scores[l]!, docs[l]!)) m = r;
+      if (!worse(scores[m]!, docs[m]!, score, doc)) break;
+      docs[i] = docs[m]!;
+      scores[i] = scores[m]!;
+      i = m;
+    }
+    docs[i] = doc;
+    scores[i] = score;
+  }
+
+  /** Best first. */
+  sorted(): Candidate[] {
+    const out: Candidate[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const score = this.scores[i]!;
+      out.push({ doc: this.docs[i]!, score, values: [score] });
+    }
+    return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+}
+
+/** Whether (s1, d1) ranks below (s2, d2): a lower score, or an equal one on a later doc. */
+function worse(s1: number, d1: number, s2: number, d2: number): boolean {
+  return s1 < s2 || (s1 === s2 && d1 > d2);
+}

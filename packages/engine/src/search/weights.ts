@@ -1,13 +1,24 @@
 /**
  * The compiled form of a query for one reader (Lucene's Weight): statistics and idf are
- * resolved once per reader at compile time; `matches` then runs per segment and returns the
- * segment's matching docs with scores (see matches.ts). Boosts are folded into the leaves
- * at compile time, as Lucene's BoostQuery passes them down.
+ * resolved once per reader at compile time. Per segment, a weight gives its matching docs in
+ * two forms: `matches`, materialised arrays of docs and scores (see matches.ts: what the
+ * sorts and fast paths consume, and the exhaustive reference), and `scorer`, the same docs
+ * doc at a time with score bounds, which relevance-ordered top-k collection prunes with (see
+ * scorer.ts). `count` / `minCount` answer hit counting without visiting docs where the index
+ * statistics already know. Boosts are folded into the leaves at compile time, as Lucene's
+ * BoostQuery passes them down.
  */
+import type { Segment } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Bm25Scorer } from './bm25.ts';
+import { TermScorer } from './block-max.ts';
+import { ConjunctionScorer, ReqExclScorer, ReqOptScorer } from './conjunction.ts';
+import { DisMaxScorer } from './dis-max.ts';
+import { acquireBits, andInto, andNotInto, markAll, markDocs, releaseBits, wordsFor } from './doc-bits.ts';
+import { DisjunctionScorer } from './max-score.ts';
 import {
   constantDocs,
+  countPassing,
   type DocMatches,
   intersect,
   type Matches,
@@ -17,12 +28,25 @@ import {
   union,
 } from './matches.ts';
 import { phraseFreq } from './phrase-matcher.ts';
-import { termPostings } from './term-stats.ts';
+import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer } from './scorer.ts';
+import { termOrdinal, termPostings } from './term-stats.ts';
 
 const f = Math.fround;
 
 export interface Weight {
   matches(rs: ReaderSegment, needsScores: boolean): Matches;
+  /** The same docs and scores doc at a time; null when nothing in the segment matches. */
+  scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null;
+  /**
+   * How many docs of the segment match and pass `excluded` (deleted, or outside the slice),
+   * when that is known without visiting them (Lucene's Weight#count); -1 otherwise. `passing`
+   * is the number of the segment's docs that pass.
+   */
+  count(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number;
+  /** A number of passing docs the query surely matches in the segment (0 when unknown). */
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number;
+  /** Sets the bit of every matching doc of the segment in `bits` (see doc-bits.ts). */
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void;
 }
 
 export class MatchAllWeight implements Weight {
@@ -30,22 +54,68 @@ export class MatchAllWeight implements Weight {
   matches(): Matches {
     return { kind: 'all', score: this.score };
   }
+  scorer(rs: ReaderSegment): Scorer {
+    return new AllDocsScorer(rs.segment.maxDoc, this.score);
+  }
+  count(_rs: ReaderSegment, _excluded: Uint32Array | null, passing: number): number {
+    return passing;
+  }
+  minCount(_rs: ReaderSegment, _excluded: Uint32Array | null, passing: number): number {
+    return passing;
+  }
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    markAll(bits, rs.segment.maxDoc);
+  }
 }
 
 export class MatchNoneWeight implements Weight {
   matches(): Matches {
     return NO_MATCHES;
   }
+  scorer(): null {
+    return null;
+  }
+  count(): number {
+    return 0;
+  }
+  minCount(): number {
+    return 0;
+  }
+  markDocs(): void {}
 }
 
 /** A doc-set producer scored with a constant (range, exists, terms, prefix, ids, …). */
 export class ConstantWeight implements Weight {
+  // Per segment, the docs once computed: counting and scoring a segment compute them once.
+  private readonly docsBySegment = new Map<Segment, Int32Array>();
+
   constructor(
     private readonly docsOf: (rs: ReaderSegment) => Int32Array,
     readonly score: number,
   ) {}
+  private docs(rs: ReaderSegment): Int32Array {
+    let docs = this.docsBySegment.get(rs.segment);
+    if (!docs) {
+      docs = this.docsOf(rs);
+      this.docsBySegment.set(rs.segment, docs);
+    }
+    return docs;
+  }
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
-    return constantDocs(this.docsOf(rs), this.score, needsScores);
+    return constantDocs(this.docs(rs), this.score, needsScores);
+  }
+  scorer(rs: ReaderSegment): Scorer | null {
+    const docs = this.docs(rs);
+    return docs.length === 0 ? null : new DocListScorer(docs, null, this.score);
+  }
+  count(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    return countPassing(this.docs(rs), excluded);
+  }
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    return countPassing(this.docs(rs), excluded);
+  }
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    markDocs(this.docs(rs), bits);
   }
 }
 
@@ -60,6 +130,21 @@ export class ConstantScoreWeight implements Weight {
     if (m.kind === 'all') return { kind: 'all', score: this.score };
     return constantDocs(m.docs, this.score, needsScores);
   }
+  scorer(rs: ReaderSegment): Scorer | null {
+    const inner = this.inner.scorer(rs, false);
+    if (!inner) return null;
+    if (inner instanceof AllDocsScorer) return new AllDocsScorer(rs.segment.maxDoc, this.score);
+    return new ConstantScorer(inner, this.score);
+  }
+  count(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    return this.inner.count(rs, excluded, passing);
+  }
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    return this.inner.minCount(rs, excluded, passing);
+  }
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    this.inner.markDocs(rs, bits);
+  }
 }
 
 /** A single term, BM25-scored. */
@@ -67,7 +152,7 @@ export class TermWeight implements Weight {
   constructor(
     readonly field: string,
     readonly term: string,
-    readonly scorer: Bm25Scorer,
+    readonly bm25: Bm25Scorer,
   ) {}
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
     const p = rs.segment.field(this.field)?.postings;
@@ -79,9 +164,32 @@ export class TermWeight implements Weight {
     const { freqs, norms } = p;
     for (let i = 0; i < docs.length; i++) {
       const freq = freqs ? freqs[slice.from + i]! : 1;
-      scores[i] = this.scorer.score(freq, norms ? norms[docs[i]!]! : 1);
+      scores[i] = this.bm25.score(freq, norms ? norms[docs[i]!]! : 1);
     }
     return { kind: 'docs', docs, scores };
+  }
+  scorer(rs: ReaderSegment): Scorer | null {
+    const p = rs.segment.field(this.field)?.postings;
+    const t = termOrdinal(p, this.term);
+    if (!p || t < 0) return null;
+    return new TermScorer(rs.segment, this.field, p, t, this.bm25);
+  }
+  /** The term's document frequency in the segment (deleted docs included). */
+  private docFreq(rs: ReaderSegment): number {
+    const p = rs.segment.field(this.field)?.postings;
+    const t = termOrdinal(p, this.term);
+    return p && t >= 0 ? p.starts[t + 1]! - p.starts[t]! : 0;
+  }
+  count(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    return excluded === null ? this.docFreq(rs) : -1;
+  }
+  minCount(rs: ReaderSegment, _excluded: Uint32Array | null, passing: number): number {
+    // At most maxDoc - passing of the term's docs can be excluded.
+    return Math.max(0, this.docFreq(rs) - (rs.segment.maxDoc - passing));
+  }
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    const m = this.matches(rs, false) as DocMatches;
+    markDocs(m.docs, bits);
   }
 }
 
@@ -96,8 +204,23 @@ export class PhraseWeight implements Weight {
     readonly field: string,
     readonly positions: PhrasePosition[],
     readonly slop: number,
-    readonly scorer: Bm25Scorer,
+    readonly bm25: Bm25Scorer,
   ) {}
+
+  scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
+    // Positions are checked for every candidate anyway: materialise, then iterate.
+    const m = this.matches(rs, needsScores) as DocMatches;
+    return m.docs.length === 0 ? null : new DocListScorer(m.docs, m.scores, 0);
+  }
+  count(): number {
+    return -1;
+  }
+  minCount(): number {
+    return 0;
+  }
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    markDocs((this.matches(rs, false) as DocMatches).docs, bits);
+  }
 
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
     const p = rs.segment.field(this.field)?.postings;
@@ -160,7 +283,7 @@ export class PhraseWeight implements Weight {
         const freq = exactFreqFlat(p.positions, from, to, off);
         if (freq <= 0) continue;
         outDocs[n] = doc;
-        if (outScores) outScores[n] = this.scorer.score(freq, p.norms ? p.norms[doc]! : 1);
+        if (outScores) outScores[n] = this.bm25.score(freq, p.norms ? p.norms[doc]! : 1);
         n++;
       }
       return {
@@ -176,7 +299,7 @@ export class PhraseWeight implements Weight {
       const freq = phraseFreq(posLists, offsets, this.slop);
       if (freq <= 0) continue;
       outDocs[n] = doc;
-      if (outScores) outScores[n] = this.scorer.score(freq, p.norms ? p.norms[doc]! : 1);
+      if (outScores) outScores[n] = this.bm25.score(freq, p.norms ? p.norms[doc]! : 1);
       n++;
     }
     return {
@@ -255,6 +378,137 @@ export class BoolWeight implements Weight {
     readonly minShouldMatch: number,
   ) {}
 
+  scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
+    const req: Scorer[] = [];
+    const scoring: Scorer[] = [];
+    for (const w of this.must) {
+      const s = w.scorer(rs, needsScores);
+      if (!s) return null;
+      req.push(s);
+      if (needsScores) scoring.push(s);
+    }
+    for (const w of this.filter) {
+      const s = w.scorer(rs, false);
+      if (!s) return null;
+      req.push(s);
+    }
+    const msm = this.minShouldMatch;
+    // The should side: required (at least `need` of them) or only adding to the score.
+    let opt: Scorer | null = null;
+    let optRequired = false;
+    if (this.should.length > 0 && (msm > 0 || req.length === 0 || needsScores)) {
+      if (msm > this.should.length) return null;
+      const need = req.length > 0 ? msm : Math.max(1, msm);
+      const subs: Scorer[] = [];
+      for (const w of this.should) {
+        const s = w.scorer(rs, needsScores);
+        if (s) subs.push(s);
+      }
+      if (subs.length < need) return null;
+      if (subs.length > 0) {
+        // Alone, the disjunction's sum is the bool's score and is rounded there.
+        opt =
+          subs.length === 1 && need <= 1
+            ? subs[0]!
+            : new DisjunctionScorer(subs, Math.max(1, need), req.length === 0);
+        optRequired = need > 0;
+      }
+    }
+    let positive: Scorer;
+    if (req.length === 0) positive = opt ?? new AllDocsScorer(rs.segment.maxDoc, 0);
+    else if (!opt) positive = conjunction(req, scoring, needsScores, true);
+    else if (optRequired) {
+      req.push(opt);
+      if (needsScores) scoring.push(opt);
+      positive = conjunction(req, scoring, needsScores, true);
+    } else positive = new ReqOptScorer(conjunction(req, scoring, needsScores, false), opt, true);
+    if (this.mustNot.length > 0) {
+      const excl: Scorer[] = [];
+      for (const w of this.mustNot) {
+        const s = w.scorer(rs, false);
+        if (s instanceof AllDocsScorer) return null;
+        if (s) excl.push(s);
+      }
+      if (excl.length > 0)
+        positive = new ReqExclScorer(positive, excl.length === 1 ? excl[0]! : new DisjunctionScorer(excl, 1, false));
+    }
+    return positive;
+  }
+
+  count(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    const only = this.soleClause();
+    return only ? only.count(rs, excluded, passing) : -1;
+  }
+
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    if (this.mustNot.length > 0) return 0;
+    const required = this.must.length + this.filter.length;
+    // Any clause of a pure disjunction, or the lone required clause, matches a subset.
+    if (required === 0 && this.minShouldMatch <= 1) {
+      let best = 0;
+      for (const w of this.should) best = Math.max(best, w.minCount(rs, excluded, passing));
+      return best;
+    }
+    if (required === 1 && this.minShouldMatch === 0) {
+      return (this.must[0] ?? this.filter[0]!).minCount(rs, excluded, passing);
+    }
+    return 0;
+  }
+
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    const maxDoc = rs.segment.maxDoc;
+    const words = wordsFor(maxDoc);
+    const required = this.must.length + this.filter.length;
+    const msm = this.minShouldMatch;
+    const useShould = this.should.length > 0 && (msm > 0 || required === 0);
+    const need = required > 0 ? msm : Math.max(1, msm);
+    if (useShould && need > this.should.length) return;
+    if (useShould && need > 1) {
+      // Per-doc clause counts: the materialised union has them.
+      const m = this.matches(rs, false);
+      if (m.kind === 'all') markAll(bits, maxDoc);
+      else markDocs(m.docs, bits);
+      return;
+    }
+    const tmp = acquireBits(words);
+    let first = true;
+    for (const w of required > 0 ? [...this.must, ...this.filter] : []) {
+      if (first) {
+        w.markDocs(rs, bits);
+        first = false;
+        continue;
+      }
+      w.markDocs(rs, tmp);
+      andInto(bits, tmp, words);
+      tmp.fill(0, 0, words);
+    }
+    if (useShould) {
+      const target = first ? bits : tmp;
+      for (const w of this.should) w.markDocs(rs, target);
+      if (!first) {
+        andInto(bits, tmp, words);
+        tmp.fill(0, 0, words);
+      }
+      first = false;
+    }
+    if (first) markAll(bits, maxDoc);
+    if (this.mustNot.length > 0) {
+      for (const w of this.mustNot) w.markDocs(rs, tmp);
+      andNotInto(bits, tmp, words);
+    }
+    releaseBits(tmp, words);
+  }
+
+  /** The one clause whose docs are the bool's docs, if the bool is only that. */
+  private soleClause(): Weight | undefined {
+    if (this.mustNot.length > 0) return undefined;
+    const required = this.must.length + this.filter.length;
+    if (required === 1 && (this.should.length === 0 || this.minShouldMatch === 0))
+      return this.must[0] ?? this.filter[0];
+    if (required === 0 && this.should.length === 1 && this.minShouldMatch <= 1) return this.should[0];
+    return undefined;
+  }
+
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
     const maxDoc = rs.segment.maxDoc;
     let base: Matches | undefined;
@@ -327,12 +581,48 @@ function addOptional(base: DocMatches, opt: DocMatches): DocMatches {
   return { kind: 'docs', docs: base.docs, scores };
 }
 
+/** Required clauses as one scorer; `scoring` are those whose scores add up. */
+function conjunction(req: Scorer[], scoring: Scorer[], needsScores: boolean, round: boolean): Scorer {
+  if (req.length === 1) {
+    // A lone filter scores 0; a lone scoring clause's score is already a float.
+    if (needsScores && scoring.length === 0) return new ConstantScorer(req[0]!, 0);
+    return req[0]!;
+  }
+  return new ConjunctionScorer(req, scoring, round);
+}
+
 /** Lucene's DisjunctionMaxQuery: the best clause's score plus tie_breaker × the others'. */
 export class DisMaxWeight implements Weight {
   constructor(
     readonly clauses: Weight[],
     readonly tieBreaker: number,
   ) {}
+
+  scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
+    const subs: Scorer[] = [];
+    for (const w of this.clauses) {
+      const s = w.scorer(rs, needsScores);
+      if (s) subs.push(s);
+    }
+    if (subs.length === 0) return null;
+    // A single clause is returned as it is (its score unchanged), as the materialised form does.
+    if (this.clauses.length === 1) return subs[0]!;
+    return new DisMaxScorer(subs, this.tieBreaker);
+  }
+
+  count(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    return this.clauses.length === 1 ? this.clauses[0]!.count(rs, excluded, passing) : -1;
+  }
+
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    let best = 0;
+    for (const w of this.clauses) best = Math.max(best, w.minCount(rs, excluded, passing));
+    return best;
+  }
+
+  markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    for (const w of this.clauses) w.markDocs(rs, bits);
+  }
 
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
     const maxDoc = rs.segment.maxDoc;

@@ -1,0 +1,160 @@
+/**
+ * A search with a point in time (paging.md §4.2, §4.3): no target in the path, the shards are
+ * the PIT's, in the PIT's order (a shard's position is its `_shard_doc` shard index), each read
+ * on the reader the PIT pinned. A sort gets the implicit `_shard_doc` tiebreaker; a
+ * `keep_alive` extends the lease; the response names the id to use next.
+ */
+import {
+  actionRequestValidation,
+  type SearchRequest,
+  ShoalError,
+  type SortSpec,
+  searchPhaseExecution,
+} from '@shoal/protocol';
+import type { ContextRef } from '@shoal/shard';
+import { decodePitId, type ShardContextEntry } from '../contexts/context-id.ts';
+import type { RestRequest } from '../http/rest-types.ts';
+import type { NodeServices } from '../services.ts';
+import type { IndexMetadata } from '../state/index-metadata.ts';
+import { keepAliveTooLarge } from './keep-alive.ts';
+import type { ShardQueryExec } from './query-phase.ts';
+import { runSearchPhases } from './search-phases.ts';
+import type { ShardFailure } from './shard-failure.ts';
+import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
+import type { ShardTarget } from './shard-targets.ts';
+
+/** RestSearchAction.preparePointInTime / SearchRequest.validate: what a PIT search may not name. */
+export function checkPitRequest(req: RestRequest): void {
+  const errors: string[] = [];
+  if (req.params.index !== undefined) {
+    errors.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
+  }
+  const q = req.query;
+  if (
+    q.expand_wildcards !== undefined ||
+    q.ignore_unavailable !== undefined ||
+    q.allow_no_indices !== undefined
+  ) {
+    errors.push('[indicesOptions] cannot be used with point in time');
+  }
+  if (q.routing !== undefined) errors.push('[routing] cannot be used with point in time');
+  if (q.preference !== undefined) errors.push('[preference] cannot be used with point in time');
+  if (q.ccs_minimize_roundtrips === 'true')
+    errors.push('[ccs_minimize_roundtrips] cannot be used with point in time');
+  if (errors.length > 0) throw actionRequestValidation(errors);
+}
+
+/**
+ * SearchRequest.rewrite: a PIT search sorted on something other than `_shard_doc` gets it as
+ * the last key, unless search_after was given without a value for it.
+ */
+export function withShardDocTiebreaker(
+  sort: SortSpec[] | undefined,
+  searchAfter?: unknown[],
+): SortSpec[] | undefined {
+  if (!sort || sort.length === 0 || sort[sort.length - 1]!.kind === 'shard_doc') return sort;
+  if (searchAfter !== undefined && searchAfter.length !== sort.length + 1) return sort;
+  return [...sort, { kind: 'shard_doc', order: 'asc' }];
+}
+
+export function metaByUuid(s: NodeServices, uuid: string): IndexMetadata | undefined {
+  for (const meta of s.indices.all().values()) if (meta.uuid === uuid) return meta;
+  return undefined;
+}
+
+/** A context that lives nowhere this node can reach (its index is gone, or its node). */
+export function unreachableContext(entry: ShardContextEntry, why: string): ShoalError {
+  return new ShoalError(
+    'search_context_missing_exception',
+    `No search context found for id [${entry.context.id}]: ${why}`,
+    404,
+  );
+}
+
+/** The PIT's shards as search targets, with the context each reads; unknown ones as failures. */
+export function contextTargets(
+  s: NodeServices,
+  entries: readonly ShardContextEntry[],
+  knownShard: boolean,
+): { targets: ShardTarget[]; failures: ShardFailure[] } {
+  const targets: ShardTarget[] = [];
+  const failures: ShardFailure[] = [];
+  entries.forEach((e, shardIndex) => {
+    const meta = metaByUuid(s, e.uuid);
+    if (meta) {
+      targets.push({ shardIndex, meta, shardId: e.shardId, copy: s.shards.primary(e.uuid, e.shardId) });
+      return;
+    }
+    const error = unreachableContext(e, `the context was freed when index [${e.index}] was deleted`);
+    failures.push({
+      shard: knownShard ? e.shardId : -1,
+      index: knownShard ? e.index : null,
+      node: s.node.id,
+      error,
+    });
+  });
+  return { targets, failures };
+}
+
+/** The worker holding a context, or the error saying why it cannot be reached. */
+export function contextWorker(s: NodeServices, e: ShardContextEntry) {
+  const worker = e.node === s.node.id ? s.workers[e.worker] : undefined;
+  if (!worker) throw unreachableContext(e, `node [${e.node}] that held the context is not in the cluster`);
+  return { worker, key: `${e.uuid}/${e.shardId}`, context: e.context as ContextRef };
+}
+
+export async function executePitSearch(
+  s: NodeServices,
+  search: SearchRequest,
+  cancel: SharedArrayBuffer,
+  startedAt: bigint,
+): Promise<Record<string, unknown>> {
+  const pitReq = search.pit!;
+  const pit = decodePitId(pitReq.id);
+  const { targets, failures } = contextTargets(s, pit.shards, true);
+  if (pitReq.keepAliveMs !== undefined) {
+    const tooLarge = keepAliveTooLarge(s, pitReq.keepAliveMs);
+    if (tooLarge) {
+      throw searchPhaseExecution(
+        'query',
+        pit.shards.map((e) => ({ shard: e.shardId, index: e.index, node: s.node.id, reason: tooLarge })),
+      );
+    }
+  }
+  const explicit = withShardDocTiebreaker(search.sort, search.searchAfter);
+  const sort = explicit ?? SCORE_SORT;
+  const limits = applyShardLimits(targets, search, s, false);
+  const build = shardRequests(search, sort, pit.shards.length, 'pit');
+  const exec: ShardQueryExec = async (t) => {
+    const { worker, key, context } = contextWorker(s, pit.shards[t.shardIndex]!);
+    const reply = await worker.run({
+      t: 'query',
+      key,
+      req: build(t),
+      cancel,
+      keepContext: true,
+      pit: { context, keepAliveMs: pitReq.keepAliveMs },
+      counters: s.leases.counters.ref(worker.id),
+    });
+    return { reply, worker, key };
+  };
+  s.leases.touch(pit.lease, pitReq.keepAliveMs);
+  const { body } = await runSearchPhases(
+    s,
+    {
+      shape: { search, sort, hasSort: explicit !== undefined },
+      totalShards: pit.shards.length,
+      runnable: limits.runnable,
+      failures: [...failures, ...limits.failures],
+      exec,
+      persistent: true,
+      fetchPlan: {
+        via: (o) => ({ session: pit.shards[o.target.shardIndex]!.context.session }),
+        everyShard: false,
+      },
+      startedAt,
+    },
+    { pitId: pitReq.id },
+  );
+  return body;
+}

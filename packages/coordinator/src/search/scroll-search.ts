@@ -1,0 +1,231 @@
+/**
+ * Scroll (paging.md §3): `?scroll=<keep-alive>` on a search opens a context on every shard and
+ * answers the first batch with a `_scroll_id`; each continuation returns the next batch. The
+ * id names its lease and its step: every shard keeps, per step, where its part of the next page
+ * starts (it learns at fetch time how many of its hits a page consumed), so a call retried
+ * with an older id returns the same page again. The total is counted once, on the first page,
+ * and is the same on every page. A continuation without `scroll` returns its batch and frees
+ * the contexts; a failed one frees them too.
+ */
+import {
+  getInt,
+  type SearchRequest,
+  type ShoalError,
+  searchPhaseExecution,
+  TRACK_TOTAL_HITS_ACCURATE,
+} from '@shoal/protocol';
+import type { ScrollSpec } from '@shoal/shard';
+import {
+  decodeScrollId,
+  encodeContextId,
+  type ScrollId,
+  type ShardContextEntry,
+} from '../contexts/context-id.ts';
+import type { NodeServices } from '../services.ts';
+import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
+import { contextTargets, contextWorker } from './pit-search.ts';
+import { type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
+import { type PageShape, runSearchPhases } from './search-phases.ts';
+import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
+import type { ShardTarget } from './shard-targets.ts';
+
+function keepAliveFailure(
+  s: NodeServices,
+  error: ShoalError,
+  shards: { shard: number; index: string | null }[],
+) {
+  return searchPhaseExecution(
+    'query',
+    shards.map((x) => ({ ...x, node: s.node.id, reason: error })),
+  );
+}
+
+export async function startScroll(
+  s: NodeServices,
+  search: SearchRequest,
+  targets: ShardTarget[],
+  cancel: SharedArrayBuffer,
+  startedAt: bigint,
+): Promise<Record<string, unknown>> {
+  const keepAliveMs = search.scrollKeepAliveMs!;
+  const tooLarge = keepAliveTooLarge(s, keepAliveMs);
+  if (tooLarge && targets.length > 0) {
+    throw keepAliveFailure(
+      s,
+      tooLarge,
+      targets.map((t) => ({ shard: t.shardId, index: t.meta.name })),
+    );
+  }
+  const sort = search.sort ?? SCORE_SORT;
+  const hasSort = search.sort !== undefined;
+  const limits = applyShardLimits(targets, search, s, true);
+  const build = shardRequests(search, sort, targets.length, 'scroll');
+  const spec: ScrollSpec = {
+    sort,
+    explicitSort: hasSort,
+    size: search.size,
+    fetch: { source: search.source, version: search.version, seqNoPrimaryTerm: search.seqNoPrimaryTerm },
+    trackScores: search.trackScores,
+  };
+  const settings = s.clusterSettings.effective();
+  const maxOpenScrolls = getInt(settings, 'search.max_open_scroll_context');
+  const opened = new Map<number, ShardContextEntry>();
+  const exec: ShardQueryExec = async (t) => {
+    const { worker, key } = startedCopy(t);
+    const r = await worker.run({
+      t: 'scroll_start',
+      key,
+      req: build(t),
+      cancel,
+      keepAliveMs,
+      maxOpenScrolls,
+      spec,
+      counters: s.leases.counters.ref(worker.id),
+      reapIntervalMs: reapIntervalMs(s),
+    });
+    opened.set(t.shardIndex, {
+      node: s.node.id,
+      index: t.meta.name,
+      uuid: t.meta.uuid,
+      shardId: t.shardId,
+      worker: worker.id,
+      context: r.context,
+    });
+    return { reply: { result: r.result, contextId: r.context.id }, worker, key };
+  };
+  const lease = s.leases.newLeaseId();
+  const entries = () => [...opened.entries()].sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+  const scrollId = (step: number) => encodeContextId({ kind: 'scroll', lease, step, shards: entries() });
+  try {
+    const { body } = await runSearchPhases(
+      s,
+      {
+        shape: { search, sort, hasSort },
+        totalShards: targets.length,
+        runnable: limits.runnable,
+        failures: limits.failures,
+        exec,
+        persistent: true,
+        fetchPlan: {
+          via: (o, consumed) => ({
+            session: opened.get(o.target.shardIndex)!.context.session,
+            scroll: { step: 0, consumed, free: false },
+          }),
+          everyShard: true,
+        },
+        startedAt,
+      },
+      { scrollId: () => scrollId(1) },
+    );
+    s.leases.add({ id: lease, kind: 'scroll', encoded: scrollId(0), shards: entries(), keepAliveMs });
+    return body;
+  } catch (e) {
+    await s.leases.free(entries(), 'closed');
+    throw e;
+  }
+}
+
+/** A scroll over no shard (a wildcard that matched nothing) has nothing to continue. */
+const EMPTY_SPEC: ScrollSpec = {
+  sort: SCORE_SORT,
+  explicitSort: false,
+  size: 0,
+  fetch: { source: { enabled: true, includes: [], excludes: [] }, version: false, seqNoPrimaryTerm: false },
+  trackScores: false,
+};
+
+/** The page shape a continuation renders, from what its shards kept. */
+function continuationShape(spec: ScrollSpec, restTotalHitsAsInt: boolean): PageShape {
+  const search: SearchRequest = {
+    query: { type: 'match_all', boost: 1 },
+    from: 0,
+    size: spec.size,
+    sort: spec.explicitSort ? spec.sort : undefined,
+    trackTotalHits: TRACK_TOTAL_HITS_ACCURATE,
+    trackScores: spec.trackScores,
+    source: spec.fetch.source,
+    version: spec.fetch.version,
+    seqNoPrimaryTerm: spec.fetch.seqNoPrimaryTerm,
+    restTotalHitsAsInt,
+  };
+  return { search, sort: spec.sort, hasSort: spec.explicitSort };
+}
+
+export interface ScrollContinuation {
+  scrollId: string;
+  /** The new keep-alive; absent: this is the last page, the contexts are freed after it. */
+  keepAliveMs?: number;
+  restTotalHitsAsInt: boolean;
+}
+
+export async function continueScroll(
+  s: NodeServices,
+  c: ScrollContinuation,
+  cancel: SharedArrayBuffer,
+  startedAt: bigint,
+): Promise<Record<string, unknown>> {
+  const id: ScrollId = decodeScrollId(c.scrollId);
+  if (c.keepAliveMs !== undefined) {
+    const tooLarge = keepAliveTooLarge(s, c.keepAliveMs);
+    if (tooLarge) {
+      // Elasticsearch frees a scroll's contexts when a continuation fails.
+      s.leases.remove(id.lease);
+      await s.leases.free(id.shards, 'closed');
+      throw keepAliveFailure(
+        s,
+        tooLarge,
+        id.shards.map(() => ({ shard: -1, index: null })),
+      );
+    }
+  }
+  const { targets, failures } = contextTargets(s, id.shards, false);
+  const specs = new Map<number, ScrollSpec>();
+  const exec: ShardQueryExec = async (t) => {
+    const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
+    const C0 = performance.timeOrigin + performance.now();
+    const r = await worker.run({
+      t: 'scroll_next',
+      key,
+      context,
+      step: id.step,
+      keepAliveMs: c.keepAliveMs,
+      cancel,
+    });
+    specs.set(t.shardIndex, r.spec);
+    const C1 = performance.timeOrigin + performance.now();
+    const x = r as unknown as { w0: number; w1: number };
+    const g = ((globalThis as any).__q ??= [0, 0, 0, 0]);
+    g[0] += x.w0 - C0; g[1] += x.w1 - x.w0; g[2] += C1 - x.w1; g[3]++;
+    if (g[3] % 100 === 0) console.error('to-worker', (g[0] / g[3]).toFixed(2), 'work', (g[1] / g[3]).toFixed(2), 'back', (g[2] / g[3]).toFixed(2));
+    return { reply: { result: r.result, contextId: context.id }, worker, key };
+  };
+  const last = c.keepAliveMs === undefined;
+  const { body } = await runSearchPhases(
+    s,
+    {
+      shape: (outcomes: ShardQueryOutcome[]) => {
+        const spec = outcomes[0] && specs.get(outcomes[0].target.shardIndex);
+        return continuationShape(spec ?? EMPTY_SPEC, c.restTotalHitsAsInt);
+      },
+      totalShards: id.shards.length,
+      runnable: targets,
+      failures,
+      // A continuation is not addressed to a shard (Elasticsearch reports shard -1, index null).
+      mapFailures: (fs) => fs.map((f) => ({ ...f, shard: -1, index: null })),
+      exec,
+      persistent: true,
+      fetchPlan: {
+        via: (o, consumed) => ({
+          session: id.shards[o.target.shardIndex]!.context.session,
+          scroll: { step: id.step, consumed, free: last },
+        }),
+        everyShard: true,
+      },
+      startedAt,
+    },
+    { scrollId: () => encodeContextId({ ...id, step: id.step + 1 }) },
+  );
+  if (last) s.leases.remove(id.lease);
+  else s.leases.touch(id.lease, c.keepAliveMs);
+  return body;
+}

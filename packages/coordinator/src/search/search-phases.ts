@@ -1,0 +1,116 @@
+/**
+ * The phases every kind of search shares once its shards are known — a plain search, a PIT
+ * search, each page of a scroll: query phase, k-way merge and cut, max_score, fetch phase, and
+ * the response. What differs (which reader each shard reads, what the fetch records) comes in
+ * through the query executor and the fetch plan.
+ */
+import type { ShardFetchRequest } from '@shoal/engine';
+import type { SearchRequest, SortSpec } from '@shoal/protocol';
+import type { NodeServices } from '../services.ts';
+import { type ContextFetchPlan, runFetchPhase } from './fetch-phase.ts';
+import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
+import {
+  releaseContexts,
+  runQueryPhase,
+  type ShardQueryExec,
+  type ShardQueryOutcome,
+} from './query-phase.ts';
+import { searchResponse } from './search-response.ts';
+import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
+import type { ShardTarget } from './shard-targets.ts';
+
+/** What the page is cut and rendered by. */
+export interface PageShape {
+  search: SearchRequest;
+  sort: SortSpec[];
+  /** The request named a sort: hits carry `sort` values. */
+  hasSort: boolean;
+}
+
+export interface PhasesInput {
+  /** Known up front, or (a scroll continuation) from what the shards answered. */
+  shape: PageShape | ((outcomes: ShardQueryOutcome[]) => PageShape);
+  /** Every shard of the search (`_shards.total`). */
+  totalShards: number;
+  /** The shards to query; the others already failed (`failures`). */
+  runnable: ShardTarget[];
+  failures: ShardFailure[];
+  exec: ShardQueryExec;
+  /** The contexts are a PIT's or a scroll's: they stay open. */
+  persistent: boolean;
+  /** How the page is fetched from PIT or scroll contexts. */
+  fetchPlan?: ContextFetchPlan;
+  /** Rewrites query-phase failures (a scroll continuation reports no shard, `-1`). */
+  mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
+  /** When the request arrived (for `took`). */
+  startedAt: bigint;
+}
+
+export interface PhasesOutput {
+  outcomes: ShardQueryOutcome[];
+  page: MergeHit[];
+  body: Record<string, unknown>;
+}
+
+export async function runSearchPhases(
+  s: NodeServices,
+  input: PhasesInput,
+  ids: { scrollId?: (outcomes: ShardQueryOutcome[]) => string; pitId?: string } = {},
+): Promise<PhasesOutput> {
+  const T0 = performance.now();
+  const phase = await runQueryPhase(s, input.runnable, input.exec, input.persistent);
+  const T1 = performance.now();
+  const { outcomes } = phase;
+  const failures = [...input.failures, ...(input.mapFailures?.(phase.failures) ?? phase.failures)];
+  if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
+  const { search, sort, hasSort } = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
+
+  const page = mergeTopHits(
+    outcomes.map((o) => o.hits),
+    hitComparator(sort),
+    search.from,
+    search.size,
+  );
+  const scoreSorted = sort.some((x) => x.kind === 'score');
+  let maxScore = Number.NaN;
+  if (!hasSort || search.trackScores || scoreSorted) {
+    for (const o of outcomes) {
+      if (!Number.isNaN(o.result.maxScore) && !(o.result.maxScore <= maxScore)) maxScore = o.result.maxScore;
+    }
+  }
+  if (hasSort && !search.trackScores && !scoreSorted) maxScore = Number.NaN;
+  if (input.totalShards === 0) maxScore = 0;
+
+  const fetchReq: Omit<ShardFetchRequest, 'docs'> = {
+    source: search.source,
+    version: search.version,
+    seqNoPrimaryTerm: search.seqNoPrimaryTerm,
+  };
+  let fetched: Awaited<ReturnType<typeof runFetchPhase>>;
+  try {
+    fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan);
+  } catch (e) {
+    releaseContexts(outcomes);
+    throw e;
+  }
+  const T2 = performance.now();
+  const took = Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n);
+  const body = searchResponse({
+    took,
+    req: search,
+    totalShards: input.totalShards,
+    skipped: 0,
+    outcomes,
+    failures: [...failures, ...fetched.failures],
+    hits: fetched.hits,
+    hasSort,
+    maxScore,
+    scrollId: ids.scrollId?.(outcomes),
+    pitId: ids.pitId,
+  });
+  const T3 = performance.now();
+  (globalThis as any).__t ??= [0,0,0,0];
+  const tt = (globalThis as any).__t; tt[0]+=T1-T0; tt[1]+=T2-T1; tt[2]+=T3-T2; tt[3]++;
+  if (tt[3] % 50 === 0) console.error('phases', (tt[0]/tt[3]).toFixed(2), (tt[1]/tt[3]).toFixed(2), (tt[2]/tt[3]).toFixed(2));
+  return { outcomes, page, body };
+}

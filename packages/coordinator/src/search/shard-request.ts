@@ -1,0 +1,88 @@
+/**
+ * What every kind of search sends each shard: the query (post_filter folded in), the sort,
+ * how many candidates, and the per-index result-window check a shard would make.
+ */
+import type { ShardQueryRequest, ShardSlice } from '@shoal/engine';
+import { getInt, illegalArgument, type QueryNode, type SearchRequest, type SortSpec } from '@shoal/protocol';
+import type { NodeServices } from '../services.ts';
+import type { IndexMetadata } from '../state/index-metadata.ts';
+import type { ShardFailure } from './shard-failure.ts';
+import type { ShardTarget } from './shard-targets.ts';
+import { shardSlice } from './slice-targets.ts';
+
+export const SCORE_SORT: SortSpec[] = [{ kind: 'score', order: 'desc' }];
+
+/** Without aggregations, post_filter narrows the hits exactly as a scoreless filter would. */
+export function effectiveQuery(search: SearchRequest): QueryNode {
+  return search.postFilter
+    ? { type: 'bool', must: [search.query], filter: [search.postFilter], should: [], mustNot: [], boost: 1 }
+    : search.query;
+}
+
+/** The shard request builder of a search over `numShards` shards. */
+export function shardRequests(
+  search: SearchRequest,
+  sort: SortSpec[],
+  numShards: number,
+  sliceContext: ShardSlice['context'],
+): (t: ShardTarget) => ShardQueryRequest {
+  const query = effectiveQuery(search);
+  const k = search.from + search.size;
+  return (t) => {
+    const req: ShardQueryRequest = {
+      query,
+      sort,
+      k,
+      trackTotalHitsUpTo: search.trackTotalHits,
+      trackScores: search.trackScores,
+      searchAfter: search.searchAfter as ShardQueryRequest['searchAfter'],
+      shardIndex: t.shardIndex,
+    };
+    if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
+    return req;
+  };
+}
+
+/**
+ * `index.max_result_window` (and for a scroll the batch size), checked per index as each shard
+ * would (paging.md §2.2 #1, #2); `index.max_slices_per_scroll` for a sliced scroll (#34).
+ */
+export function applyShardLimits(
+  targets: readonly ShardTarget[],
+  search: SearchRequest,
+  s: NodeServices,
+  scroll: boolean,
+): { runnable: ShardTarget[]; failures: ShardFailure[] } {
+  const runnable: ShardTarget[] = [];
+  const failures: ShardFailure[] = [];
+  const errors = new Map<IndexMetadata, ReturnType<typeof illegalArgument> | null>();
+  for (const t of targets) {
+    let error = errors.get(t.meta);
+    if (error === undefined) {
+      error = limitError(t.meta, search, scroll);
+      errors.set(t.meta, error);
+    }
+    if (error) failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error });
+    else runnable.push(t);
+  }
+  return { runnable, failures };
+}
+
+function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean) {
+  const window = getInt(meta.settings, 'index.max_result_window');
+  const wanted = search.from + search.size;
+  if (wanted > window) {
+    return illegalArgument(
+      scroll
+        ? `Batch size is too large, size must be less than or equal to: [${window}] but was [${wanted}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`
+        : `Result window is too large, from + size must be less than or equal to: [${window}] but was [${wanted}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    );
+  }
+  const maxSlices = getInt(meta.settings, 'index.max_slices_per_scroll');
+  if (scroll && search.slice && search.slice.max > maxSlices) {
+    return illegalArgument(
+      `The number of slices [${search.slice.max}] is too large. It must be less than [${maxSlices}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.`,
+    );
+  }
+  return null;
+}

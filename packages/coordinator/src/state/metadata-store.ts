@@ -1,0 +1,142 @@
+/**
+ * The node's own state on disk, under its data path (`path.data`):
+ *
+ *   <data>/_state/node.json                         node id, cluster uuid, persistent cluster settings
+ *   <data>/indices/<index uuid>/_state/index.json   one index's metadata: settings, mappings, aliases
+ *   <data>/indices/<index uuid>/<shard id>/         a shard copy (index/ and translog/, see @shoal/engine)
+ *
+ * Every state file is written atomically (temp file, fsync, rename, fsync the folder), so a
+ * crash leaves the old version or the new one. A mapping change is durable before any document
+ * that needed it is acknowledged; an index folder without its `index.json` (a create that did
+ * not finish, or a delete that did) is removed when the node starts.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createIndexMapping } from '@shoal/engine';
+import type { FlatSettings } from '@shoal/protocol';
+import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import { fsyncDirectory, writeJsonAtomic } from './state-files.ts';
+
+const FORMAT = 1;
+
+interface IndexMetadataJson {
+  format: number;
+  name: string;
+  uuid: string;
+  creationDate: number;
+  settings: FlatSettings;
+  mappings: Record<string, unknown>;
+  aliases: Record<string, AliasMetadata>;
+  numberOfShards: number;
+  routingNumShards: number;
+  state: 'open' | 'close';
+  mappingVersion: number;
+  settingsVersion: number;
+  aliasesVersion: number;
+}
+
+export interface NodeStateJson {
+  nodeId: string;
+  clusterUuid: string;
+  persistentSettings: FlatSettings;
+}
+
+export class MetadataStore {
+  readonly indicesDir: string;
+  readonly stateDir: string;
+
+  constructor(readonly dataPath: string) {
+    this.indicesDir = join(dataPath, 'indices');
+    this.stateDir = join(dataPath, '_state');
+    mkdirSync(this.indicesDir, { recursive: true });
+    mkdirSync(this.stateDir, { recursive: true });
+  }
+
+  indexDir(uuid: string): string {
+    return join(this.indicesDir, uuid);
+  }
+
+  shardPath(uuid: string, shardId: number): string {
+    return join(this.indicesDir, uuid, String(shardId));
+  }
+
+  saveIndex(meta: IndexMetadata): void {
+    const json: IndexMetadataJson = {
+      format: FORMAT,
+      name: meta.name,
+      uuid: meta.uuid,
+      creationDate: meta.creationDate,
+      settings: meta.settings,
+      mappings: meta.mapping.toJSON(),
+      aliases: Object.fromEntries(meta.aliases),
+      numberOfShards: meta.numberOfShards,
+      routingNumShards: meta.routingNumShards,
+      state: meta.state,
+      mappingVersion: meta.mappingVersion,
+      settingsVersion: meta.settingsVersion,
+      aliasesVersion: meta.aliasesVersion,
+    };
+    const dir = join(this.indexDir(meta.uuid), '_state');
+    mkdirSync(dir, { recursive: true });
+    writeJsonAtomic(join(dir, 'index.json'), json);
+    fsyncDirectory(this.indicesDir);
+  }
+
+  /** Deletes an index: its metadata first (so a crash midway never resurrects it), then its files. */
+  deleteIndex(uuid: string): void {
+    const dir = this.indexDir(uuid);
+    rmSync(join(dir, '_state', 'index.json'), { force: true });
+    fsyncDirectory(join(dir, '_state'), true);
+    rmSync(dir, { recursive: true, force: true });
+    fsyncDirectory(this.indicesDir);
+  }
+
+  /** Every index on disk; folders without metadata are leftovers and are removed. */
+  loadIndices(): { metas: IndexMetadata[]; removed: string[] } {
+    const metas: IndexMetadata[] = [];
+    const removed: string[] = [];
+    for (const uuid of readdirSync(this.indicesDir)) {
+      const file = join(this.indexDir(uuid), '_state', 'index.json');
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        rmSync(this.indexDir(uuid), { recursive: true, force: true });
+        removed.push(uuid);
+        continue;
+      }
+      const j = JSON.parse(text) as IndexMetadataJson;
+      if (j.format !== FORMAT) throw new Error(`unknown index metadata format [${j.format}] in ${file}`);
+      metas.push({
+        name: j.name,
+        uuid: j.uuid,
+        creationDate: j.creationDate,
+        settings: j.settings,
+        mapping: createIndexMapping(j.mappings, { indexName: j.name }),
+        aliases: new Map(Object.entries(j.aliases)),
+        numberOfShards: j.numberOfShards,
+        routingNumShards: j.routingNumShards,
+        state: j.state,
+        mappingVersion: j.mappingVersion,
+        settingsVersion: j.settingsVersion,
+        aliasesVersion: j.aliasesVersion,
+      });
+    }
+    metas.sort((a, b) => a.creationDate - b.creationDate);
+    return { metas, removed };
+  }
+
+  loadNodeState(): NodeStateJson | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.stateDir, 'node.json'), 'utf8')) as NodeStateJson;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  saveNodeState(state: NodeStateJson): void {
+    writeJsonAtomic(join(this.stateDir, 'node.json'), state);
+  }
+}

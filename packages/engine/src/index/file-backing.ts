@@ -1,0 +1,267 @@
+/**
+ * A segment read from its file. Only the `_id` lookup structures stay resident (every write
+ * looks ids up in every segment); postings, doc values, per-doc seq_no/version/term and the
+ * `_source` offsets are loaded on first use into the thread's section cache and dropped when
+ * they go cold, and `_source` bytes are read per document with a positioned read.
+ */
+
+import { sectionCache } from '../store/section-cache.ts';
+import type { FieldDirectory, SegmentDirectory } from '../store/segment-codec.ts';
+import { byteLengthOf, type SegmentFile } from '../store/segment-file.ts';
+import type {
+  GeoValues,
+  NumericValues,
+  Postings,
+  SegmentBacking,
+  SegmentField,
+  SortedSetValues,
+  StoredFields,
+} from './segment.ts';
+
+let owners = 0;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Rough heap cost of a decoded string list. */
+function stringsBytes(list: readonly string[]): number {
+  let n = 0;
+  for (const s of list) n += 32 + s.length;
+  return n;
+}
+
+function compareBytes(a: Uint8Array, aFrom: number, aTo: number, b: Uint8Array): number {
+  const n = Math.min(aTo - aFrom, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[aFrom + i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return aTo - aFrom - b.length;
+}
+
+export class FileBacking implements SegmentBacking {
+  readonly maxDoc: number;
+  readonly sizeInBytes: number;
+  readonly fields: ReadonlyMap<string, SegmentField>;
+  readonly stored: StoredFields;
+  private readonly owner = ++owners;
+  private readonly idBytes: Uint8Array;
+  private readonly idOffsets: Uint32Array;
+  private readonly idOrder: Int32Array;
+
+  constructor(
+    readonly file: SegmentFile,
+    readonly dir: SegmentDirectory,
+  ) {
+    this.maxDoc = dir.maxDoc;
+    this.sizeInBytes = file.length;
+    this.idBytes = file.array(dir.ids.bytes) as Uint8Array;
+    this.idOffsets = file.array(dir.ids.offsets) as Uint32Array;
+    this.idOrder = file.array(dir.idOrder) as Int32Array;
+    const fields = new Map<string, SegmentField>();
+    for (const fd of dir.fields) fields.set(fd.path, this.fieldView(fd));
+    this.fields = fields;
+    this.stored = this.storedView();
+  }
+
+  private load<T>(key: string, read: () => { value: T; bytes: number }): T {
+    return sectionCache.get(this.owner, key, read);
+  }
+
+  private storedView(): StoredFields {
+    const self = this;
+    const { file, dir } = this;
+    const meta = () =>
+      self.load('meta', () => ({
+        value: {
+          seqNos: file.array(dir.seqNos) as Float64Array,
+          versions: file.array(dir.versions) as Float64Array,
+          primaryTerms: file.array(dir.primaryTerms) as Float64Array,
+        },
+        bytes: self.maxDoc * 24,
+      }));
+    return {
+      get ids() {
+        return self.load('ids', () => {
+          const value: string[] = new Array(self.maxDoc);
+          for (let d = 0; d < self.maxDoc; d++) value[d] = self.id(d);
+          return { value, bytes: stringsBytes(value) + 8 * value.length };
+        });
+      },
+      get routing() {
+        return self.load('routing', () => {
+          const value: (string | null)[] = new Array(self.maxDoc).fill(null);
+          if (dir.routing) {
+            const present = file.array(dir.routing.present) as Uint8Array;
+            const values = file.strings(dir.routing.values);
+            for (let d = 0; d < self.maxDoc; d++) if (present[d]) value[d] = values[d]!;
+          }
+          return { value, bytes: 8 * value.length };
+        });
+      },
+      get seqNos() {
+        return meta().seqNos;
+      },
+      get versions() {
+        return meta().versions;
+      },
+      get primaryTerms() {
+        return meta().primaryTerms;
+      },
+    };
+  }
+
+  private fieldView(fd: FieldDirectory): SegmentField {
+    const self = this;
+    const { file } = this;
+    const key = (what: string) => `${what}:${fd.path}`;
+    const terms = () =>
+      self.load(key('terms'), () => {
+        const value = file.strings(fd.postings!.terms);
+        return { value, bytes: stringsBytes(value) };
+      });
+    const view: SegmentField = {
+      path: fd.path,
+      type: fd.type,
+      get docsWithField() {
+        return self.load(key('docs'), () => ({
+          value: file.array(fd.docsWithField) as Int32Array,
+          bytes: byteLengthOf(fd.docsWithField),
+        }));
+      },
+    };
+    const p = fd.postings;
+    if (p) {
+      Object.defineProperty(view, 'postings', {
+        enumerable: true,
+        get: (): Postings =>
+          self.load(key('postings'), () => {
+            const arr = (r: typeof p.freqs) => (r ? file.array(r) : null);
+            const value: Postings = {
+              terms: terms(),
+              starts: file.array(p.starts) as Uint32Array,
+              docs: file.array(p.docs) as Int32Array,
+              freqs: arr(p.freqs) as Int32Array | null,
+              positionStarts: arr(p.positionStarts) as Uint32Array | null,
+              positions: arr(p.positions) as Int32Array | null,
+              norms: arr(p.norms) as Uint8Array | null,
+              sumTotalTermFreq: p.sumTotalTermFreq,
+              sumDocFreq: p.sumDocFreq,
+            };
+            let bytes = byteLengthOf(p.starts) + byteLengthOf(p.docs);
+            for (const r of [p.freqs, p.positionStarts, p.positions, p.norms])
+              if (r) bytes += byteLengthOf(r);
+            return { value, bytes };
+          }),
+      });
+    }
+    const ss = fd.sortedSet;
+    if (ss) {
+      Object.defineProperty(view, 'sortedSet', {
+        enumerable: true,
+        get: (): SortedSetValues =>
+          self.load(key('sortedSet'), () => ({
+            value: {
+              terms: terms(),
+              starts: file.array(ss.starts) as Uint32Array,
+              ords: file.array(ss.ords) as Int32Array,
+              singleValued: ss.singleValued,
+            },
+            bytes: byteLengthOf(ss.starts) + byteLengthOf(ss.ords),
+          })),
+      });
+    }
+    const n = fd.numeric;
+    if (n) {
+      Object.defineProperty(view, 'numeric', {
+        enumerable: true,
+        get: (): NumericValues =>
+          self.load(key('numeric'), () => {
+            const starts = file.array(n.starts) as Uint32Array;
+            const value: NumericValues =
+              n.kind === 'long'
+                ? {
+                    kind: 'long',
+                    starts,
+                    values: file.array(n.values) as BigInt64Array,
+                    singleValued: n.singleValued,
+                  }
+                : {
+                    kind: 'double',
+                    starts,
+                    values: file.array(n.values) as Float64Array,
+                    singleValued: n.singleValued,
+                  };
+            return { value, bytes: byteLengthOf(n.starts) + byteLengthOf(n.values) };
+          }),
+      });
+    }
+    const g = fd.geo;
+    if (g) {
+      Object.defineProperty(view, 'geo', {
+        enumerable: true,
+        get: (): GeoValues =>
+          self.load(key('geo'), () => ({
+            value: {
+              starts: file.array(g.starts) as Uint32Array,
+              lat: file.array(g.lat) as Float64Array,
+              lon: file.array(g.lon) as Float64Array,
+            },
+            bytes: byteLengthOf(g.starts) + byteLengthOf(g.lat) * 2,
+          })),
+      });
+    }
+    return view;
+  }
+
+  private sourceOffsets(): Float64Array | Uint32Array {
+    return this.load('sourceOffsets', () => ({
+      value: this.file.array(this.dir.sourceOffsets) as Uint32Array,
+      bytes: byteLengthOf(this.dir.sourceOffsets),
+    }));
+  }
+
+  source(doc: number): Uint8Array {
+    const o = this.sourceOffsets();
+    const from = o[doc]!;
+    return this.file.bytes(this.dir.source.off + from, o[doc + 1]! - from);
+  }
+
+  sourceBlock() {
+    return {
+      bytes: this.file.array(this.dir.source) as Uint8Array,
+      offsets: this.file.array(this.dir.sourceOffsets) as Uint32Array,
+    };
+  }
+
+  id(doc: number): string {
+    return decoder.decode(this.idBytes.subarray(this.idOffsets[doc]!, this.idOffsets[doc + 1]!));
+  }
+
+  docOfId(id: string): number {
+    const probe = encoder.encode(id);
+    const order = this.idOrder;
+    const bytes = this.idBytes;
+    const offs = this.idOffsets;
+    let lo = 0;
+    let hi = order.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const doc = order[mid]!;
+      const c = compareBytes(bytes, offs[doc]!, offs[doc + 1]!, probe);
+      if (c < 0) lo = mid + 1;
+      else if (c > 0) hi = mid - 1;
+      else return doc;
+    }
+    return -1;
+  }
+
+  /** Bytes that stay resident whatever the cache holds. */
+  get residentBytes(): number {
+    return this.idBytes.byteLength + this.idOffsets.byteLength + this.idOrder.byteLength;
+  }
+
+  close(): void {
+    sectionCache.dropOwner(this.owner);
+    this.file.close();
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * `npm run bench -- paging`: every way to page flights-200k (2 shards, 2 shard workers).
+ *
+ * - PIT + search_after, size 100, page time at depths 0, 10k, 100k and 190k, as a ratio to the
+ *   first page (target: flat, ≤ 1.3): sorted on `_shard_doc` with track_total_hits false (the
+ *   export fast path), and on `distance` with the implicit `_shard_doc` tiebreaker;
+ * - `from` paging, size 100, from 0 up to the result window (its cost grows with `from`);
+ * - scroll export, size 1000, `_doc` sort: docs/s alone, and with 2 and 4 slices in parallel,
+ *   each as a ratio to the "read every stored _source once" baseline measured in the same run
+ *   (servers/source-pages.ts: the same pages with no search at all; target ≥ 0.5).
+ *
+ * Every walk is checked: each export returns all 200,000 documents exactly once.
+ * Results are printed and written to `.bench/paging-<timestamp>.json`.
+ */
+import { join } from 'node:path';
+import { loadDataset } from '../load-sample.ts';
+import { flights } from '../sample-data/index.ts';
+import { type BenchChild, repoRoot, startChild, startShoalNode } from './processes.ts';
+import { environment, fixed, int, printTable, writeResults } from './report.ts';
+
+const WORKERS = 2;
+const SHARDS = 2;
+const PAGE = 100;
+const EXPORT_PAGE = 1000;
+const DEPTHS = [0, 10_000, 100_000, 190_000];
+const FROMS = [0, 1_000, 5_000, 9_900];
+const SAMPLES = 40;
+
+// biome-ignore lint/suspicious/noExplicitAny: the benchmark reads arbitrary response shapes
+type Json = Record<string, any>;
+
+async function call(url: string, method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await fetch(new URL(path, url), {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Json;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function timeIt(f: () => Promise<unknown>): Promise<number> {
+  const t = process.hrtime.bigint();
+  await f();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+/** The median time of `f` over SAMPLES runs, after a few warm-up runs. */
+async function medianMs(f: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 5; i++) await f();
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) times.push(await timeIt(f));
+  return median(times);
+}
+
+interface DepthRow {
+  sort: string;
+  depth: number;
+  ms: number;
+  ratio: number;
+}
+
+/** search_after values that start pages at each depth, found by walking the PIT in big pages. */
+async function afterValues(url: string, pit: string, sort: unknown[]): Promise<Map<number, unknown[]>> {
+  const out = new Map<number, unknown[]>();
+  let after: unknown[] | undefined;
+  let seen = 0;
+  const wanted = DEPTHS.filter((d) => d > 0);
+  while (wanted.some((d) => !out.has(d))) {
+    const next = Math.min(...wanted.filter((d) => !out.has(d)));
+    const size = Math.min(10_000, next - seen);
+    const r = await call(url, 'POST', '/_search', {
+      size,
+      pit: { id: pit },
+      sort,
+      track_total_hits: false,
+      _source: false,
+      ...(after ? { search_after: after } : {}),
+    });
+    const hits = r.hits.hits as Json[];
+    if (hits.length === 0) throw new Error(`the PIT ended at ${seen} hits`);
+    seen += hits.length;
+    after = hits[hits.length - 1]!.sort;
+    if (seen === next) out.set(next, after!);
+  }
+  return out;
+}
+
+async function pitDepths(url: string, label: string, sort: unknown[], extra: Json): Promise<DepthRow[]> {
+  const pit = (await call(url, 'POST', `/${flights.index}/_pit?keep_alive=10m`)).id as string;
+  try {
+    const afters = await afterValues(url, pit, sort);
+    const rows: DepthRow[] = [];
+    for (const depth of DEPTHS) {
+      const after = afters.get(depth);
+      const body = {
+        size: PAGE,
+        pit: { id: pit },
+        sort,
+        ...extra,
+        ...(after ? { search_after: after } : {}),
+      };
+      const check = await call(url, 'POST', '/_search', body);
+      if (check.hits.hits.length !== PAGE)
+        throw new Error(`${label}: page at ${depth} has ${check.hits.hits.length} hits`);
+      const ms = await medianMs(() => call(url, 'POST', '/_search', body));
+      rows.push({ sort: label, depth, ms, ratio: 0 });
+    }
+    for (const r of rows) r.ratio = r.ms / rows[0]!.ms;
+    return rows;
+  } finally {
+    await call(url, 'DELETE', '/_pit', { id: pit });
+  }
+}
+
+/** Exports the whole index through `slices` parallel scrolls; docs/s, after checking every id once. */
+async function scrollExport(url: string, slices: number): Promise<{ docsPerSec: number; ms: number }> {
+  const seen = new Uint8Array(flights.count());
+  let total = 0;
+  const one = async (slice?: Json) => {
+    let r = await call(url, 'POST', `/${flights.index}/_search?scroll=1m`, {
+      size: EXPORT_PAGE,
+      sort: ['_doc'],
+      ...(slice ? { slice } : {}),
+    });
+    for (;;) {
+      const hits = r.hits.hits as Json[];
+      if (hits.length === 0) break;
+      for (const h of hits) {
+        const i = Number(h._id);
+        if (seen[i]) throw new Error(`document ${h._id} exported twice`);
+        seen[i] = 1;
+        if (h._source?.id !== i) throw new Error(`document ${h._id} has the wrong _source`);
+      }
+      total += hits.length;
+      r = await call(url, 'POST', '/_search/scroll', { scroll_id: r._scroll_id, scroll: '1m' });
+    }
+    await call(url, 'DELETE', '/_search/scroll', { scroll_id: r._scroll_id });
+  };
+  const ms = await timeIt(() =>
+    slices === 1 ? one() : Promise.all(Array.from({ length: slices }, (_, id) => one({ id, max: slices }))),
+  );
+  if (total !== seen.length) throw new Error(`exported ${total} documents of ${seen.length}`);
+  return { docsPerSec: (total / ms) * 1000, ms };
+}
+
+/** The baseline: every stored `_source` read once, in pages of the same size, no search. */
+async function baseline(): Promise<{ docsPerSec: number; ms: number }> {
+  let server: BenchChild | undefined;
+  try {
+    server = await startChild(
+      'source-pages server',
+      join(repoRoot, 'scripts/bench/servers/source-pages.ts'),
+      ['--workers', String(WORKERS)],
+    );
+    const url = server.url;
+    const pages = Math.ceil(flights.count() / EXPORT_PAGE);
+    const run = async () => {
+      let n = 0;
+      for (let p = 0; p < pages; p++)
+        n += (await call(url, 'GET', `/page/${p}?size=${EXPORT_PAGE}`)).hits.hits.length;
+      if (n !== flights.count()) throw new Error(`baseline read ${n} documents`);
+    };
+    await run();
+    const times = [await timeIt(run), await timeIt(run), await timeIt(run)];
+    const ms = median(times);
+    return { docsPerSec: (flights.count() / ms) * 1000, ms };
+  } finally {
+    await server?.stop();
+  }
+}
+
+export async function runPaging(): Promise<void> {
+  const started = Date.now();
+  console.log('measuring the baseline: every stored _source read once …');
+  const base = await baseline();
+  console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
+  const node = await startShoalNode({ workers: WORKERS });
+  try {
+    console.log(`loading flights-200k into ${SHARDS} shards on ${node.url} …`);
+    const loaded = await loadDataset({
+      url: node.url,
+      dataset: flights,
+      shards: SHARDS,
+      batch: 5000,
+      concurrency: 2,
+    });
+    if (loaded.count !== flights.count()) throw new Error(`_count is ${loaded.count}`);
+    const url = node.url;
+
+    console.log('PIT + search_after page times …');
+    const depthRows = [
+      ...(await pitDepths(url, '_shard_doc, track_total_hits false', ['_shard_doc'], {
+        track_total_hits: false,
+      })),
+      ...(await pitDepths(url, 'distance asc (+ _shard_doc)', [{ distance: 'asc' }], {})),
+    ];
+    console.log('from/size page times …');
+    const fromRows: { from: number; ms: number; ratio: number }[] = [];
+    for (const from of FROMS) {
+      const body = { from, size: PAGE, sort: [{ distance: 'asc' }] };
+      fromRows.push({
+        from,
+        ms: await medianMs(() => call(url, 'POST', `/${flights.index}/_search`, body)),
+        ratio: 0,
+      });
+    }
+    for (const r of fromRows) r.ratio = r.ms / fromRows[0]!.ms;
+
+    console.log('scroll exports …');
+    const exports: { label: string; docsPerSec: number; ms: number; ratio: number; met: boolean }[] = [];
+    for (const slices of [1, 2, 4]) {
+      await scrollExport(url, slices);
+      const r = await scrollExport(url, slices);
+      const ratio = r.docsPerSec / base.docsPerSec;
+      exports.push({
+        label: slices === 1 ? 'scroll, _doc, size 1000' : `${slices} slices in parallel`,
+        ...r,
+        ratio,
+        met: ratio >= 0.5,
+      });
+    }
+
+    console.log(
+      `\npaging: flights-200k (${int(flights.count())} docs) in ${SHARDS} shards, ${WORKERS} shard workers\n`,
+    );
+    printTable(
+      ['PIT + search_after, size 100', 'depth', 'median ms', 'x depth 0', 'target'],
+      depthRows.map((r) => [
+        r.sort,
+        int(r.depth),
+        fixed(r.ms, 2),
+        fixed(r.ratio, 2),
+        r.depth === 0 ? '' : r.ratio <= 1.3 ? '<= 1.3 met' : '<= 1.3 NOT MET',
+      ]),
+    );
+    console.log('');
+    printTable(
+      ['from/size, sort distance, size 100', 'median ms', 'x from 0'],
+      fromRows.map((r) => [`from ${int(r.from)}`, fixed(r.ms, 2), fixed(r.ratio, 2)]),
+    );
+    console.log('');
+    printTable(
+      ['export', 'docs/s', 'seconds', 'x baseline', 'target'],
+      [
+        ['baseline: every stored _source read once', int(base.docsPerSec), fixed(base.ms / 1000), '1.00', ''],
+        ...exports.map((e) => [
+          e.label,
+          int(e.docsPerSec),
+          fixed(e.ms / 1000),
+          fixed(e.ratio, 2),
+          e.met ? '>= 0.5 met' : '>= 0.5 NOT MET',
+        ]),
+      ],
+    );
+    const file = writeResults('paging', {
+      scenario: 'paging',
+      date: new Date(started).toISOString(),
+      environment: environment(),
+      options: { workers: WORKERS, shards: SHARDS, page: PAGE, exportPage: EXPORT_PAGE, samples: SAMPLES },
+      load: { docs: loaded.docs, ms: loaded.ms },
+      depthRows,
+      fromRows,
+      baseline: base,
+      exports,
+    });
+    console.log(`\nresults: ${file}`);
+    if (depthRows.some((r) => r.ratio > 1.3) || exports.some((e) => !e.met)) process.exitCode = 1;
+  } finally {
+    await node.stop();
+  }
+}
