@@ -1,9 +1,12 @@
 /**
  * The worker side of PIT and scroll: opening contexts on the shard's current reader, PIT
- * searches on a pinned reader, scroll steps, the fetch that records which hits a scroll page
- * consumed, and freeing. A scroll's position is kept here, per step: each step starts after
- * the last hit this shard contributed to the previous page, so a retried call with an older
- * scroll id recomputes the same page (paging.md §3.2; Shoal keeps the last few steps).
+ * searches on a pinned reader, scroll steps, and freeing. A scroll step queries and fetches in
+ * one task (the coordinator then needs no fetch round trip per page): the shard returns its
+ * next `size` hits with their documents, and the coordinator keeps those of the merged page.
+ * Positions stay here, per step: the scroll id tells each shard how many of its hits the
+ * previous page consumed, and the step starts right after the last of them — so a call
+ * retried with an older id recomputes the same page (paging.md §3.2; Shoal keeps the last
+ * few steps).
  */
 import {
   executeFetch,
@@ -12,10 +15,12 @@ import {
   type ShardFetchResult,
   type ShardQueryRequest,
   type ShardQueryResult,
+  type ShardReader,
 } from '@shoal/engine';
 import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { CounterRef } from './context-counters.ts';
-import { advanceScroll, type ContextRef, type ReaderContexts, scrollStep } from './reader-contexts.ts';
+import { type PackedReply, packHits } from './hit-codec.ts';
+import { type ContextRef, type ReaderContexts, recordScrollStep, scrollFrom } from './reader-contexts.ts';
 import type { ShardHost } from './shard-host.ts';
 import type { QueryTaskResult, ShardKey } from './tasks.ts';
 
@@ -48,6 +53,8 @@ export type ContextTask =
       key: ShardKey;
       context: ContextRef;
       step: number;
+      /** How many of this shard's hits the previous page consumed (named by the scroll id). */
+      consumed: number;
       /** The new keep-alive; absent: the context keeps its own (and is freed after this page). */
       keepAliveMs?: number;
       cancel: SharedArrayBuffer;
@@ -57,8 +64,9 @@ export type ContextTask =
 
 export interface ContextTaskResults {
   open_pit: { context: ContextRef };
-  scroll_start: { result: ShardQueryResult; context: ContextRef };
-  scroll_next: { result: ShardQueryResult; spec: ScrollSpec };
+  /** The first page: the shard's hits and their documents, packed (hit-codec.ts). */
+  scroll_start: PackedReply & { context: ContextRef };
+  scroll_next: PackedReply & { spec: ScrollSpec };
   free_contexts: { freed: number };
   free_scrolls: { freed: number };
 }
@@ -70,10 +78,9 @@ export interface PitQuery {
   keepAliveMs?: number;
 }
 
-/** A fetch on a PIT or scroll context; for a scroll page, which of the shard's hits it consumed. */
+/** A fetch on a PIT's context. */
 export interface ContextFetch {
   session: string;
-  scroll?: { step: number; consumed: number; free: boolean };
 }
 
 export interface ContextDeps {
@@ -141,9 +148,10 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     const state = ctx.scroll!;
     state.total = result.totalHits;
     state.relation = result.totalRelation;
-    state.steps.set(0, { returned: positions });
+    recordScrollStep(ctx, 0, undefined, positions);
     if (task.req.slice) contexts.recountSliceBytes();
-    return { result, context: { id: ctx.id, session: contexts.session } };
+    const fetched = fetchHits(reader, result, task.spec);
+    return { ...packHits(result, task.req.shardIndex, fetched), context: { id: ctx.id, session: contexts.session } };
   } catch (e) {
     // Elasticsearch frees a scroll's context on any failure of its phases.
     contexts.free(ctx.id, 'closed');
@@ -153,24 +161,33 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
 
 function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: ContextDeps) {
   const { contexts } = deps;
-  const W0 = performance.timeOrigin + performance.now();
   const ctx = contexts.use(task.key, task.context, task.keepAliveMs);
   const state = ctx.scroll;
   if (!state) throw contexts.missing(task.context);
-  const from = scrollStep(ctx, task.step).from;
+  const from = scrollFrom(ctx, task.step, task.consumed);
   const h = deps.host(task.key);
   try {
     // The total was counted on the first page; later pages need not count it again.
     const req: ShardQueryRequest = { ...state.req, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED };
     if (from) req.resumeAfter = from;
     const { result, positions } = queryShard(ctx.reader, h.mapping, req, queryContext(h, deps, task.cancel));
-    state.steps.set(task.step, { ...(from ? { from } : {}), returned: positions });
+    recordScrollStep(ctx, task.step, from, positions);
+    const spec = state.spec as ScrollSpec;
     const out: ShardQueryResult = { ...result, totalHits: state.total, totalRelation: state.relation };
-    return { result: out, spec: state.spec as ScrollSpec, w0: W0, w1: performance.timeOrigin + performance.now() } as never;
+    return { ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec)), spec };
   } catch (e) {
     contexts.free(ctx.id, 'closed');
     throw e;
+  } finally {
+    // A continuation without `scroll` is the last: its batch, then the context is freed.
+    if (task.keepAliveMs === undefined) contexts.free(ctx.id, 'closed');
   }
+}
+
+/** The documents of every hit a scroll step returns, in hit order. */
+function fetchHits(reader: ShardReader, result: ShardQueryResult, spec: ScrollSpec): ShardFetchResult {
+  if (result.hits.length === 0) return emptyFetch();
+  return executeFetch(reader, { ...spec.fetch, docs: result.hits.map((h) => h.doc) });
 }
 
 /** A query task with a `pit`: runs on the PIT's reader; the context id is the PIT's own. */
@@ -185,7 +202,8 @@ export function pitQuery(
   const h = deps.host(key);
   const { result } = queryShard(ctx.reader, h.mapping, req, queryContext(h, deps, cancel));
   if (req.slice) deps.contexts.recountSliceBytes();
-  return { result, contextId: ctx.id };
+  const { hits, bytes } = packHits(result, req.shardIndex);
+  return { result: { ...result, hits: [] }, contextId: ctx.id, packed: hits, bytes };
 }
 
 const emptyFetch = (): ShardFetchResult => ({
@@ -198,7 +216,7 @@ const emptyFetch = (): ShardFetchResult => ({
   sourceOffsets: new Uint32Array(1),
 });
 
-/** The fetch phase on a PIT or scroll context (which stays open unless the scroll ends here). */
+/** The fetch phase on a PIT's context (which stays open). */
 export function contextFetch(
   key: ShardKey,
   contextId: number,
@@ -206,13 +224,6 @@ export function contextFetch(
   via: ContextFetch,
   deps: ContextDeps,
 ): ShardFetchResult {
-  const { contexts } = deps;
-  const ref = { id: contextId, session: via.session };
-  const ctx = contexts.use(key, ref);
-  try {
-    if (via.scroll) advanceScroll(ctx, via.scroll.step, via.scroll.consumed);
-    return req.docs.length > 0 ? executeFetch(ctx.reader, req) : emptyFetch();
-  } finally {
-    if (via.scroll?.free) contexts.free(ctx.id, 'closed');
-  }
+  const ctx = deps.contexts.use(key, { id: contextId, session: via.session });
+  return req.docs.length > 0 ? executeFetch(ctx.reader, req) : emptyFetch();
 }

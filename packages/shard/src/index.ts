@@ -16,3 +16,4 @@ export {
 export { type ContextTotals, ContextCounters, type CounterRef } from './context-counters.ts';
 export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
 export type { ContextRef } from './reader-contexts.ts';
+export { type PackedReply, packHits, unpackHits } from './hit-codec.ts';

@@ -2,7 +2,7 @@ import { createIndexMapping, ShardEngine, type ShardReader } from '@shoal/engine
 import { isShoalError } from '@shoal/protocol';
 import { describe, expect, it } from 'vitest';
 import { ContextCounters } from './context-counters.ts';
-import { advanceScroll, ReaderContexts, SCROLL_STEPS_KEPT, scrollStep } from './reader-contexts.ts';
+import { ReaderContexts, recordScrollStep, SCROLL_STEPS_KEPT, scrollFrom } from './reader-contexts.ts';
 
 const enc = new TextEncoder();
 
@@ -110,15 +110,19 @@ describe('reader contexts', () => {
     const engine = shard();
     const ctx = contexts.openScroll('k', engine.acquireReader(), 60_000, 100, scrollState);
     const pos = (doc: number) => ({ values: [doc], doc });
+    const returned = (step: number) => [pos(step * 10), pos(step * 10 + 1), pos(step * 10 + 2)];
+    expect(scrollFrom(ctx, 0, 0)).toBeUndefined();
     for (let step = 0; step < 10; step++) {
-      ctx.scroll!.steps.get(step)!.returned = [pos(step * 10), pos(step * 10 + 1), pos(step * 10 + 2)];
       // Step 3 consumed none of this shard's hits: step 4 starts where step 3 did.
-      advanceScroll(ctx, step, step === 3 ? 0 : 2);
-      if (step === 4) expect(scrollStep(ctx, 4).from).toEqual(pos(21));
+      const from = scrollFrom(ctx, step, step === 4 ? 0 : 2);
+      if (step === 4) expect(from).toEqual(pos(21));
+      recordScrollStep(ctx, step, from, returned(step));
     }
-    expect(scrollStep(ctx, 10).from).toEqual(pos(91));
-    expect(scrollStep(ctx, 11 - SCROLL_STEPS_KEPT).from).toEqual(pos(61));
-    expect(() => scrollStep(ctx, 10 - SCROLL_STEPS_KEPT)).toThrow(/no longer kept/);
+    // A retry of step 10 (with the id that named it) and of an older kept step.
+    expect(scrollFrom(ctx, 10, 2)).toEqual(pos(91));
+    expect(scrollFrom(ctx, 10 - SCROLL_STEPS_KEPT + 1, 1)).toEqual(pos(60));
+    expect(() => scrollFrom(ctx, 10 - SCROLL_STEPS_KEPT, 2)).toThrow(/no longer kept/);
+    expect(() => scrollFrom(ctx, 10, 4)).toThrow(/no longer kept/);
     contexts.close();
   });
 

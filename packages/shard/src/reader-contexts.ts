@@ -146,7 +146,7 @@ export class ReaderContexts {
     if (this.counters && !this.counters.tryOpenScroll(this.row, maxOpen))
       throw tooManyScrollContexts(maxOpen);
     const ctx = this.open(key, reader, 'scroll', keepAliveMs);
-    ctx.scroll = { ...state, steps: new Map([[0, {}]]) };
+    ctx.scroll = { ...state, steps: new Map() };
     return ctx;
   }
 
@@ -294,23 +294,32 @@ export class ReaderContexts {
   }
 }
 
-/** The scroll step `step` of `ctx`: it must be one of the last few the scroll has seen. */
-export function scrollStep(ctx: ReaderContext, step: number): { from?: ScrollPosition } {
-  const s = ctx.scroll?.steps.get(step);
-  if (!s) {
+/**
+ * Where scroll step `step` starts on this shard: right after the last of its hits that the
+ * previous page consumed (`consumed` of them, named by the scroll id), or where the previous
+ * step started when it consumed none. Step 0 starts at the beginning. Only the last few steps
+ * are kept, so a retried call finds its page but an id from long ago does not.
+ */
+export function scrollFrom(ctx: ReaderContext, step: number, consumed: number): ScrollPosition | undefined {
+  if (step === 0) return undefined;
+  const prev = ctx.scroll?.steps.get(step - 1);
+  if (!prev?.returned || consumed > prev.returned.length) {
     throw illegalArgument(
       `Scroll position [${step}] is no longer kept: a scroll keeps only its last [${SCROLL_STEPS_KEPT}] positions`,
     );
   }
-  return s;
+  return consumed > 0 ? prev.returned[consumed - 1] : prev.from;
 }
 
-/** The coordinator consumed the first `consumed` hits this shard returned at `step`. */
-export function advanceScroll(ctx: ReaderContext, step: number, consumed: number): void {
+/** Records what step `step` started from and returned, dropping steps too old to retry. */
+export function recordScrollStep(
+  ctx: ReaderContext,
+  step: number,
+  from: ScrollPosition | undefined,
+  returned: ScrollPosition[],
+): void {
   const steps = ctx.scroll?.steps;
-  const s = steps?.get(step);
-  if (!steps || !s) return;
-  const from = consumed > 0 ? (s.returned?.[consumed - 1] ?? s.from) : s.from;
-  steps.set(step + 1, from ? { from } : {});
-  steps.delete(step + 1 - SCROLL_STEPS_KEPT);
+  if (!steps) return;
+  steps.set(step, from ? { from, returned } : { returned });
+  steps.delete(step - SCROLL_STEPS_KEPT);
 }

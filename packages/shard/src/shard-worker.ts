@@ -13,6 +13,9 @@ import { tsExecArgv } from './ts-worker.ts';
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const workerUrl = new URL(`./worker${ext}`, import.meta.url);
 
+/** Queued tasks a shard worker accepts beyond those in flight. */
+const MAX_QUEUED_TASKS = 10_000;
+
 export type TaskOf<K extends keyof TaskResults> = Extract<WorkerTask, { t: K }>;
 
 export class ShardWorker {
@@ -33,7 +36,9 @@ export class ShardWorker {
       // Timers (periodic refresh) must run between tasks: never park the thread in Atomics.wait.
       atomics: 'disabled',
       concurrentTasksPerWorker: 16,
-      maxQueue: 'auto',
+      // Tasks beyond the 16 in flight wait here; past this bound the node sheds load with a
+      // 429, as an Elasticsearch thread pool with a full queue does.
+      maxQueue: MAX_QUEUED_TASKS,
       execArgv: tsExecArgv(workerUrl),
     });
     // Piscina reports a thread death as an 'error' event only when no task was running on it;
@@ -69,8 +74,15 @@ export class ShardWorker {
     try {
       reply = (await this.pool.run(task, transferList ? { transferList } : undefined)) as TaskReply<K>;
     } catch (e) {
-      // The thread died under this task (or the pool is closing).
       const reason = e instanceof Error ? e.message : String(e);
+      if (reason === 'Task queue is at limit') {
+        throw new ShoalError(
+          'es_rejected_execution_exception',
+          `rejected execution of shard task on shard worker [${this.id}]: queue capacity [${MAX_QUEUED_TASKS}] reached`,
+          429,
+        );
+      }
+      // The thread died under this task (or the pool is closing).
       this.lastError = reason;
       throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
     }

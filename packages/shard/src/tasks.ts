@@ -15,6 +15,7 @@ import type {
 import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
+import type { PackedHits } from './hit-codec.ts';
 
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
 export type ShardKey = string;
@@ -131,6 +132,9 @@ export interface QueryTaskResult {
   result: ShardQueryResult;
   /** The reader context kept for the fetch phase, when asked. */
   contextId?: number;
+  /** The hits packed into `bytes` instead of `result.hits` (hit-codec.ts; PIT searches). */
+  packed?: PackedHits;
+  bytes?: Uint8Array;
 }
 
 export interface ShardStats {
@@ -142,7 +146,13 @@ export interface ShardStats {
 
 export interface ShardDetailStats {
   storeBytes: number;
-  translog: { operations: number; sizeInBytes: number; uncommittedOperations: number; uncommittedSizeInBytes: number; generation: number };
+  translog: {
+    operations: number;
+    sizeInBytes: number;
+    uncommittedOperations: number;
+    uncommittedSizeInBytes: number;
+    generation: number;
+  };
   indexing: { indexTotal: number; deleteTotal: number; indexTimeMs: number };
   search: { queryTotal: number; queryTimeMs: number; fetchTotal: number; fetchTimeMs: number };
   refresh: { total: number; timeMs: number };

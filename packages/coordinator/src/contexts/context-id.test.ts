@@ -24,14 +24,15 @@ describe('PIT and scroll ids', () => {
     const pit = encodeContextId({ kind: 'pit', lease: 'L1', shards });
     expect(pit).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodePitId(pit)).toEqual({ kind: 'pit', lease: 'L1', shards });
-    const scroll = encodeContextId({ kind: 'scroll', lease: 'L2', step: 5, shards });
-    expect(decodeScrollId(scroll)).toEqual({ kind: 'scroll', lease: 'L2', step: 5, shards });
-    expect(encodeContextId({ kind: 'scroll', lease: 'L2', step: 6, shards })).not.toBe(scroll);
+    const id = { kind: 'scroll' as const, lease: 'L2', step: 5, shards, consumed: [3, 0, 7], totalShards: 4 };
+    const scroll = encodeContextId(id);
+    expect(decodeScrollId(scroll)).toEqual(id);
+    expect(encodeContextId({ ...id, step: 6 })).not.toBe(scroll);
   });
 
   it('are 400s when they do not decode, or are of the other kind', () => {
     const pit = encodeContextId({ kind: 'pit', lease: 'L1', shards });
-    const scroll = encodeContextId({ kind: 'scroll', lease: 'L2', step: 0, shards });
+    const scroll = encodeContextId({ kind: 'scroll', lease: 'L2', step: 0, shards, consumed: [0, 0, 0], totalShards: 3 });
     for (const bad of ['c29tZXRoaW5n', 'not an id!', '', pit, scroll.slice(0, 20)]) {
       expect(errorOf(() => decodeScrollId(bad))).toMatchObject({
         status: 400,

@@ -2,8 +2,9 @@
  * PIT and scroll ids: url-safe base64 of a small JSON document naming, for each shard of the
  * search in shard-index order, the node, index, index uuid, shard id, worker thread and the
  * context inside it (session and id). Opaque to users, decodable by any node, so any node can
- * continue them. A scroll id also names its lease and the step it stands at, so a retried
- * call with an older id finds the same page (see the shard's context-tasks.ts).
+ * continue them. A scroll id also names its lease, the step it stands at and, per shard, how
+ * many hits the previous page took from it, so a retried call with an older id finds the same
+ * page (see the shard's context-tasks.ts).
  *
  * Anything that does not decode to exactly this shape is Elasticsearch's 400: `Cannot parse
  * scroll id` (paging.md §2.2 #26) or an illegal_argument_exception for a PIT id (#30).
@@ -32,6 +33,10 @@ export interface ScrollId {
   lease: string;
   step: number;
   shards: ShardContextEntry[];
+  /** Per shard, how many of its hits the previous page consumed: where its next page starts. */
+  consumed: number[];
+  /** The shards of the search, those outside a slice included (`_shards.total`). */
+  totalShards: number;
 }
 
 const VERSION = 1;
@@ -50,7 +55,11 @@ export function encodeContextId(id: PitId | ScrollId): string {
     s.context.id,
   ]);
   const doc: Record<string, unknown> = { v: VERSION, k: id.kind === 'pit' ? 'p' : 's', l: id.lease };
-  if (id.kind === 'scroll') doc.s = id.step;
+  if (id.kind === 'scroll') {
+    doc.s = id.step;
+    doc.c = id.consumed;
+    doc.t = id.totalShards;
+  }
   doc.n = nodes;
   doc.x = rows;
   return Buffer.from(JSON.stringify(doc)).toString('base64url');
@@ -105,8 +114,19 @@ function wrap(e: unknown, top: (cause: ShoalError) => ShoalError): never {
 export function decodeScrollId(id: string): ScrollId {
   try {
     const { doc, shards } = decodeDoc(id, 's');
-    if (!isInt(doc.s)) fail('malformed scroll step');
-    return { kind: 'scroll', lease: doc.l as string, step: doc.s, shards };
+    const consumed = doc.c;
+    if (!isInt(doc.s) || !isInt(doc.t) || !Array.isArray(consumed) || consumed.length !== shards.length) {
+      fail('malformed scroll position');
+    }
+    if (!consumed.every((c) => isInt(c))) fail('malformed scroll position');
+    return {
+      kind: 'scroll',
+      lease: doc.l as string,
+      step: doc.s,
+      shards,
+      consumed: consumed as number[],
+      totalShards: doc.t,
+    };
   } catch (e) {
     return wrap(e, (cause) => illegalArgument('Cannot parse scroll id', cause));
   }

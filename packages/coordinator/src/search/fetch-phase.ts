@@ -21,11 +21,9 @@ export interface FetchedHit {
   i: number;
 }
 
-/** How a PIT or scroll page fetches: which context, and for a scroll what it consumed. */
+/** How a PIT page fetches: from each shard's PIT context. */
 export interface ContextFetchPlan {
-  via(outcome: ShardQueryOutcome, consumed: number): ContextFetch;
-  /** Ask every shard, also those without a hit on the page (a scroll records their position). */
-  everyShard: boolean;
+  via(outcome: ShardQueryOutcome): ContextFetch;
 }
 
 export async function runFetchPhase(
@@ -54,12 +52,12 @@ export async function runFetchPhase(
       const { worker, contextId } = outcome;
       const entry = byShard.get(outcome.target.shardIndex);
       if (contextId === undefined) return;
-      if (!entry && !(plan?.everyShard ?? false)) {
+      if (!entry) {
         if (!outcome.persistent) await worker.run({ t: 'release', contextIds: [contextId] }).catch(() => {});
         return;
       }
       try {
-        const positions = entry?.positions ?? [];
+        const positions = entry.positions;
         const docs = positions.map((p) => page[p]!.doc);
         const fetched = await worker.run({
           t: 'fetch',
@@ -67,7 +65,7 @@ export async function runFetchPhase(
           contextId,
           req: { ...req, docs },
           release: !outcome.persistent,
-          ...(plan ? { context: plan.via(outcome, docs.length) } : {}),
+          ...(plan ? { context: plan.via(outcome) } : {}),
         });
         positions.forEach((p, i) => {
           hits[p] = { hit: page[p]!, outcome, fetched, i };
@@ -87,4 +85,24 @@ export async function runFetchPhase(
   s.counters.fetchTotal += byShard.size;
   s.counters.fetchTimeMs += Date.now() - started;
   return { hits, failures };
+}
+
+/**
+ * The page's documents when each shard fetched its hits with its query (a scroll step): the
+ * page takes a prefix of every shard's list, so the k-th page hit of a shard is its k-th
+ * fetched document. Returns how many hits the page took from each shard, by shard index.
+ */
+export function prefetchedHits(
+  page: MergeHit[],
+  outcomes: ShardQueryOutcome[],
+): { hits: FetchedHit[]; consumed: Map<number, number> } {
+  const outcomeOf = new Map(outcomes.map((o) => [o.target.shardIndex, o]));
+  const consumed = new Map<number, number>();
+  const hits = page.map((hit) => {
+    const outcome = outcomeOf.get(hit.shardIndex)!;
+    const i = consumed.get(hit.shardIndex) ?? 0;
+    consumed.set(hit.shardIndex, i + 1);
+    return { hit, outcome, fetched: outcome.fetched!, i };
+  });
+  return { hits, consumed };
 }

@@ -148,10 +148,7 @@ export async function executePitSearch(
       failures: [...failures, ...limits.failures],
       exec,
       persistent: true,
-      fetchPlan: {
-        via: (o) => ({ session: pit.shards[o.target.shardIndex]!.context.session }),
-        everyShard: false,
-      },
+      fetchPlan: { via: (o) => ({ session: pit.shards[o.target.shardIndex]!.context.session }) },
       startedAt,
     },
     { pitId: pitReq.id },

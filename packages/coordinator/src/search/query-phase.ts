@@ -4,9 +4,9 @@
  * latest reader, or the PIT's or scroll's own context. Shards that are not started or that fail
  * are collected as failures; the search goes on with the others.
  */
-import type { ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
+import type { ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
-import type { QueryTaskResult, ShardKey, ShardWorker } from '@shoal/shard';
+import { type QueryTaskResult, type ShardKey, type ShardWorker, unpackHits } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
@@ -22,6 +22,8 @@ export interface ShardQueryOutcome {
   contextId?: number;
   /** The context is a PIT's or a scroll's: the fetch phase leaves it open. */
   persistent: boolean;
+  /** A scroll step fetched its hits with its query: the documents of `hits`, in order. */
+  fetched?: ShardFetchResult;
 }
 
 export interface QueryPhaseResult {
@@ -32,7 +34,7 @@ export interface QueryPhaseResult {
 /** Runs one shard's query; returns the worker's answer and who gave it. */
 export type ShardQueryExec = (
   t: ShardTarget,
-) => Promise<{ reply: QueryTaskResult; worker: ShardWorker; key: ShardKey }>;
+) => Promise<{ reply: QueryTaskResult; worker: ShardWorker; key: ShardKey; fetched?: ShardFetchResult }>;
 
 function notStarted(t: ShardTarget): ShoalError {
   const state = t.copy?.state ?? 'UNASSIGNED';
@@ -80,16 +82,21 @@ export async function runQueryPhase(
   await Promise.all(
     targets.map(async (t) => {
       try {
-        const { reply, worker, key } = await exec(t);
-        const hits = reply.result.hits.map((h) => ({ ...h, shardIndex: t.shardIndex }) as MergeHit);
+        const { reply, worker, key, fetched } = await exec(t);
+        const result =
+          reply.packed && reply.bytes ? unpackHits({ hits: reply.packed, bytes: reply.bytes }).result : reply.result;
+        // The hits are this search's own copies: tag them with their shard in place.
+        const hits = result.hits as MergeHit[];
+        for (const h of hits) h.shardIndex = t.shardIndex;
         outcomes.push({
           target: t,
-          result: reply.result,
+          result,
           hits,
           worker,
           key,
           contextId: reply.contextId,
           persistent,
+          fetched,
         });
       } catch (e) {
         s.counters.queryFailure++;

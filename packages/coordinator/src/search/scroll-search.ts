@@ -14,7 +14,7 @@ import {
   searchPhaseExecution,
   TRACK_TOTAL_HITS_ACCURATE,
 } from '@shoal/protocol';
-import type { ScrollSpec } from '@shoal/shard';
+import { type ScrollSpec, unpackHits } from '@shoal/shard';
 import {
   decodeScrollId,
   encodeContextId,
@@ -27,6 +27,7 @@ import { contextTargets, contextWorker } from './pit-search.ts';
 import { type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
+import { shardSlice } from './slice-targets.ts';
 import type { ShardTarget } from './shard-targets.ts';
 
 function keepAliveFailure(
@@ -67,8 +68,7 @@ export async function startScroll(
     fetch: { source: search.source, version: search.version, seqNoPrimaryTerm: search.seqNoPrimaryTerm },
     trackScores: search.trackScores,
   };
-  const settings = s.clusterSettings.effective();
-  const maxOpenScrolls = getInt(settings, 'search.max_open_scroll_context');
+  const maxOpenScrolls = getInt(s.clusterSettings.effective(), 'search.max_open_scroll_context');
   const opened = new Map<number, ShardContextEntry>();
   const exec: ShardQueryExec = async (t) => {
     const { worker, key } = startedCopy(t);
@@ -91,38 +91,53 @@ export async function startScroll(
       worker: worker.id,
       context: r.context,
     });
-    return { reply: { result: r.result, contextId: r.context.id }, worker, key };
+    const { result, fetched } = unpackHits(r);
+    return { reply: { result, contextId: r.context.id }, worker, key, fetched };
   };
   const lease = s.leases.newLeaseId();
-  const entries = () => [...opened.entries()].sort((a, b) => a[0] - b[0]).map(([, e]) => e);
-  const scrollId = (step: number) => encodeContextId({ kind: 'scroll', lease, step, shards: entries() });
+  const shardIndexes = () => [...opened.keys()].sort((a, b) => a - b);
+  const scrollId = (step: number, consumed: ReadonlyMap<number, number>) =>
+    encodeContextId({
+      kind: 'scroll',
+      lease,
+      step,
+      shards: shardIndexes().map((i) => opened.get(i)!),
+      consumed: shardIndexes().map((i) => consumed.get(i) ?? 0),
+      totalShards: targets.length,
+    });
   try {
     const { body } = await runSearchPhases(
       s,
       {
         shape: { search, sort, hasSort },
         totalShards: targets.length,
-        runnable: limits.runnable,
+        runnable: outsideSlice(limits.runnable, search, targets.length),
         failures: limits.failures,
         exec,
         persistent: true,
-        fetchPlan: {
-          via: (o, consumed) => ({
-            session: opened.get(o.target.shardIndex)!.context.session,
-            scroll: { step: 0, consumed, free: false },
-          }),
-          everyShard: true,
-        },
+        prefetched: true,
         startedAt,
       },
-      { scrollId: () => scrollId(1) },
+      { scrollId: (consumed) => scrollId(1, consumed) },
     );
-    s.leases.add({ id: lease, kind: 'scroll', encoded: scrollId(0), shards: entries(), keepAliveMs });
+    const shards = shardIndexes().map((i) => opened.get(i)!);
+    s.leases.add({ id: lease, kind: 'scroll', encoded: scrollId(0, new Map()), shards, keepAliveMs });
     return body;
   } catch (e) {
-    await s.leases.free(entries(), 'closed');
+    await s.leases.free([...opened.values()], 'closed');
     throw e;
   }
+}
+
+/**
+ * The shards a sliced scroll reads: a shard outside the slice would answer nothing on every
+ * page, so it gets no context (Elasticsearch short-circuits it the same way) and still counts
+ * as a successful shard.
+ */
+function outsideSlice(targets: ShardTarget[], search: SearchRequest, numShards: number): ShardTarget[] {
+  const slice = search.slice;
+  if (!slice) return targets;
+  return targets.filter((t) => shardSlice(slice, t.shardIndex, numShards, 'scroll').max !== 0);
 }
 
 /** A scroll over no shard (a wildcard that matched nothing) has nothing to continue. */
@@ -182,24 +197,19 @@ export async function continueScroll(
   const specs = new Map<number, ScrollSpec>();
   const exec: ShardQueryExec = async (t) => {
     const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
-    const C0 = performance.timeOrigin + performance.now();
     const r = await worker.run({
       t: 'scroll_next',
       key,
       context,
       step: id.step,
+      consumed: id.consumed[t.shardIndex]!,
       keepAliveMs: c.keepAliveMs,
       cancel,
     });
     specs.set(t.shardIndex, r.spec);
-    const C1 = performance.timeOrigin + performance.now();
-    const x = r as unknown as { w0: number; w1: number };
-    const g = ((globalThis as any).__q ??= [0, 0, 0, 0]);
-    g[0] += x.w0 - C0; g[1] += x.w1 - x.w0; g[2] += C1 - x.w1; g[3]++;
-    if (g[3] % 100 === 0) console.error('to-worker', (g[0] / g[3]).toFixed(2), 'work', (g[1] / g[3]).toFixed(2), 'back', (g[2] / g[3]).toFixed(2));
-    return { reply: { result: r.result, contextId: context.id }, worker, key };
+    const { result, fetched } = unpackHits(r);
+    return { reply: { result, contextId: context.id }, worker, key, fetched };
   };
-  const last = c.keepAliveMs === undefined;
   const { body } = await runSearchPhases(
     s,
     {
@@ -207,25 +217,22 @@ export async function continueScroll(
         const spec = outcomes[0] && specs.get(outcomes[0].target.shardIndex);
         return continuationShape(spec ?? EMPTY_SPEC, c.restTotalHitsAsInt);
       },
-      totalShards: id.shards.length,
+      totalShards: id.totalShards,
       runnable: targets,
       failures,
       // A continuation is not addressed to a shard (Elasticsearch reports shard -1, index null).
       mapFailures: (fs) => fs.map((f) => ({ ...f, shard: -1, index: null })),
       exec,
       persistent: true,
-      fetchPlan: {
-        via: (o, consumed) => ({
-          session: id.shards[o.target.shardIndex]!.context.session,
-          scroll: { step: id.step, consumed, free: last },
-        }),
-        everyShard: true,
-      },
+      prefetched: true,
       startedAt,
     },
-    { scrollId: () => encodeContextId({ ...id, step: id.step + 1 }) },
+    {
+      scrollId: (consumed) =>
+        encodeContextId({ ...id, step: id.step + 1, consumed: id.shards.map((_, i) => consumed.get(i) ?? 0) }),
+    },
   );
-  if (last) s.leases.remove(id.lease);
+  if (c.keepAliveMs === undefined) s.leases.remove(id.lease);
   else s.leases.touch(id.lease, c.keepAliveMs);
   return body;
 }

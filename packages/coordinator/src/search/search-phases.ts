@@ -7,7 +7,7 @@
 import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
-import { type ContextFetchPlan, runFetchPhase } from './fetch-phase.ts';
+import { type ContextFetchPlan, type FetchedHit, prefetchedHits, runFetchPhase } from './fetch-phase.ts';
 import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
 import {
   releaseContexts,
@@ -38,8 +38,10 @@ export interface PhasesInput {
   exec: ShardQueryExec;
   /** The contexts are a PIT's or a scroll's: they stay open. */
   persistent: boolean;
-  /** How the page is fetched from PIT or scroll contexts. */
+  /** How the page is fetched from PIT contexts. */
   fetchPlan?: ContextFetchPlan;
+  /** The shards fetched their hits with their query (a scroll step): no fetch phase. */
+  prefetched?: boolean;
   /** Rewrites query-phase failures (a scroll continuation reports no shard, `-1`). */
   mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
   /** When the request arrived (for `took`). */
@@ -55,11 +57,9 @@ export interface PhasesOutput {
 export async function runSearchPhases(
   s: NodeServices,
   input: PhasesInput,
-  ids: { scrollId?: (outcomes: ShardQueryOutcome[]) => string; pitId?: string } = {},
+  ids: { scrollId?: (consumed: ReadonlyMap<number, number>) => string; pitId?: string } = {},
 ): Promise<PhasesOutput> {
-  const T0 = performance.now();
   const phase = await runQueryPhase(s, input.runnable, input.exec, input.persistent);
-  const T1 = performance.now();
   const { outcomes } = phase;
   const failures = [...input.failures, ...(input.mapFailures?.(phase.failures) ?? phase.failures)];
   if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
@@ -86,14 +86,20 @@ export async function runSearchPhases(
     version: search.version,
     seqNoPrimaryTerm: search.seqNoPrimaryTerm,
   };
-  let fetched: Awaited<ReturnType<typeof runFetchPhase>>;
-  try {
-    fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan);
-  } catch (e) {
-    releaseContexts(outcomes);
-    throw e;
+  let fetched: { hits: (FetchedHit | undefined)[]; failures: ShardFailure[] };
+  let consumed: ReadonlyMap<number, number> = new Map();
+  if (input.prefetched) {
+    const pre = prefetchedHits(page, outcomes);
+    fetched = { hits: pre.hits, failures: [] };
+    consumed = pre.consumed;
+  } else {
+    try {
+      fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan);
+    } catch (e) {
+      releaseContexts(outcomes);
+      throw e;
+    }
   }
-  const T2 = performance.now();
   const took = Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n);
   const body = searchResponse({
     took,
@@ -105,12 +111,8 @@ export async function runSearchPhases(
     hits: fetched.hits,
     hasSort,
     maxScore,
-    scrollId: ids.scrollId?.(outcomes),
+    scrollId: ids.scrollId?.(consumed),
     pitId: ids.pitId,
   });
-  const T3 = performance.now();
-  (globalThis as any).__t ??= [0,0,0,0];
-  const tt = (globalThis as any).__t; tt[0]+=T1-T0; tt[1]+=T2-T1; tt[2]+=T3-T2; tt[3]++;
-  if (tt[3] % 50 === 0) console.error('phases', (tt[0]/tt[3]).toFixed(2), (tt[1]/tt[3]).toFixed(2), (tt[2]/tt[3]).toFixed(2));
   return { outcomes, page, body };
 }

@@ -117,6 +117,7 @@ export class TermScorer extends Scorer {
   /** Block of the last advanceShallow target. */
   private shallowBlock = 0;
   private minScore = Number.NEGATIVE_INFINITY;
+  private exhausted = false;
   /** Postings below this index lie in blocks already checked against minScore. */
   private checkedEnd: number;
 
@@ -159,6 +160,10 @@ export class TermScorer extends Scorer {
 
   /** From posting i, moves to the first posting of a block that can beat minScore. */
   private skipBlocks(i: number): number {
+    if (this.exhausted) {
+      this.i = this.to;
+      return (this.doc = NO_MORE_DOCS);
+    }
     const bm = this.blockMaxes();
     const min = this.minScore;
     let b = ((i - this.from) / BLOCK) | 0;
@@ -209,6 +214,12 @@ export class TermScorer extends Scorer {
   setMinCompetitiveScore(min: number): void {
     if (this.w < 0 || min <= this.minScore) return;
     this.minScore = min;
+    if (this.segmentMax() <= min) {
+      // Nothing left can compete: end at the next move.
+      this.checkedEnd = this.i + 1;
+      this.exhausted = true;
+      return;
+    }
     // Re-check the current block against the new threshold at the next move.
     this.checkedEnd = this.i + 1;
   }

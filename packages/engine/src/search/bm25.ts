@@ -27,6 +27,23 @@ export function avgFieldLength(stats: CollectionStats): number {
   return f(stats.sumTotalTermFreq / stats.docCount);
 }
 
+/**
+ * The norm table depends on the field's average length only; statistics objects are cached
+ * per reader (term-stats.ts), so their tables are computed once per reader and field.
+ */
+const normInverseCache = new WeakMap<CollectionStats, Float64Array>();
+
+function normInverseTable(avgdl: number): Float64Array {
+  const cache = new Float64Array(256);
+  const k1 = f(K1);
+  const b = f(B);
+  const oneMinusB = f(1 - b);
+  for (let i = 0; i < 256; i++) {
+    cache[i] = f(1 / f(k1 * f(oneMinusB + f(f(b * NORM_LENGTH_TABLE[i]!) / avgdl))));
+  }
+  return cache;
+}
+
 export class Bm25Scorer {
   readonly weight: number;
   /** 1 / (k1 · ((1 - b) + b · length / avgdl)) per norm byte. */
@@ -34,13 +51,10 @@ export class Bm25Scorer {
 
   constructor(boost: number, idfValue: number, stats: CollectionStats) {
     this.weight = f(boost * idfValue);
-    const avgdl = avgFieldLength(stats);
-    const cache = new Float64Array(256);
-    const k1 = f(K1);
-    const b = f(B);
-    const oneMinusB = f(1 - b);
-    for (let i = 0; i < 256; i++) {
-      cache[i] = f(1 / f(k1 * f(oneMinusB + f(f(b * NORM_LENGTH_TABLE[i]!) / avgdl))));
+    let cache = normInverseCache.get(stats);
+    if (!cache) {
+      cache = normInverseTable(avgFieldLength(stats));
+      normInverseCache.set(stats, cache);
     }
     this.normInverse = cache;
   }

@@ -72,7 +72,9 @@ export class DisMaxScorer extends Scorer {
       sum += m;
       if (m > max) max = m;
     }
-    // (1 - tie)·max + tie·sum grows with every clause's score.
+    // With tie 0 the score is the best clause's, exactly; otherwise (1 - tie)·max + tie·sum
+    // grows with every clause's score, up to the rounding of sum - max (hence the margin).
+    if (tie === 0) return max;
     return sumBound(max + (sum - max) * tie, true);
   }
 

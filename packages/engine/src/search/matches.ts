@@ -117,8 +117,8 @@ export interface Union {
 /**
  * Union of several doc lists, with summed scores and per-doc match counts when asked. Large
  * unions accumulate into dense per-segment arrays (Lucene's BooleanScorer idea); small ones
- * merge list by list. Either way each doc's score is the sum of its lists' scores added in
- * list order, the order the doc-at-a-time scorers add them in (max-score.ts).
+ * merge list by list. Either way each doc's score is 0 plus its lists' scores added in list
+ * order, the order the doc-at-a-time disjunction adds them in (max-score.ts).
  */
 export function union(
   list: readonly DocMatches[],
@@ -134,9 +134,16 @@ export function union(
   for (const p of parts) total += p.docs.length;
   if (total * 4 > maxDoc || parts.length > 16) return denseUnion(parts, maxDoc, needsScores, needsCounts);
   const first = parts[0]!;
+  let scores: Float64Array | null = null;
+  if (needsScores) {
+    // Sums start from 0, as the dense accumulator's do (so a lone -0 becomes 0 either way).
+    scores = new Float64Array(first.docs.length);
+    const s = first.scores;
+    if (s) for (let i = 0; i < s.length; i++) scores[i] = 0 + s[i]!;
+  }
   let cur: Union = {
     docs: first.docs,
-    scores: needsScores ? (first.scores ?? new Float64Array(first.docs.length)) : null,
+    scores,
     counts: needsCounts ? new Int32Array(first.docs.length).fill(1) : null,
   };
   for (let i = 1; i < parts.length; i++) cur = merge2(cur, parts[i]!);
@@ -165,7 +172,7 @@ function merge2(a: Union, b: DocMatches): Union {
       i++;
     } else if (db < da) {
       docsOut[n] = db;
-      if (scores) scores[n] = bs ? bs[j]! : 0;
+      if (scores) scores[n] = bs ? 0 + bs[j]! : 0;
       if (counts) counts[n] = 1;
       j++;
     } else {

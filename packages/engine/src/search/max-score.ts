@@ -11,13 +11,16 @@
  * advanced to a candidate only while the candidate can still beat the threshold. A window in
  * which no clause is essential is skipped whole.
  *
- * The score of a returned doc is the sum over its matching clauses in clause order (then
+ * The score of a returned doc is the sum over its matching clauses in clause order, from 0 (then
  * rounded to float when this is the bool's own score), exactly as the materialised union adds
- * them; bounds added in another order go through `sumBound`.
+ * them, and every bound is added up in that same order (see `competitive`).
  */
 import { NO_MORE_DOCS, Scorer, sumBound } from './scorer.ts';
 
 const f = Math.fround;
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 export class DisjunctionScorer extends Scorer {
   readonly cost: number;
@@ -27,15 +30,14 @@ export class DisjunctionScorer extends Scorer {
   private scored = false;
   private minScore = Number.NEGATIVE_INFINITY;
   private exhausted = false;
-  // MaxScore state: the window [.., upTo], each clause's bound in it, clause indices by bound.
+  // MaxScore state, allocated once pruning starts: the window [.., upTo], each clause's bound
+  // in it, clause indices by bound, and per clause what is known for the current candidate.
   private upTo = -1;
-  private readonly windowMax: Float64Array;
-  private readonly order: Int32Array;
-  /** prefix[k]: bounds of order[0..k) added up. */
-  private readonly prefix: Float64Array;
+  private windowMax = EMPTY_F64;
+  private order = EMPTY_I32;
   private firstEssential = 0;
-  private readonly clauseScore: Float64Array;
-  private readonly on: Uint8Array;
+  private clauseScore = EMPTY_F64;
+  private status = EMPTY_U8;
 
   constructor(
     private readonly subs: readonly Scorer[],
@@ -49,11 +51,6 @@ export class DisjunctionScorer extends Scorer {
     let cost = 0;
     for (const s of subs) cost += s.cost;
     this.cost = cost;
-    this.windowMax = new Float64Array(n);
-    this.order = new Int32Array(n);
-    this.prefix = new Float64Array(n + 1);
-    this.clauseScore = new Float64Array(n);
-    this.on = new Uint8Array(n);
   }
 
   nextDoc(): number {
@@ -86,14 +83,9 @@ export class DisjunctionScorer extends Scorer {
       const doc = this.doc;
       const subs = this.subs;
       let sum = 0;
-      let first = true;
       for (let i = 0; i < this.n; i++) {
         const s = subs[i]!;
-        if (s.doc !== doc) continue;
-        if (first) {
-          sum = s.score();
-          first = false;
-        } else sum += s.score();
+        if (s.doc === doc) sum += s.score();
       }
       this.current = this.round ? f(sum) : sum;
       this.scored = true;
@@ -112,35 +104,65 @@ export class DisjunctionScorer extends Scorer {
   }
 
   maxScore(upTo: number): number {
+    // In clause order, as score() adds: rounding is monotonic, so this bounds every doc's sum.
     let sum = 0;
     for (const s of this.subs) if (s.doc !== NO_MORE_DOCS) sum += s.maxScore(upTo);
-    return sumBound(sum, this.round);
+    if (!(sum >= 0)) return Number.POSITIVE_INFINITY;
+    return this.round ? f(sum) : sum;
   }
 
   setMinCompetitiveScore(min: number): void {
     if (min <= this.minScore) return;
     this.minScore = min;
+    this.ensureState();
     // The clauses' bounds over the rest of the segment may already rule everything out.
-    let rest = 0;
-    for (const s of this.subs) if (s.doc !== NO_MORE_DOCS) rest += s.maxScore(NO_MORE_DOCS);
-    if (!this.competitive(rest)) this.exhausted = true;
-    else if (this.upTo >= 0) this.partition();
+    const rest = this.windowMax;
+    for (let i = 0; i < this.n; i++) {
+      const s = this.subs[i]!;
+      rest[i] = s.doc === NO_MORE_DOCS ? 0 : s.maxScore(NO_MORE_DOCS);
+      this.status[i] = UNKNOWN;
+    }
+    if (!this.competitive()) this.exhausted = true;
+    // Recompute the window (its bounds were just overwritten) at the next move.
+    this.upTo = -1;
   }
 
-  /** Whether a doc whose score is at most `bound` (added up in any order) may beat the threshold. */
-  private competitive(bound: number): boolean {
-    return sumBound(bound, this.round) > this.minScore;
+  private ensureState(): void {
+    if (this.windowMax.length === this.n) return;
+    const n = this.n;
+    this.windowMax = new Float64Array(n);
+    this.clauseScore = new Float64Array(n);
+    this.order = new Int32Array(n);
+    this.status = new Uint8Array(n);
+  }
+
+  /**
+   * Whether a doc may still beat the threshold given what is known of its clauses: the score
+   * of those evaluated (MATCHED), nothing for those that do not match (ABSENT), the window
+   * bound for the others (UNKNOWN). Added up in clause order, as the score itself is: rounding
+   * is monotonic, so the result bounds the score exactly (no margin, and no doc tying with the
+   * threshold is let through). Past EXACT_ORDER clauses, an order-independent margin is used.
+   */
+  private competitive(): boolean {
+    const status = this.status;
+    const wm = this.windowMax;
+    const cs = this.clauseScore;
+    let sum = 0;
+    for (let i = 0; i < this.n; i++) {
+      const st = status[i]!;
+      if (st !== ABSENT) sum += st === MATCHED ? cs[i]! : wm[i]!;
+    }
+    if (this.n > EXACT_ORDER) return sumBound(sum, this.round) > this.minScore;
+    if (!(sum >= 0)) return true;
+    return (this.round ? f(sum) : sum) > this.minScore;
   }
 
   /** MaxScore: the first doc >= target that may be competitive, with its score computed. */
   private nextCompetitive(target: number): number {
+    if (this.exhausted) return NO_MORE_DOCS;
     const subs = this.subs;
-    const order = this.order;
     const n = this.n;
     const msm = this.minShouldMatch;
-    const clauseScore = this.clauseScore;
-    const on = this.on;
-    if (this.exhausted) return NO_MORE_DOCS;
     for (;;) {
       if (target > this.upTo) {
         if (target >= NO_MORE_DOCS) return NO_MORE_DOCS;
@@ -151,6 +173,9 @@ export class DisjunctionScorer extends Scorer {
           continue;
         }
       }
+      const order = this.order;
+      const status = this.status;
+      const clauseScore = this.clauseScore;
       // The candidate: the smallest doc of an essential clause.
       let cand = NO_MORE_DOCS;
       for (let k = this.firstEssential; k < n; k++) {
@@ -164,19 +189,20 @@ export class DisjunctionScorer extends Scorer {
         target = this.upTo + 1;
         continue;
       }
-      let partial = 0;
       let matched = 0;
+      for (let k = 0; k < n; k++) status[k] = UNKNOWN;
       for (let k = this.firstEssential; k < n; k++) {
         const i = order[k]!;
         const s = subs[i]!;
-        if (s.doc !== cand) continue;
-        const sc = s.score();
-        clauseScore[i] = sc;
-        on[i] = 1;
-        partial += sc;
+        if (s.doc !== cand) {
+          status[i] = ABSENT;
+          continue;
+        }
+        clauseScore[i] = s.score();
+        status[i] = MATCHED;
         matched++;
       }
-      let ok = this.competitive(partial + this.prefix[this.firstEssential]!);
+      let ok = this.competitive();
       // Non-essential clauses, highest bound first, while the doc can still make it.
       for (let k = this.firstEssential - 1; ok && k >= 0; k--) {
         if (matched + k + 1 < msm) {
@@ -187,30 +213,19 @@ export class DisjunctionScorer extends Scorer {
         const s = subs[i]!;
         if (s.doc < cand) s.advance(cand);
         if (s.doc === cand) {
-          const sc = s.score();
-          clauseScore[i] = sc;
-          on[i] = 1;
-          partial += sc;
+          clauseScore[i] = s.score();
+          status[i] = MATCHED;
           matched++;
-        }
-        ok = this.competitive(partial + this.prefix[k]!);
+        } else status[i] = ABSENT;
+        ok = this.competitive();
       }
       if (ok && matched >= msm) {
         let sum = 0;
-        let first = true;
-        for (let i = 0; i < n; i++) {
-          if (on[i] === 0) continue;
-          on[i] = 0;
-          if (first) {
-            sum = clauseScore[i]!;
-            first = false;
-          } else sum += clauseScore[i]!;
-        }
+        for (let i = 0; i < n; i++) if (status[i] === MATCHED) sum += clauseScore[i]!;
         this.current = this.round ? f(sum) : sum;
         this.scored = true;
         return cand;
       }
-      on.fill(0);
       target = cand + 1;
     }
   }
@@ -233,7 +248,10 @@ export class DisjunctionScorer extends Scorer {
     this.partition();
   }
 
-  /** Clauses by ascending bound; the non-essential prefix is what cannot beat the threshold. */
+  /**
+   * Clauses by ascending bound; the non-essential ones are the longest prefix of that order
+   * whose bounds together cannot beat the threshold.
+   */
   private partition(): void {
     const n = this.n;
     const order = this.order;
@@ -247,11 +265,19 @@ export class DisjunctionScorer extends Scorer {
       }
       order[j] = i;
     }
-    const prefix = this.prefix;
-    prefix[0] = 0;
-    for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k]! + wm[order[k]!]!;
+    const status = this.status;
+    status.fill(ABSENT);
     let k = 0;
-    while (k < n && !this.competitive(prefix[k + 1]!)) k++;
+    for (; k < n; k++) {
+      status[order[k]!] = UNKNOWN;
+      if (this.competitive()) break;
+    }
     this.firstEssential = k;
   }
 }
+
+const UNKNOWN = 0;
+const MATCHED = 1;
+const ABSENT = 2;
+/** Up to this many clauses, bounds are added up in clause order (exact); beyond, with a margin. */
+const EXACT_ORDER = 32;

@@ -238,7 +238,13 @@ export function toHits(
       if (k.field?.target.float && typeof v === 'number') return floatValue(v);
       return v;
     });
-    const hit: ShardHitRef = { doc: c.doc, score: scored ? floatValue(c.score) : Number.NaN, sort };
+    // floatValue is costly (shortest decimal search): reuse the score key's when it is the score.
+    const score = !scored
+      ? Number.NaN
+      : keys[0]?.spec.kind === 'score' && c.values[0] === c.score
+        ? (sort[0] as number)
+        : floatValue(c.score);
+    const hit: ShardHitRef = { doc: c.doc, score, sort };
     if (hasDisplay)
       hit.display = keys.map((k, i) => (k.field?.display ? k.field.display(c.values[i] ?? null) : sort[i]!));
     return hit;

@@ -171,6 +171,57 @@ export class ConstantScorer extends Scorer {
   }
 }
 
+/**
+ * A constant-score doc set checked doc by doc (two-phase): the approximation's docs that pass
+ * `matches`. Costs nothing until asked, and as a conjunction's follower it only checks the
+ * docs the lead proposes.
+ */
+export class VerifyingScorer extends Scorer {
+  readonly cost: number;
+  private i = -1;
+  private exhausted = false;
+
+  constructor(
+    private readonly approximation: Int32Array,
+    private readonly matches: (doc: number) => boolean,
+    private readonly constant: number,
+  ) {
+    super();
+    this.cost = approximation.length;
+  }
+
+  nextDoc(): number {
+    return this.scan(this.i + 1);
+  }
+
+  advance(target: number): number {
+    const a = this.approximation;
+    let i = this.i + 1;
+    if (i < a.length && a[i]! < target) i = gallop(a, i + 1, a.length, target);
+    return this.scan(i);
+  }
+
+  private scan(i: number): number {
+    const a = this.approximation;
+    if (this.exhausted) i = a.length;
+    while (i < a.length && !this.matches(a[i]!)) i++;
+    this.i = i;
+    return (this.doc = i < a.length ? a[i]! : NO_MORE_DOCS);
+  }
+
+  score(): number {
+    return this.constant;
+  }
+
+  maxScore(): number {
+    return this.constant < 0 ? Number.POSITIVE_INFINITY : this.constant;
+  }
+
+  setMinCompetitiveScore(min: number): void {
+    if (this.constant >= 0 && this.constant <= min) this.exhausted = true;
+  }
+}
+
 /** First index in [from, to) whose doc is >= target (exponential then binary search). */
 export function gallop(arr: Int32Array, from: number, to: number, target: number): number {
   let step = 1;

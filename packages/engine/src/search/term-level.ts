@@ -18,6 +18,7 @@ import {
   scalarText,
   toFieldNumber,
 } from './field-values.ts';
+import { numericRangeVerifier } from './doc-values-range.ts';
 import { parseCidr, parseIp } from './ip.ts';
 import {
   allTerms,
@@ -225,7 +226,11 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
         });
       const lo = has(lower) ? bound(lower, !loInc) : undefined;
       const hi = has(upper) ? bound(upper, hiInc) : undefined;
-      return new ConstantWeight((rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc), score);
+      return new ConstantWeight(
+        (rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc),
+        score,
+        (rs) => numericRangeVerifier(rs, path, lo, loInc, hi, hiInc),
+      );
     }
     case 'geo_point':
       throw queryShardException(
@@ -236,7 +241,11 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
     default: {
       const lo = has(lower) ? toFieldNumber(field.type, lower, env) : undefined;
       const hi = has(upper) ? toFieldNumber(field.type, upper, env) : undefined;
-      return new ConstantWeight((rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc), score);
+      return new ConstantWeight(
+        (rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc),
+        score,
+        (rs) => numericRangeVerifier(rs, path, lo, loInc, hi, hiInc),
+      );
     }
   }
 }

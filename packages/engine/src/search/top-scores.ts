@@ -23,6 +23,8 @@ export function collectTopScores(plan: QueryPlan): Collected {
   }
   const heap = new ScoreHeap(k);
   let floor = Number.NEGATIVE_INFINITY;
+  // Matches visited: a lower bound of the total too (the only one when tracking is disabled).
+  let visited = 0;
   for (const rs of reader.segments) {
     counter.countSegment(rs);
     cancel.now();
@@ -34,6 +36,7 @@ export function collectTopScores(plan: QueryPlan): Collected {
     for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
       if (excluded !== null && (excluded[doc >>> 5]! & (1 << (doc & 31))) !== 0) continue;
       cancel.step();
+      visited++;
       const score = scorer.score();
       if (heap.full) {
         if (score <= floor) continue;
@@ -48,7 +51,7 @@ export function collectTopScores(plan: QueryPlan): Collected {
   }
   const cands = heap.sorted();
   return {
-    total: counter.total,
+    total: Math.max(counter.total, visited),
     relation: counter.relation,
     maxScore: cands.length > 0 ? cands[0]!.score : Number.NEGATIVE_INFINITY,
     cands,

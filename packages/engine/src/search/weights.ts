@@ -14,7 +14,16 @@ import type { Bm25Scorer } from './bm25.ts';
 import { TermScorer } from './block-max.ts';
 import { ConjunctionScorer, ReqExclScorer, ReqOptScorer } from './conjunction.ts';
 import { DisMaxScorer } from './dis-max.ts';
-import { acquireBits, andInto, andNotInto, markAll, markDocs, releaseBits, wordsFor } from './doc-bits.ts';
+import {
+  acquireBits,
+  andInto,
+  andNotInto,
+  markAll,
+  markDocs,
+  orInto,
+  releaseBits,
+  wordsFor,
+} from './doc-bits.ts';
 import { DisjunctionScorer } from './max-score.ts';
 import {
   constantDocs,
@@ -28,7 +37,8 @@ import {
   union,
 } from './matches.ts';
 import { phraseFreq } from './phrase-matcher.ts';
-import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer } from './scorer.ts';
+import type { DocVerifier } from './doc-values-range.ts';
+import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
 import { termOrdinal, termPostings } from './term-stats.ts';
 
 const f = Math.fround;
@@ -92,6 +102,11 @@ export class ConstantWeight implements Weight {
   constructor(
     private readonly docsOf: (rs: ReaderSegment) => Int32Array,
     readonly score: number,
+    /**
+     * For sets that are cheaper to check per doc than to collect (doc-values ranges): the
+     * scorer and the bitset then test docs instead of materialising the set.
+     */
+    private readonly verifierOf?: (rs: ReaderSegment) => DocVerifier | null,
   ) {}
   private docs(rs: ReaderSegment): Int32Array {
     let docs = this.docsBySegment.get(rs.segment);
@@ -105,16 +120,30 @@ export class ConstantWeight implements Weight {
     return constantDocs(this.docs(rs), this.score, needsScores);
   }
   scorer(rs: ReaderSegment): Scorer | null {
+    if (this.verifierOf && !this.docsBySegment.has(rs.segment)) {
+      const v = this.verifierOf(rs);
+      return v ? new VerifyingScorer(v.approximation, v.matches, this.score) : null;
+    }
     const docs = this.docs(rs);
     return docs.length === 0 ? null : new DocListScorer(docs, null, this.score);
   }
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
-    return countPassing(this.docs(rs), excluded);
+    return this.verifierOf ? -1 : countPassing(this.docs(rs), excluded);
   }
   minCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
-    return countPassing(this.docs(rs), excluded);
+    return this.verifierOf ? 0 : countPassing(this.docs(rs), excluded);
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    if (this.verifierOf && !this.docsBySegment.has(rs.segment)) {
+      const v = this.verifierOf(rs);
+      if (!v) return;
+      const a = v.approximation;
+      for (let i = 0; i < a.length; i++) {
+        const d = a[i]!;
+        if (v.matches(d)) bits[d >>> 5]! |= 1 << (d & 31);
+      }
+      return;
+    }
     markDocs(this.docs(rs), bits);
   }
 }
@@ -470,33 +499,39 @@ export class BoolWeight implements Weight {
       else markDocs(m.docs, bits);
       return;
     }
+    // The bool's own docs in `acc` (AND / OR / AND NOT with `tmp`), then added to `bits`.
+    const acc = acquireBits(words);
     const tmp = acquireBits(words);
     let first = true;
-    for (const w of required > 0 ? [...this.must, ...this.filter] : []) {
+    const and = (w: Weight) => {
       if (first) {
-        w.markDocs(rs, bits);
+        w.markDocs(rs, acc);
         first = false;
-        continue;
+        return;
       }
       w.markDocs(rs, tmp);
-      andInto(bits, tmp, words);
+      andInto(acc, tmp, words);
       tmp.fill(0, 0, words);
-    }
+    };
+    for (const w of this.must) and(w);
+    for (const w of this.filter) and(w);
     if (useShould) {
-      const target = first ? bits : tmp;
+      const target = first ? acc : tmp;
       for (const w of this.should) w.markDocs(rs, target);
       if (!first) {
-        andInto(bits, tmp, words);
+        andInto(acc, tmp, words);
         tmp.fill(0, 0, words);
       }
       first = false;
     }
-    if (first) markAll(bits, maxDoc);
+    if (first) markAll(acc, maxDoc);
     if (this.mustNot.length > 0) {
       for (const w of this.mustNot) w.markDocs(rs, tmp);
-      andNotInto(bits, tmp, words);
+      andNotInto(acc, tmp, words);
     }
+    orInto(bits, acc, words);
     releaseBits(tmp, words);
+    releaseBits(acc, words);
   }
 
   /** The one clause whose docs are the bool's docs, if the bool is only that. */

@@ -1,0 +1,81 @@
+/**
+ * Numeric ranges checked doc by doc on doc values (the doc-values half of Elasticsearch's
+ * IndexOrDocValuesQuery): instead of collecting every doc of the range up front, a range that
+ * follows a more selective clause only looks at the docs that clause proposes. The docs with a
+ * value are the approximation, the value test confirms (Lucene's two-phase iteration).
+ */
+import type { ReaderSegment } from '../index/shard-reader.ts';
+
+export interface DocVerifier {
+  /** Ascending docs that may match (a superset of the matches). */
+  approximation: Int32Array;
+  matches(doc: number): boolean;
+}
+
+/** Docs with at least one value v in the range; bounds may mix number and bigint. */
+export function numericRangeVerifier(
+  rs: ReaderSegment,
+  field: string,
+  lo: number | bigint | undefined,
+  loInc: boolean,
+  hi: number | bigint | undefined,
+  hiInc: boolean,
+): DocVerifier | null {
+  const f = rs.segment.field(field);
+  const n = f?.numeric;
+  if (!f || !n) return null;
+  const starts = n.starts;
+  if (n.kind === 'double' && typeof (lo ?? 0) === 'number' && typeof (hi ?? 0) === 'number') {
+    const values = n.values;
+    // Inclusive bounds on doubles: an exclusive bound is the next double inward.
+    const low = lo === undefined ? Number.NEGATIVE_INFINITY : loInc ? (lo as number) : nextUp(lo as number);
+    const high = hi === undefined ? Number.POSITIVE_INFINITY : hiInc ? (hi as number) : nextDown(hi as number);
+    if (n.singleValued)
+      return {
+        approximation: f.docsWithField,
+        matches: (doc) => {
+          const v = values[starts[doc]!]!;
+          return v >= low && v <= high;
+        },
+      };
+    return {
+      approximation: f.docsWithField,
+      matches: (doc) => {
+        for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
+          const v = values[j]!;
+          if (v >= low && v <= high) return true;
+        }
+        return false;
+      },
+    };
+  }
+  const values = n.values as ArrayLike<number | bigint>;
+  const low = lo ?? Number.NEGATIVE_INFINITY;
+  const high = hi ?? Number.POSITIVE_INFINITY;
+  return {
+    approximation: f.docsWithField,
+    matches: (doc) => {
+      for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
+        const v = values[j]!;
+        if ((loInc ? v >= low : v > low) && (hiInc ? v <= high : v < high)) return true;
+      }
+      return false;
+    },
+  };
+}
+
+const scratch = new Float64Array(1);
+const bits = new BigInt64Array(scratch.buffer);
+
+/** The smallest double above x (x finite or infinite, not NaN). */
+function nextUp(x: number): number {
+  if (x === Number.POSITIVE_INFINITY) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  scratch[0] = x;
+  bits[0]! += x > 0 ? 1n : -1n;
+  return scratch[0]!;
+}
+
+function nextDown(x: number): number {
+  return -nextUp(-x);
+}
