@@ -135,6 +135,25 @@ describe('scroll (YAML scroll/10_basic)', () => {
     await clearScroll(url, b.json._scroll_id);
   });
 
+  it('a page that takes more hits from one shard than it prefetched still gets every document', async () => {
+    await createIndex(url, 'skewed', { settings: { number_of_shards: 3 } });
+    const lines: string[] = [];
+    for (let i = 0; i < 330; i++) {
+      const routing = i < 300 ? ',"routing":"a"' : '';
+      lines.push(`{"index":{"_index":"skewed","_id":"s${i}"${routing}}}`, JSON.stringify({ n: i }));
+    }
+    const put = await http(url, 'POST', '/_bulk?refresh=true', `${lines.join('\n')}\n`, {
+      'content-type': 'application/x-ndjson',
+    });
+    expect(put.json.errors).toBe(false);
+    const { hits, scrollId } = await walkScroll(url, '/skewed/_search', { size: 100, sort: [{ n: 'asc' }] });
+    expect(hits.map((h: Hit) => (h._source as { n: number }).n)).toEqual(
+      Array.from({ length: 330 }, (_, i) => i),
+    );
+    expect(hits.every((h: Hit) => h._id === `s${(h._source as { n: number }).n}`)).toBe(true);
+    await clearScroll(url, scrollId);
+  });
+
   it('a call without scroll returns its batch and frees the context', async () => {
     const before = await searchStats(url);
     const first = await search(url, '/many/_search?scroll=1m', { size: 10, sort: ['_doc'] });

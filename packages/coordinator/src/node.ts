@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { ShardWorker } from '@shoal/shard';
 import { getTimeMs } from '@shoal/protocol';
+import { ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';

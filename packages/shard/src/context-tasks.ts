@@ -47,6 +47,8 @@ export type ContextTask =
       spec: ScrollSpec;
       counters: CounterRef;
       reapIntervalMs: number;
+      /** Fetch the documents of this many of the first hits with the query. */
+      prefetch: number;
     }
   | {
       t: 'scroll_next';
@@ -58,6 +60,8 @@ export type ContextTask =
       /** The new keep-alive; absent: the context keeps its own (and is freed after this page). */
       keepAliveMs?: number;
       cancel: SharedArrayBuffer;
+      /** Fetch the documents of this many of the first hits with the query. */
+      prefetch: number;
     }
   | { t: 'free_contexts'; contexts: { key: ShardKey; context: ContextRef }[]; reason: 'closed' | 'expired' }
   | { t: 'free_scrolls' };
@@ -78,7 +82,7 @@ export interface PitQuery {
   keepAliveMs?: number;
 }
 
-/** A fetch on a PIT's context. */
+/** A fetch on a PIT's (or a scroll's) context. */
 export interface ContextFetch {
   session: string;
 }
@@ -150,8 +154,11 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     state.relation = result.totalRelation;
     recordScrollStep(ctx, 0, undefined, positions);
     if (task.req.slice) contexts.recountSliceBytes();
-    const fetched = fetchHits(reader, result, task.spec);
-    return { ...packHits(result, task.req.shardIndex, fetched), context: { id: ctx.id, session: contexts.session } };
+    const fetched = fetchHits(reader, result, task.spec, task.prefetch);
+    return {
+      ...packHits(result, task.req.shardIndex, fetched),
+      context: { id: ctx.id, session: contexts.session },
+    };
   } catch (e) {
     // Elasticsearch frees a scroll's context on any failure of its phases.
     contexts.free(ctx.id, 'closed');
@@ -174,7 +181,10 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
     recordScrollStep(ctx, task.step, from, positions);
     const spec = state.spec as ScrollSpec;
     const out: ShardQueryResult = { ...result, totalHits: state.total, totalRelation: state.relation };
-    return { ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec)), spec };
+    return {
+      ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec, task.prefetch)),
+      spec,
+    };
   } catch (e) {
     contexts.free(ctx.id, 'closed');
     throw e;
@@ -184,10 +194,21 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
   }
 }
 
-/** The documents of every hit a scroll step returns, in hit order. */
-function fetchHits(reader: ShardReader, result: ShardQueryResult, spec: ScrollSpec): ShardFetchResult {
-  if (result.hits.length === 0) return emptyFetch();
-  return executeFetch(reader, { ...spec.fetch, docs: result.hits.map((h) => h.doc) });
+/**
+ * The documents of the first `prefetch` hits a scroll step returns, in hit order: the page
+ * usually takes about its share from each shard, and the coordinator fetches any rest.
+ */
+function fetchHits(
+  reader: ShardReader,
+  result: ShardQueryResult,
+  spec: ScrollSpec,
+  prefetch: number,
+): ShardFetchResult {
+  const n = Math.min(prefetch, result.hits.length);
+  if (n === 0) return emptyFetch();
+  const docs = new Array<number>(n);
+  for (let i = 0; i < n; i++) docs[i] = result.hits[i]!.doc;
+  return executeFetch(reader, { ...spec.fetch, docs });
 }
 
 /** A query task with a `pit`: runs on the PIT's reader; the context id is the PIT's own. */
@@ -216,7 +237,7 @@ const emptyFetch = (): ShardFetchResult => ({
   sourceOffsets: new Uint32Array(1),
 });
 
-/** The fetch phase on a PIT's context (which stays open). */
+/** The fetch phase on a PIT's or a scroll's context (which stays open). */
 export function contextFetch(
   key: ShardKey,
   contextId: number,

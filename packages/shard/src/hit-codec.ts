@@ -19,6 +19,8 @@ type Column =
   | { kind: 'values'; values: SortValue[] };
 
 interface PackedFetch {
+  /** The documents of the first `count` hits (a scroll step may prefetch only some). */
+  count: number;
   ids: string;
   idEnds: number;
   routing: (string | null)[] | null;
@@ -102,16 +104,18 @@ export function packHits(
   const docs = layout.take(n * 4);
   let fetch: PackedFetch | undefined;
   let ids = '';
+  const m = fetched?.ids.length ?? 0;
   if (fetched) {
     ids = fetched.ids.join('');
     fetch = {
+      count: m,
       ids,
-      idEnds: layout.take(n * 4),
+      idEnds: layout.take(m * 4),
       routing: fetched.routing.some((r) => r !== null) ? fetched.routing : null,
-      versions: layout.take(n * 8),
-      seqNos: layout.take(n * 8),
-      primaryTerms: layout.take(n * 8),
-      sourceOffsets: layout.take((n + 1) * 4),
+      versions: layout.take(m * 8),
+      seqNos: layout.take(m * 8),
+      primaryTerms: layout.take(m * 8),
+      sourceOffsets: layout.take((m + 1) * 4),
       sourceBytes: layout.take(fetched.sourceBytes.byteLength),
       sourceLength: fetched.sourceBytes.byteLength,
     };
@@ -134,13 +138,13 @@ export function packHits(
     }
   });
   if (fetched && fetch) {
-    const ends = new Uint32Array(buf, fetch.idEnds, n);
+    const ends = new Uint32Array(buf, fetch.idEnds, m);
     let end = 0;
-    for (let i = 0; i < n; i++) ends[i] = end += fetched.ids[i]!.length;
-    f64(fetch.versions).set(fetched.versions);
-    f64(fetch.seqNos).set(fetched.seqNos);
-    f64(fetch.primaryTerms).set(fetched.primaryTerms);
-    new Uint32Array(buf, fetch.sourceOffsets, n + 1).set(fetched.sourceOffsets);
+    for (let i = 0; i < m; i++) ends[i] = end += fetched.ids[i]!.length;
+    new Float64Array(buf, fetch.versions, m).set(fetched.versions);
+    new Float64Array(buf, fetch.seqNos, m).set(fetched.seqNos);
+    new Float64Array(buf, fetch.primaryTerms, m).set(fetched.primaryTerms);
+    new Uint32Array(buf, fetch.sourceOffsets, m + 1).set(fetched.sourceOffsets);
     new Uint8Array(buf, fetch.sourceBytes, fetch.sourceLength).set(fetched.sourceBytes);
   }
   const packed: PackedHits = {
@@ -180,7 +184,7 @@ export function unpackHits(reply: PackedReply): { result: ShardQueryResult; fetc
         const a = new BigInt64Array(buf, base + c.at, n);
         return (i) => a[i]!;
       }
-      case 'values':
+      default:
         return (i) => c.values[i] ?? null;
     }
   });
@@ -200,22 +204,23 @@ export function unpackHits(reply: PackedReply): { result: ShardQueryResult; fetc
   };
   const f = p.fetch;
   if (!f) return { result };
-  const ends = new Uint32Array(buf, base + f.idEnds, n);
-  const ids: string[] = new Array(n);
+  const m = f.count;
+  const ends = new Uint32Array(buf, base + f.idEnds, m);
+  const ids: string[] = new Array(m);
   let start = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < m; i++) {
     ids[i] = f.ids.slice(start, ends[i]);
     start = ends[i]!;
   }
-  const f64 = (at: number) => Array.from(new Float64Array(buf, base + at, n));
+  const f64 = (at: number) => Array.from(new Float64Array(buf, base + at, m));
   const fetched: ShardFetchResult = {
     ids,
-    routing: f.routing ?? new Array(n).fill(null),
+    routing: f.routing ?? new Array(m).fill(null),
     versions: f64(f.versions),
     seqNos: f64(f.seqNos),
     primaryTerms: f64(f.primaryTerms),
     sourceBytes: new Uint8Array(buf, base + f.sourceBytes, f.sourceLength),
-    sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, n + 1),
+    sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, m + 1),
   };
   return { result, fetched };
 }

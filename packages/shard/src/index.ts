@@ -1,10 +1,14 @@
+export { ContextCounters, type ContextTotals, type CounterRef } from './context-counters.ts';
+export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
+export { type PackedReply, packHits, unpackHits } from './hit-codec.ts';
+export type { ContextRef } from './reader-contexts.ts';
 export { ShardWorker, type TaskOf } from './shard-worker.ts';
 export {
   type OpenShardResult,
   type PackedWriteOp,
   type QueryTaskResult,
-  type ShardKey,
   type ShardDetailStats,
+  type ShardKey,
   type ShardStats,
   shardKey,
   type TaskResults,
@@ -13,7 +17,3 @@ export {
   type WorkerTask,
   type WriteTask,
 } from './tasks.ts';
-export { type ContextTotals, ContextCounters, type CounterRef } from './context-counters.ts';
-export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
-export type { ContextRef } from './reader-contexts.ts';
-export { type PackedReply, packHits, unpackHits } from './hit-codec.ts';

@@ -32,7 +32,14 @@ describe('PIT and scroll ids', () => {
 
   it('are 400s when they do not decode, or are of the other kind', () => {
     const pit = encodeContextId({ kind: 'pit', lease: 'L1', shards });
-    const scroll = encodeContextId({ kind: 'scroll', lease: 'L2', step: 0, shards, consumed: [0, 0, 0], totalShards: 3 });
+    const scroll = encodeContextId({
+      kind: 'scroll',
+      lease: 'L2',
+      step: 0,
+      shards,
+      consumed: [0, 0, 0],
+      totalShards: 3,
+    });
     for (const bad of ['c29tZXRoaW5n', 'not an id!', '', pit, scroll.slice(0, 20)]) {
       expect(errorOf(() => decodeScrollId(bad))).toMatchObject({
         status: 400,

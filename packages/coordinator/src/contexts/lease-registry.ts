@@ -21,6 +21,8 @@ export interface Lease {
   keepAliveMs: number;
   createdAt: number;
   expiresAt: number;
+  /** A scroll's batch size. */
+  size?: number;
 }
 
 export type FreeReason = 'closed' | 'expired';

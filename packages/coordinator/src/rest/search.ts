@@ -2,7 +2,7 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { executeCount } from '../search/count-action.ts';
 import { clearScrolls, parseClearScrollRequest, parseScrollRequest } from '../search/scroll-request.ts';
 import { continueScroll } from '../search/scroll-search.ts';
-import { cancelFlag, executeSearch } from '../search/search-action.ts';
+import { cancelFlag, executeSearch, rawHitsFor } from '../search/search-action.ts';
 import type { NodeServices } from '../services.ts';
 import { boolParam } from './params.ts';
 
@@ -21,7 +21,11 @@ async function scroll(req: RestRequest, s: NodeServices): Promise<RestResponse> 
   const r = parseScrollRequest(req);
   const body = await continueScroll(
     s,
-    { ...r, restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false) },
+    {
+      ...r,
+      restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
+      rawHits: rawHitsFor(req.query),
+    },
     cancelFlag(req.signal),
     startedAt,
   );

@@ -88,21 +88,58 @@ export async function runFetchPhase(
 }
 
 /**
- * The page's documents when each shard fetched its hits with its query (a scroll step): the
- * page takes a prefix of every shard's list, so the k-th page hit of a shard is its k-th
- * fetched document. Returns how many hits the page took from each shard, by shard index.
+ * The page's documents when each shard fetched (some of) its hits with its query (a scroll
+ * step): the page takes a prefix of every shard's list, so the k-th page hit of a shard is its
+ * k-th fetched document; what a shard did not prefetch is fetched now from its context.
+ * Also returns how many hits the page took from each shard, by shard index.
  */
-export function prefetchedHits(
+export async function prefetchedPage(
+  s: NodeServices,
   page: MergeHit[],
   outcomes: ShardQueryOutcome[],
-): { hits: FetchedHit[]; consumed: Map<number, number> } {
+  req: Omit<ShardFetchRequest, 'docs'>,
+  plan: ContextFetchPlan,
+): Promise<{ hits: (FetchedHit | undefined)[]; failures: ShardFailure[]; consumed: Map<number, number> }> {
   const outcomeOf = new Map(outcomes.map((o) => [o.target.shardIndex, o]));
   const consumed = new Map<number, number>();
-  const hits = page.map((hit) => {
+  const rest = new Map<number, number[]>();
+  const hits: (FetchedHit | undefined)[] = page.map((hit, pos) => {
     const outcome = outcomeOf.get(hit.shardIndex)!;
     const i = consumed.get(hit.shardIndex) ?? 0;
     consumed.set(hit.shardIndex, i + 1);
-    return { hit, outcome, fetched: outcome.fetched!, i };
+    const fetched = outcome.fetched!;
+    if (i < fetched.ids.length) return { hit, outcome, fetched, i };
+    const list = rest.get(hit.shardIndex) ?? [];
+    list.push(pos);
+    rest.set(hit.shardIndex, list);
+    return undefined;
   });
-  return { hits, consumed };
+  const failures: ShardFailure[] = [];
+  await Promise.all(
+    [...rest].map(async ([shardIndex, positions]) => {
+      const outcome = outcomeOf.get(shardIndex)!;
+      try {
+        const fetched = await outcome.worker.run({
+          t: 'fetch',
+          key: outcome.key,
+          contextId: outcome.contextId!,
+          req: { ...req, docs: positions.map((p) => page[p]!.doc) },
+          release: false,
+          context: plan.via(outcome),
+        });
+        positions.forEach((p, i) => {
+          hits[p] = { hit: page[p]!, outcome, fetched, i };
+        });
+      } catch (e) {
+        s.counters.fetchFailure++;
+        failures.push({
+          shard: outcome.target.shardId,
+          index: outcome.target.meta.name,
+          node: s.node.id,
+          error: asShoalError(e),
+        });
+      }
+    }),
+  );
+  return { hits, failures, consumed };
 }

@@ -108,6 +108,7 @@ export async function executePitSearch(
   search: SearchRequest,
   cancel: SharedArrayBuffer,
   startedAt: bigint,
+  rawHits = false,
 ): Promise<Record<string, unknown>> {
   const pitReq = search.pit!;
   const pit = decodePitId(pitReq.id);
@@ -149,6 +150,7 @@ export async function executePitSearch(
       exec,
       persistent: true,
       fetchPlan: { via: (o) => ({ session: pit.shards[o.target.shardIndex]!.context.session }) },
+      rawHits,
       startedAt,
     },
     { pitId: pitReq.id },

@@ -84,7 +84,9 @@ export async function runQueryPhase(
       try {
         const { reply, worker, key, fetched } = await exec(t);
         const result =
-          reply.packed && reply.bytes ? unpackHits({ hits: reply.packed, bytes: reply.bytes }).result : reply.result;
+          reply.packed && reply.bytes
+            ? unpackHits({ hits: reply.packed, bytes: reply.bytes }).result
+            : reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];
         for (const h of hits) h.shardIndex = t.shardIndex;

@@ -27,8 +27,8 @@ import { contextTargets, contextWorker } from './pit-search.ts';
 import { type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
-import { shardSlice } from './slice-targets.ts';
 import type { ShardTarget } from './shard-targets.ts';
+import { shardSlice } from './slice-targets.ts';
 
 function keepAliveFailure(
   s: NodeServices,
@@ -47,6 +47,7 @@ export async function startScroll(
   targets: ShardTarget[],
   cancel: SharedArrayBuffer,
   startedAt: bigint,
+  rawHits = false,
 ): Promise<Record<string, unknown>> {
   const keepAliveMs = search.scrollKeepAliveMs!;
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
@@ -69,6 +70,7 @@ export async function startScroll(
     trackScores: search.trackScores,
   };
   const maxOpenScrolls = getInt(s.clusterSettings.effective(), 'search.max_open_scroll_context');
+  const runnable = outsideSlice(limits.runnable, search, targets.length);
   const opened = new Map<number, ShardContextEntry>();
   const exec: ShardQueryExec = async (t) => {
     const { worker, key } = startedCopy(t);
@@ -82,6 +84,7 @@ export async function startScroll(
       spec,
       counters: s.leases.counters.ref(worker.id),
       reapIntervalMs: reapIntervalMs(s),
+      prefetch: prefetchCount(search.size, runnable.length),
     });
     opened.set(t.shardIndex, {
       node: s.node.id,
@@ -111,17 +114,26 @@ export async function startScroll(
       {
         shape: { search, sort, hasSort },
         totalShards: targets.length,
-        runnable: outsideSlice(limits.runnable, search, targets.length),
+        runnable,
         failures: limits.failures,
         exec,
         persistent: true,
         prefetched: true,
+        fetchPlan: { via: (o) => ({ session: opened.get(o.target.shardIndex)!.context.session }) },
+        rawHits,
         startedAt,
       },
       { scrollId: (consumed) => scrollId(1, consumed) },
     );
     const shards = shardIndexes().map((i) => opened.get(i)!);
-    s.leases.add({ id: lease, kind: 'scroll', encoded: scrollId(0, new Map()), shards, keepAliveMs });
+    s.leases.add({
+      id: lease,
+      kind: 'scroll',
+      encoded: scrollId(0, new Map()),
+      shards,
+      keepAliveMs,
+      size: search.size,
+    });
     return body;
   } catch (e) {
     await s.leases.free([...opened.values()], 'closed');
@@ -138,6 +150,17 @@ function outsideSlice(targets: ShardTarget[], search: SearchRequest, numShards: 
   const slice = search.slice;
   if (!slice) return targets;
   return targets.filter((t) => shardSlice(slice, t.shardIndex, numShards, 'scroll').max !== 0);
+}
+
+/**
+ * How many of its hits each shard fetches with its query: about what it gave the previous
+ * page, or its even share of a first page, with some room (the rest is fetched after the
+ * merge). One shard fetches the whole page.
+ */
+function prefetchCount(size: number, shards: number, previous?: number): number {
+  if (shards <= 1) return size;
+  const expected = previous ?? size / shards;
+  return Math.min(size, Math.ceil(expected * 1.15) + 16);
 }
 
 /** A scroll over no shard (a wildcard that matched nothing) has nothing to continue. */
@@ -171,6 +194,8 @@ export interface ScrollContinuation {
   /** The new keep-alive; absent: this is the last page, the contexts are freed after it. */
   keepAliveMs?: number;
   restTotalHitsAsInt: boolean;
+  /** Write the hits straight to bytes (see hits-json.ts). */
+  rawHits?: boolean;
 }
 
 export async function continueScroll(
@@ -195,6 +220,8 @@ export async function continueScroll(
   }
   const { targets, failures } = contextTargets(s, id.shards, false);
   const specs = new Map<number, ScrollSpec>();
+  // The batch size is the shards' to know; this node's lease knows it too (else: fetch all).
+  const size = s.leases.get(id.lease)?.size ?? Number.MAX_SAFE_INTEGER;
   const exec: ShardQueryExec = async (t) => {
     const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
     const r = await worker.run({
@@ -205,6 +232,11 @@ export async function continueScroll(
       consumed: id.consumed[t.shardIndex]!,
       keepAliveMs: c.keepAliveMs,
       cancel,
+      // The last page frees its contexts: nothing could be fetched from them afterwards.
+      prefetch:
+        c.keepAliveMs === undefined
+          ? Number.MAX_SAFE_INTEGER
+          : prefetchCount(size, id.shards.length, id.consumed[t.shardIndex]),
     });
     specs.set(t.shardIndex, r.spec);
     const { result, fetched } = unpackHits(r);
@@ -225,11 +257,17 @@ export async function continueScroll(
       exec,
       persistent: true,
       prefetched: true,
+      fetchPlan: { via: (o) => ({ session: id.shards[o.target.shardIndex]!.context.session }) },
+      rawHits: c.rawHits,
       startedAt,
     },
     {
       scrollId: (consumed) =>
-        encodeContextId({ ...id, step: id.step + 1, consumed: id.shards.map((_, i) => consumed.get(i) ?? 0) }),
+        encodeContextId({
+          ...id,
+          step: id.step + 1,
+          consumed: id.shards.map((_, i) => consumed.get(i) ?? 0),
+        }),
     },
   );
   if (c.keepAliveMs === undefined) s.leases.remove(id.lease);

@@ -19,15 +19,21 @@ import { type ShardTarget, shardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
 /** An Int32 flag the shards poll: set when the client goes away. */
-const SHARED = new SharedArrayBuffer(4);
 export function cancelFlag(signal: AbortSignal): SharedArrayBuffer {
-  if (process.env.SHARED_CANCEL) return SHARED;
   const sab = new SharedArrayBuffer(4);
   const flag = new Int32Array(sab);
   const abort = () => Atomics.store(flag, 0, 1);
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });
   return sab;
+}
+
+/**
+ * Whether the hits may be written straight to bytes: nothing reads the response as objects
+ * (`filter_path` does; `pretty` re-parses raw JSON to indent it).
+ */
+export function rawHitsFor(query: Record<string, string>): boolean {
+  return query.filter_path === undefined && (query.pretty === undefined || query.pretty === 'false');
 }
 
 function hasPit(body: unknown): boolean {
@@ -74,8 +80,10 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
   const cancel = cancelFlag(req.signal);
-  if (search.pit) return executePitSearch(s, search, cancel, startedAt);
-  if (search.scrollKeepAliveMs !== undefined) return startScroll(s, search, targets, cancel, startedAt);
+  const rawHits = rawHitsFor(req.query);
+  if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+  if (search.scrollKeepAliveMs !== undefined)
+    return startScroll(s, search, targets, cancel, startedAt, rawHits);
 
   const sort = search.sort ?? SCORE_SORT;
   const limits = applyShardLimits(targets, search, s, false);
@@ -94,6 +102,7 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
     failures: limits.failures,
     exec,
     persistent: false,
+    rawHits,
     startedAt,
   });
   return body;

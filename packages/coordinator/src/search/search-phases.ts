@@ -7,7 +7,7 @@
 import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
-import { type ContextFetchPlan, type FetchedHit, prefetchedHits, runFetchPhase } from './fetch-phase.ts';
+import { type ContextFetchPlan, type FetchedHit, prefetchedPage, runFetchPhase } from './fetch-phase.ts';
 import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
 import {
   releaseContexts,
@@ -38,12 +38,14 @@ export interface PhasesInput {
   exec: ShardQueryExec;
   /** The contexts are a PIT's or a scroll's: they stay open. */
   persistent: boolean;
-  /** How the page is fetched from PIT contexts. */
+  /** How the page is fetched from PIT or scroll contexts. */
   fetchPlan?: ContextFetchPlan;
-  /** The shards fetched their hits with their query (a scroll step): no fetch phase. */
+  /** The shards fetched their first hits with their query (a scroll step; needs `fetchPlan`). */
   prefetched?: boolean;
   /** Rewrites query-phase failures (a scroll continuation reports no shard, `-1`). */
   mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
+  /** Write the hits straight to bytes (see hits-json.ts). */
+  rawHits?: boolean;
   /** When the request arrived (for `took`). */
   startedAt: bigint;
 }
@@ -88,9 +90,9 @@ export async function runSearchPhases(
   };
   let fetched: { hits: (FetchedHit | undefined)[]; failures: ShardFailure[] };
   let consumed: ReadonlyMap<number, number> = new Map();
-  if (input.prefetched) {
-    const pre = prefetchedHits(page, outcomes);
-    fetched = { hits: pre.hits, failures: [] };
+  if (input.prefetched && input.fetchPlan) {
+    const pre = await prefetchedPage(s, page, outcomes, fetchReq, input.fetchPlan);
+    fetched = pre;
     consumed = pre.consumed;
   } else {
     try {
@@ -112,6 +114,7 @@ export async function runSearchPhases(
     hasSort,
     maxScore,
     scrollId: ids.scrollId?.(consumed),
+    rawHits: input.rawHits,
     pitId: ids.pitId,
   });
   return { outcomes, page, body };

@@ -1,6 +1,7 @@
 /** Assembles the `_search` response body in Elasticsearch's key order. */
 import { RawJson, type SearchRequest, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
+import { hitsJson } from './hits-json.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
 import { type ShardFailure, shardFailuresJson } from './shard-failure.ts';
 
@@ -53,6 +54,8 @@ export interface SearchResponseParts {
   scrollId?: string;
   /** A PIT search: the id to use next. */
   pitId?: string;
+  /** Write `hits.hits` straight to bytes (nothing needs the object form: no `filter_path`). */
+  rawHits?: boolean;
 }
 
 export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
@@ -68,7 +71,10 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   if (total !== undefined) hits.total = p.req.restTotalHitsAsInt ? total.value : total;
   else if (p.req.restTotalHitsAsInt) hits.total = -1;
   hits.max_score = Number.isNaN(p.maxScore) ? null : p.maxScore;
-  hits.hits = p.hits.filter((h): h is FetchedHit => h !== undefined).map((h) => hitJson(h, p.req, p.hasSort));
+  const fetched = p.hits.filter((h): h is FetchedHit => h !== undefined);
+  hits.hits = p.rawHits
+    ? hitsJson(fetched, p.req, p.hasSort)
+    : fetched.map((h) => hitJson(h, p.req, p.hasSort));
   const out: Record<string, unknown> = {};
   if (p.scrollId !== undefined) out._scroll_id = p.scrollId;
   if (p.pitId !== undefined) out.pit_id = p.pitId;

@@ -32,6 +32,8 @@ export interface TermImpacts {
 
 /** Impacts of term ordinal `t` of `field` in `segment` (cached with the segment). */
 export function termImpacts(segment: Segment, field: string, p: Postings, t: number): TermImpacts {
+  // A single block is as cheap to compute as to look up: only longer lists are kept.
+  if (p.starts[t + 1]! - p.starts[t]! <= BLOCK) return computeImpacts(p, p.starts[t]!, p.starts[t + 1]!);
   const perField = segment.cached(`impacts:${field}`, () => new Map<number, TermImpacts>());
   let imp = perField.get(t);
   if (!imp) {
@@ -126,7 +128,7 @@ export class TermScorer extends Scorer {
     private readonly field: string,
     private readonly p: Postings,
     private readonly t: number,
-    private readonly scorer: Bm25Scorer,
+    private readonly bm25: Bm25Scorer,
   ) {
     super();
     this.from = p.starts[t]!;
@@ -137,15 +139,15 @@ export class TermScorer extends Scorer {
     this.docs = p.docs;
     this.freqs = p.freqs;
     this.norms = p.norms;
-    this.w = scorer.weight;
-    this.normInverse = scorer.normInverse;
+    this.w = bm25.weight;
+    this.normInverse = bm25.normInverse;
   }
 
   nextDoc(): number {
     const i = ++this.i;
-    if (i >= this.to) return (this.doc = NO_MORE_DOCS);
+    if (i >= this.to) return this.at(NO_MORE_DOCS);
     if (i >= this.checkedEnd && this.minScore !== Number.NEGATIVE_INFINITY) return this.skipBlocks(i);
-    return (this.doc = this.docs[i]!);
+    return this.at(this.docs[i]!);
   }
 
   advance(target: number): number {
@@ -153,16 +155,16 @@ export class TermScorer extends Scorer {
     const docs = this.docs;
     if (i < this.to && docs[i]! < target) i = gallop(docs, i + 1, this.to, target);
     this.i = i;
-    if (i >= this.to) return (this.doc = NO_MORE_DOCS);
+    if (i >= this.to) return this.at(NO_MORE_DOCS);
     if (i >= this.checkedEnd && this.minScore !== Number.NEGATIVE_INFINITY) return this.skipBlocks(i);
-    return (this.doc = docs[i]!);
+    return this.at(docs[i]!);
   }
 
   /** From posting i, moves to the first posting of a block that can beat minScore. */
   private skipBlocks(i: number): number {
     if (this.exhausted) {
       this.i = this.to;
-      return (this.doc = NO_MORE_DOCS);
+      return this.at(NO_MORE_DOCS);
     }
     const bm = this.blockMaxes();
     const min = this.minScore;
@@ -171,13 +173,13 @@ export class TermScorer extends Scorer {
     while (b < blocks && this.blockScore(b) <= min) b++;
     if (b >= blocks) {
       this.i = this.to;
-      return (this.doc = NO_MORE_DOCS);
+      return this.at(NO_MORE_DOCS);
     }
     const blockStart = this.from + b * BLOCK;
     if (i < blockStart) i = blockStart;
     this.i = i;
     this.checkedEnd = Math.min(this.to, blockStart + BLOCK);
-    return (this.doc = this.docs[i]!);
+    return this.at(this.docs[i]!);
   }
 
   score(): number {
@@ -260,7 +262,7 @@ export class TermScorer extends Scorer {
   private best(freq: Int32Array, norm: Uint8Array, a: number, e: number): number {
     let m = 0;
     for (let j = a; j < e; j++) {
-      const s = this.scorer.score(freq[j]!, norm[j]!);
+      const s = this.bm25.score(freq[j]!, norm[j]!);
       if (s > m) m = s;
     }
     return m;

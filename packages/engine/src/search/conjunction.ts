@@ -49,14 +49,14 @@ export class ConjunctionScorer extends Scorer {
     const others = this.others;
     const pruning = this.minScore !== Number.NEGATIVE_INFINITY && this.scoring.length > 1;
     outer: for (;;) {
-      if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+      if (doc === NO_MORE_DOCS) return this.at(NO_MORE_DOCS);
       if (pruning) {
         if (doc > this.blockEnd) {
           this.blockEnd = this.advanceShallow(doc);
           this.blockMax = this.maxScore(this.blockEnd);
         }
         if (this.blockMax <= this.minScore) {
-          if (this.blockEnd >= NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+          if (this.blockEnd >= NO_MORE_DOCS) return this.at(NO_MORE_DOCS);
           doc = lead.advance(this.blockEnd + 1);
           continue;
         }
@@ -70,7 +70,7 @@ export class ConjunctionScorer extends Scorer {
           continue outer;
         }
       }
-      return (this.doc = doc);
+      return this.at(doc);
     }
   }
 
@@ -103,9 +103,14 @@ export class ConjunctionScorer extends Scorer {
   setMinCompetitiveScore(min: number): void {
     if (min <= this.minScore) return;
     this.minScore = min;
-    this.blockEnd = -1;
     // A lone scoring clause is the whole score (filters add nothing): let it skip by itself.
     if (this.scoring.length === 1) this.scoring[0]!.setMinCompetitiveScore(min);
+    else if (this.scoring.length > 1) {
+      // The bound over the rest of the segment may already rule everything out.
+      this.blockEnd = NO_MORE_DOCS;
+      this.blockMax = this.maxScore(NO_MORE_DOCS);
+      if (this.blockMax > min) this.blockEnd = -1;
+    }
   }
 }
 
@@ -122,11 +127,11 @@ export class ReqExclScorer extends Scorer {
   }
 
   nextDoc(): number {
-    return (this.doc = this.skipExcluded(this.req.nextDoc()));
+    return this.at(this.skipExcluded(this.req.nextDoc()));
   }
 
   advance(target: number): number {
-    return (this.doc = this.skipExcluded(this.req.advance(target)));
+    return this.at(this.skipExcluded(this.req.advance(target)));
   }
 
   private skipExcluded(d: number): number {
@@ -184,25 +189,25 @@ export class ReqOptScorer extends Scorer {
   }
 
   private doNext(doc: number): number {
-    if (this.minScore === Number.NEGATIVE_INFINITY) return (this.doc = doc);
+    if (this.minScore === Number.NEGATIVE_INFINITY) return this.at(doc);
     const req = this.req;
     const opt = this.opt;
     for (;;) {
-      if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+      if (doc === NO_MORE_DOCS) return this.at(NO_MORE_DOCS);
       if (doc > this.blockEnd) this.window(doc);
       if (this.skipBlock) {
-        if (this.blockEnd >= NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+        if (this.blockEnd >= NO_MORE_DOCS) return this.at(NO_MORE_DOCS);
         doc = req.advance(this.blockEnd + 1);
         continue;
       }
-      if (!this.optRequired) return (this.doc = doc);
+      if (!this.optRequired) return this.at(doc);
       // Only docs of both sides can compete here: leapfrog them.
       let o = opt.doc;
       if (o < doc) o = opt.advance(doc);
-      if (o === doc) return (this.doc = doc);
+      if (o === doc) return this.at(doc);
       if (o > this.blockEnd) {
         // Nothing of the optional side left in this window.
-        if (this.blockEnd >= NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+        if (this.blockEnd >= NO_MORE_DOCS) return this.at(NO_MORE_DOCS);
         doc = req.advance(Math.min(o, this.blockEnd + 1));
       } else doc = req.advance(o);
     }
@@ -245,6 +250,11 @@ export class ReqOptScorer extends Scorer {
   setMinCompetitiveScore(min: number): void {
     if (min <= this.minScore) return;
     this.minScore = min;
-    this.blockEnd = -1;
+    // Until the next window: the rest of the segment, which may already be ruled out.
+    this.blockEnd = NO_MORE_DOCS;
+    const reqMax = this.req.maxScore(NO_MORE_DOCS);
+    const bound = reqMax + (this.opt.doc === NO_MORE_DOCS ? 0 : this.opt.maxScore(NO_MORE_DOCS));
+    this.skipBlock = (this.round ? f(bound) : bound) <= min;
+    if (!this.skipBlock) this.blockEnd = -1;
   }
 }

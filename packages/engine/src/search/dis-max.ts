@@ -35,7 +35,7 @@ export class DisMaxScorer extends Scorer {
       if (d < target) d = d + 1 === target ? s.nextDoc() : s.advance(target);
       if (d < min) min = d;
     }
-    return (this.doc = min);
+    return this.at(min);
   }
 
   score(): number {

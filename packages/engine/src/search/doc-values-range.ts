@@ -10,6 +10,10 @@ export interface DocVerifier {
   /** Ascending docs that may match (a superset of the matches). */
   approximation: Int32Array;
   matches(doc: number): boolean;
+  /** Sets the bits of the matches. */
+  mark(bits: Uint32Array): void;
+  /** Clears the bits of the docs that do not match: only the docs already set are checked. */
+  retain(bits: Uint32Array, words: number): void;
 }
 
 /** Docs with at least one value v in the range; bounds may mix number and bigint. */
@@ -25,41 +29,96 @@ export function numericRangeVerifier(
   const n = f?.numeric;
   if (!f || !n) return null;
   const starts = n.starts;
+  const approximation = f.docsWithField;
   if (n.kind === 'double' && typeof (lo ?? 0) === 'number' && typeof (hi ?? 0) === 'number') {
-    const values = n.values;
     // Inclusive bounds on doubles: an exclusive bound is the next double inward.
     const low = lo === undefined ? Number.NEGATIVE_INFINITY : loInc ? (lo as number) : nextUp(lo as number);
-    const high = hi === undefined ? Number.POSITIVE_INFINITY : hiInc ? (hi as number) : nextDown(hi as number);
-    if (n.singleValued)
-      return {
-        approximation: f.docsWithField,
-        matches: (doc) => {
-          const v = values[starts[doc]!]!;
-          return v >= low && v <= high;
-        },
-      };
-    return {
-      approximation: f.docsWithField,
-      matches: (doc) => {
-        for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
-          const v = values[j]!;
-          if (v >= low && v <= high) return true;
-        }
-        return false;
-      },
-    };
+    const high =
+      hi === undefined ? Number.POSITIVE_INFINITY : hiInc ? (hi as number) : nextDown(hi as number);
+    if (n.singleValued) return singleValuedRange(approximation, starts, n.values, low, high);
+    const values = n.values;
+    return verifier(approximation, (doc) => {
+      for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
+        const v = values[j]!;
+        if (v >= low && v <= high) return true;
+      }
+      return false;
+    });
   }
   const values = n.values as ArrayLike<number | bigint>;
   const low = lo ?? Number.NEGATIVE_INFINITY;
   const high = hi ?? Number.POSITIVE_INFINITY;
+  return verifier(approximation, (doc) => {
+    for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
+      const v = values[j]!;
+      if ((loInc ? v >= low : v > low) && (hiInc ? v <= high : v < high)) return true;
+    }
+    return false;
+  });
+}
+
+/** The common numeric field (one value per doc), with the value test inlined in the loops. */
+function singleValuedRange(
+  approximation: Int32Array,
+  starts: Uint32Array,
+  values: Float64Array,
+  low: number,
+  high: number,
+): DocVerifier {
   return {
-    approximation: f.docsWithField,
-    matches: (doc) => {
-      for (let j = starts[doc]!, e = starts[doc + 1]!; j < e; j++) {
-        const v = values[j]!;
-        if ((loInc ? v >= low : v > low) && (hiInc ? v <= high : v < high)) return true;
+    approximation,
+    matches(doc) {
+      const v = values[starts[doc]!]!;
+      return v >= low && v <= high;
+    },
+    mark(bits) {
+      for (let i = 0; i < approximation.length; i++) {
+        const d = approximation[i]!;
+        const v = values[starts[d]!]!;
+        if (v >= low && v <= high) bits[d >>> 5]! |= 1 << (d & 31);
       }
-      return false;
+    },
+    retain(bits, words) {
+      for (let w = 0; w < words; w++) {
+        let x = bits[w]!;
+        if (x === 0) continue;
+        let keep = x;
+        const base = w << 5;
+        while (x !== 0) {
+          const bit = x & -x;
+          x ^= bit;
+          const v = values[starts[base + 31 - Math.clz32(bit)]!]!;
+          if (!(v >= low && v <= high)) keep ^= bit;
+        }
+        bits[w] = keep;
+      }
+    },
+  };
+}
+
+function verifier(approximation: Int32Array, matches: (doc: number) => boolean): DocVerifier {
+  return {
+    approximation,
+    matches,
+    mark(bits) {
+      for (let i = 0; i < approximation.length; i++) {
+        const d = approximation[i]!;
+        if (matches(d)) bits[d >>> 5]! |= 1 << (d & 31);
+      }
+    },
+    retain(bits, words) {
+      for (let w = 0; w < words; w++) {
+        let x = bits[w]!;
+        if (x === 0) continue;
+        let keep = x;
+        const base = w << 5;
+        while (x !== 0) {
+          const bit = x & -x;
+          x ^= bit;
+          if (!matches(base + 31 - Math.clz32(bit))) keep ^= bit;
+        }
+        bits[w] = keep;
+      }
     },
   };
 }

@@ -15,13 +15,14 @@
  *   passed), dense ones as bitsets (postings OR-ed, AND-ed, popcounted; doc-bits.ts).
  */
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
-import type { CancelCheck } from './query-phase.ts';
-import type { DocFilter } from './doc-filter.ts';
 import { acquireBits, countBits, releaseBits, wordsFor } from './doc-bits.ts';
+import type { DocFilter } from './doc-filter.ts';
+import type { CancelCheck } from './query-phase.ts';
 import { NO_MORE_DOCS } from './scorer.ts';
 import type { Weight } from './weights.ts';
 
 export const TRACK_DISABLED = -1;
+const TRACK_ACCURATE = 2147483647;
 
 /** Matches at most maxDoc / SPARSE are counted by iteration rather than as a bitset. */
 const SPARSE = 16;
@@ -46,6 +47,13 @@ export class HitCounter {
     private readonly cancel: CancelCheck,
   ) {
     for (const rs of reader.segments) {
+      if (upTo === TRACK_DISABLED) {
+        // Nothing to count: the total is only what the collector happens to see.
+        this.exact.push(-1);
+        this.lower.push(0);
+        this.inexact++;
+        continue;
+      }
       const excluded = filter.excluded(rs);
       const passing = filter.count(rs);
       const exact = weight.count(rs, excluded, passing);
@@ -100,4 +108,16 @@ export class HitCounter {
   get relation(): 'eq' | 'gte' {
     return this.inexact === 0 ? 'eq' : 'gte';
   }
+}
+
+/** The exact number of the reader's docs that match and pass the filter (`_count`). */
+export function countAll(
+  weight: Weight,
+  reader: ShardReader,
+  filter: DocFilter,
+  cancel: CancelCheck,
+): number {
+  const counter = new HitCounter(weight, reader, filter, TRACK_ACCURATE, cancel);
+  for (const rs of reader.segments) counter.countSegment(rs);
+  return counter.total;
 }

@@ -34,6 +34,8 @@ export class DisjunctionScorer extends Scorer {
   // in it, clause indices by bound, and per clause what is known for the current candidate.
   private upTo = -1;
   private windowMax = EMPTY_F64;
+  /** Each clause's bound from where pruning started to the end of the segment. */
+  private restMax = EMPTY_F64;
   private order = EMPTY_I32;
   private firstEssential = 0;
   private clauseScore = EMPTY_F64;
@@ -59,7 +61,7 @@ export class DisjunctionScorer extends Scorer {
 
   advance(target: number): number {
     this.scored = false;
-    if (this.minScore !== Number.NEGATIVE_INFINITY) return (this.doc = this.nextCompetitive(target));
+    if (this.minScore !== Number.NEGATIVE_INFINITY) return this.at(this.nextCompetitive(target));
     const subs = this.subs;
     const msm = this.minShouldMatch;
     for (;;) {
@@ -70,10 +72,10 @@ export class DisjunctionScorer extends Scorer {
         if (d < target) d = d + 1 === target ? s.nextDoc() : s.advance(target);
         if (d < min) min = d;
       }
-      if (min === NO_MORE_DOCS || msm <= 1) return (this.doc = min);
+      if (min === NO_MORE_DOCS || msm <= 1) return this.at(min);
       let matched = 0;
       for (let i = 0; i < this.n; i++) if (subs[i]!.doc === min) matched++;
-      if (matched >= msm) return (this.doc = min);
+      if (matched >= msm) return this.at(min);
       target = min + 1;
     }
   }
@@ -114,38 +116,33 @@ export class DisjunctionScorer extends Scorer {
   setMinCompetitiveScore(min: number): void {
     if (min <= this.minScore) return;
     this.minScore = min;
-    this.ensureState();
-    // The clauses' bounds over the rest of the segment may already rule everything out.
-    const rest = this.windowMax;
-    for (let i = 0; i < this.n; i++) {
-      const s = this.subs[i]!;
-      rest[i] = s.doc === NO_MORE_DOCS ? 0 : s.maxScore(NO_MORE_DOCS);
-      this.status[i] = UNKNOWN;
-    }
-    if (!this.competitive()) this.exhausted = true;
-    // Recompute the window (its bounds were just overwritten) at the next move.
-    this.upTo = -1;
-  }
-
-  private ensureState(): void {
-    if (this.windowMax.length === this.n) return;
     const n = this.n;
-    this.windowMax = new Float64Array(n);
-    this.clauseScore = new Float64Array(n);
-    this.order = new Int32Array(n);
-    this.status = new Uint8Array(n);
+    if (this.windowMax.length !== n) {
+      // Pruning starts: the state, and each clause's bound over the rest of the segment.
+      this.windowMax = new Float64Array(n);
+      this.restMax = new Float64Array(n);
+      this.clauseScore = new Float64Array(n);
+      this.order = new Int32Array(n);
+      this.status = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const s = this.subs[i]!;
+        this.restMax[i] = s.doc === NO_MORE_DOCS ? 0 : s.maxScore(NO_MORE_DOCS);
+      }
+    }
+    this.status.fill(UNKNOWN);
+    if (!this.competitive(this.restMax)) this.exhausted = true;
+    else if (this.upTo >= 0) this.partition();
   }
 
   /**
    * Whether a doc may still beat the threshold given what is known of its clauses: the score
    * of those evaluated (MATCHED), nothing for those that do not match (ABSENT), the window
-   * bound for the others (UNKNOWN). Added up in clause order, as the score itself is: rounding
+   * bound (`wm`) for the others (UNKNOWN). Added up in clause order, as the score itself is: rounding
    * is monotonic, so the result bounds the score exactly (no margin, and no doc tying with the
    * threshold is let through). Past EXACT_ORDER clauses, an order-independent margin is used.
    */
-  private competitive(): boolean {
+  private competitive(wm: Float64Array = this.windowMax): boolean {
     const status = this.status;
-    const wm = this.windowMax;
     const cs = this.clauseScore;
     let sum = 0;
     for (let i = 0; i < this.n; i++) {

@@ -18,6 +18,7 @@ import type { ShardReader } from '../index/shard-reader.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
 import type { ShardContext } from './field-values.ts';
+import { countAll } from './hit-counter.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
@@ -116,21 +117,7 @@ export function countQuery(
 ): number {
   const cancel = new CancelCheck(ctx);
   const weight = compileQuery(query, envOf(reader, mapping, ctx));
-  let total = 0;
-  for (const rs of reader.segments) {
-    cancel.now();
-    const m = weight.matches(rs, false);
-    if (m.kind === 'all') {
-      total += rs.liveDocs.numLive;
-      continue;
-    }
-    const deleted = rs.liveDocs.deletedBits;
-    if (!deleted) total += m.docs.length;
-    else
-      for (let i = 0; i < m.docs.length; i++)
-        if ((deleted[m.docs[i]! >>> 5]! & (1 << (m.docs[i]! & 31))) === 0) total++;
-  }
-  return total;
+  return countAll(weight, reader, liveDocsFilter(reader), cancel);
 }
 
 function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): CompileEnv {

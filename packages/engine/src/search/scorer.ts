@@ -37,6 +37,12 @@ export abstract class Scorer {
   abstract maxScore(upTo: number): number;
   /** From now on, docs scoring <= `min` may be skipped. */
   setMinCompetitiveScore(_min: number): void {}
+
+  /** Moves to `doc` and returns it. */
+  protected at(doc: number): number {
+    this.doc = doc;
+    return doc;
+  }
 }
 
 /**
@@ -66,11 +72,11 @@ export class AllDocsScorer extends Scorer {
 
   nextDoc(): number {
     const d = this.doc + 1;
-    return (this.doc = d < this.maxDoc && !this.exhausted ? d : NO_MORE_DOCS);
+    return this.at(d < this.maxDoc && !this.exhausted ? d : NO_MORE_DOCS);
   }
 
   advance(target: number): number {
-    return (this.doc = target < this.maxDoc && !this.exhausted ? target : NO_MORE_DOCS);
+    return this.at(target < this.maxDoc && !this.exhausted ? target : NO_MORE_DOCS);
   }
 
   score(): number {
@@ -107,7 +113,7 @@ export class DocListScorer extends Scorer {
 
   nextDoc(): number {
     const i = ++this.i;
-    return (this.doc = i < this.docs.length && !this.exhausted ? this.docs[i]! : NO_MORE_DOCS);
+    return this.at(i < this.docs.length && !this.exhausted ? this.docs[i]! : NO_MORE_DOCS);
   }
 
   advance(target: number): number {
@@ -115,7 +121,7 @@ export class DocListScorer extends Scorer {
     let i = this.i + 1;
     if (i < docs.length && docs[i]! < target) i = gallop(docs, i + 1, docs.length, target);
     this.i = i;
-    return (this.doc = i < docs.length && !this.exhausted ? docs[i]! : NO_MORE_DOCS);
+    return this.at(i < docs.length && !this.exhausted ? docs[i]! : NO_MORE_DOCS);
   }
 
   score(): number {
@@ -151,11 +157,11 @@ export class ConstantScorer extends Scorer {
   }
 
   nextDoc(): number {
-    return (this.doc = this.exhausted ? NO_MORE_DOCS : this.inner.nextDoc());
+    return this.at(this.exhausted ? NO_MORE_DOCS : this.inner.nextDoc());
   }
 
   advance(target: number): number {
-    return (this.doc = this.exhausted ? NO_MORE_DOCS : this.inner.advance(target));
+    return this.at(this.exhausted ? NO_MORE_DOCS : this.inner.advance(target));
   }
 
   score(): number {
@@ -206,7 +212,7 @@ export class VerifyingScorer extends Scorer {
     if (this.exhausted) i = a.length;
     while (i < a.length && !this.matches(a[i]!)) i++;
     this.i = i;
-    return (this.doc = i < a.length ? a[i]! : NO_MORE_DOCS);
+    return this.at(i < a.length ? a[i]! : NO_MORE_DOCS);
   }
 
   score(): number {

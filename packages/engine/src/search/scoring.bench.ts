@@ -4,16 +4,22 @@
  *
  *   node --import tsx packages/engine/src/search/scoring.bench.ts [docs] [rounds]
  *
- * Prints the median µs per query of each case. Not a vitest file (vitest runs `*.test.ts`).
+ * Prints the median µs per query of each case, pruned (the query phase as it is) next to
+ * exhaustive (every match scored and counted, as before dynamic pruning), and checks that both
+ * return the same top 10. Not a vitest file (vitest runs `*.test.ts`).
  */
 import type { QueryNode } from '@shoal/protocol';
-import type { ShardQueryRequest } from '../contract.ts';
+import type { IndexMapping, ShardQueryRequest } from '../contract.ts';
 import { ShardEngine } from '../index/shard-engine.ts';
+import type { ShardReader } from '../index/shard-reader.ts';
 import { createIndexMapping } from '../mapping/index.ts';
-import { executeQuery, type QueryContext } from './query-phase.ts';
+import { compileQuery } from './query-compiler.ts';
+import { executeQuery, type QueryContext, toHits } from './query-phase.ts';
+import { resolveSortKeys } from './sort-keys.ts';
+import { TopK } from './top-k.ts';
 
 const DOCS = Number(process.argv[2] ?? 100_000);
-const ROUNDS = Number(process.argv[3] ?? 7);
+const ROUNDS = Number(process.argv[3] ?? 9);
 /** Docs per refresh: the shard ends up with several segments, as a bulk load leaves it. */
 const SEGMENT_DOCS = 25_000;
 const ACCURATE = 2147483647;
@@ -99,7 +105,12 @@ function buildShard() {
   for (let i = 0; i < DOCS; i += batch) {
     const ops = [];
     for (let j = i; j < Math.min(DOCS, i + batch); j++)
-      ops.push({ op: 'index' as const, id: String(j), source: enc.encode(JSON.stringify(flight(r))), create: false });
+      ops.push({
+        op: 'index' as const,
+        id: String(j),
+        source: enc.encode(JSON.stringify(flight(r))),
+        create: false,
+      });
     const o = engine.write(ops);
     if (o.kind !== 'applied') throw new Error('indexing failed');
     if ((i + batch) % SEGMENT_DOCS === 0) engine.refresh();
@@ -109,7 +120,15 @@ function buildShard() {
 }
 
 const match = (query: string): QueryNode =>
-  ({ type: 'match', field: 'summary', query, operator: 'or', zeroTermsQuery: 'none', lenient: false, boost: 1 }) as QueryNode;
+  ({
+    type: 'match',
+    field: 'summary',
+    query,
+    operator: 'or',
+    zeroTermsQuery: 'none',
+    lenient: false,
+    boost: 1,
+  }) as QueryNode;
 
 interface Case {
   name: string;
@@ -119,7 +138,11 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'match "late evening"', query: match('late evening'), trackTotalHitsUpTo: 10_000 },
-  { name: 'match "late evening", track_total_hits true', query: match('late evening'), trackTotalHitsUpTo: ACCURATE },
+  {
+    name: 'match "late evening", track_total_hits true',
+    query: match('late evening'),
+    trackTotalHitsUpTo: ACCURATE,
+  },
   { name: 'match "evening" (1 term)', query: match('evening'), trackTotalHitsUpTo: 10_000 },
   {
     name: 'bool must match "late evening", filter distance >= 1000',
@@ -144,15 +167,73 @@ const ctx: QueryContext = {
   nowMillis: Date.now(),
 };
 
+/**
+ * The query phase as it was before dynamic pruning, for comparison on the same machine at the
+ * same moment: every match materialised with its score (weights' `matches`), every live match
+ * counted and offered to the heap.
+ */
+function exhaustive(reader: ShardReader, mapping: IndexMapping, req: ShardQueryRequest) {
+  const weight = compileQuery(req.query, {
+    reader,
+    mapping,
+    index: ctx.index,
+    indexUuid: ctx.indexUuid,
+    nowMillis: ctx.nowMillis,
+  });
+  const top = new TopK(req.k, (a, b) => b.score - a.score || a.doc - b.doc);
+  let total = 0;
+  let floor = Number.NEGATIVE_INFINITY;
+  for (const rs of reader.segments) {
+    const m = weight.matches(rs, true);
+    const deleted = rs.liveDocs.deletedBits;
+    const n = m.kind === 'all' ? rs.segment.maxDoc : m.docs.length;
+    for (let i = 0; i < n; i++) {
+      const d = m.kind === 'all' ? i : m.docs[i]!;
+      if (deleted && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      total++;
+      const score = m.kind === 'all' ? m.score : (m.scores?.[i] ?? 0);
+      if (score <= floor) continue;
+      top.offer({ doc: rs.docBase + d, score, values: [score] });
+      if (top.full) floor = top.worst()!.score;
+    }
+  }
+  const keys = resolveSortKeys([{ kind: 'score', order: 'desc' }], mapping, ctx);
+  return { total, hits: toHits(top.sorted(), keys, 0, true) };
+}
+
+/** Median µs per call over rounds of ~100 ms, the two functions' rounds interleaved. */
+function time(fns: (() => unknown)[]): number[] {
+  for (const fn of fns) {
+    const warmEnd = performance.now() + 300;
+    while (performance.now() < warmEnd) fn();
+  }
+  const rounds: number[][] = fns.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    fns.forEach((fn, j) => {
+      let n = 0;
+      const start = performance.now();
+      let now = start;
+      while (now - start < 100) {
+        fn();
+        n++;
+        now = performance.now();
+      }
+      rounds[j]!.push(((now - start) * 1000) / n);
+    });
+  }
+  return rounds.map((r) => r.sort((a, b) => a - b)[r.length >> 1]!);
+}
+
 function main(): void {
   const t0 = performance.now();
   const { reader, mapping } = buildShard();
   console.log(
     `${DOCS} docs in ${reader.segments.length} segments, built in ${Math.round(performance.now() - t0)} ms`,
   );
-  const rows: { name: string; us: number; total: string; top: string }[] = [];
-  // BENCH_CASE=2 runs the second case only (for profiling).
+  console.log('µs/query (median): exhaustive = every match scored and counted (before), pruned = now');
+  // BENCH_CASE=2 runs the second case only, pruned only (for profiling).
   const only = Number(process.env.BENCH_CASE ?? 0);
+  const w = Math.max(...cases.map((c) => c.name.length));
   for (const [i, c] of cases.entries()) {
     if (only && only !== i + 1) continue;
     const req: ShardQueryRequest = {
@@ -163,37 +244,18 @@ function main(): void {
       trackScores: false,
       shardIndex: 0,
     };
-    const run = () => executeQuery(reader, mapping, req, ctx);
-    const first = run();
-    // Warm up until the JIT has settled, then time rounds of a fixed wall-clock budget.
-    const warmEnd = performance.now() + 300;
-    while (performance.now() < warmEnd) run();
-    const perRound: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      let n = 0;
-      const start = performance.now();
-      let now = start;
-      while (now - start < 200) {
-        run();
-        n++;
-        now = performance.now();
-      }
-      perRound.push(((now - start) * 1000) / n);
-    }
-    perRound.sort((a, b) => a - b);
-    rows.push({
-      name: c.name,
-      us: perRound[perRound.length >> 1]!,
-      total: `${first.totalHits} ${first.totalRelation}`,
-      top: first.hits
-        .slice(0, 3)
-        .map((h) => `${h.doc}:${h.score.toFixed(4)}`)
-        .join(' '),
-    });
+    const pruned = () => executeQuery(reader, mapping, req, ctx);
+    const before = () => exhaustive(reader, mapping, req);
+    const result = pruned();
+    const reference = before();
+    const same = JSON.stringify(result.hits) === JSON.stringify(reference.hits);
+    const [us, usBefore] = only ? [...time([pruned]), Number.NaN] : time([pruned, before]);
+    console.log(
+      `${c.name.padEnd(w)}  exhaustive ${usBefore!.toFixed(1).padStart(8)}  pruned ${us!.toFixed(1).padStart(7)}` +
+        `   total ${result.totalHits} ${result.totalRelation} (exact ${reference.total})` +
+        `   top-10 ${same ? 'identical' : 'DIFFERENT'}`,
+    );
   }
-  const w = Math.max(...rows.map((r) => r.name.length));
-  for (const r of rows)
-    console.log(`${r.name.padEnd(w)}  ${r.us.toFixed(1).padStart(9)} µs/query   total ${r.total}   ${r.top}`);
 }
 
 main();

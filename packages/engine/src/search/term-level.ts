@@ -10,6 +10,7 @@ import { resolveDateMath } from '../dates/index.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { Bm25Scorer, idf } from './bm25.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { numericRangeVerifier } from './doc-values-range.ts';
 import {
   booleanTerm,
   failedToCreateQuery,
@@ -18,7 +19,6 @@ import {
   scalarText,
   toFieldNumber,
 } from './field-values.ts';
-import { numericRangeVerifier } from './doc-values-range.ts';
 import { parseCidr, parseIp } from './ip.ts';
 import {
   allTerms,

@@ -6,7 +6,7 @@ import { ShardEngine } from '../index/shard-engine.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import { testMapping } from '../index/test-mapping.test-support.ts';
 import { compileQuery } from './query-compiler.ts';
-import { queryShard } from './query-phase.ts';
+import { countQuery, queryShard } from './query-phase.ts';
 import { ctx, q } from './test-corpus.test-support.ts';
 
 const ACCURATE = 2147483647;
@@ -41,26 +41,35 @@ const leafArb: fc.Arbitrary<QueryNode> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(fc.constantFrom('t', 'u'), phraseArb, msmArb, boostArb) }.arbitrary.map(
     ([field, text, msm, boost]) => q.match(field, text, { minimumShouldMatch: msm, boost }),
   ),
-  fc
-    .tuple(phraseArb, boostArb)
-    .map(([text, boost]) => q.match('t', text, { operator: 'and', boost })),
+  fc.tuple(phraseArb, boostArb).map(([text, boost]) => q.match('t', text, { operator: 'and', boost })),
   fc.tuple(fc.constantFrom(...WORDS), boostArb).map(([w, boost]) => q.term('t', w, { boost })),
   fc.constantFrom(...KEYWORDS).map((w) => q.term('k', w)),
   fc.integer({ min: 0, max: 9 }).map((v) => q.range('n', { gte: v })),
   boostArb.map((b) => q.all(b)),
   phraseArb.map((text) => q.phrase('t', text)),
   fc
-    .tuple(phraseArb, fc.constantFrom(0, 0, 0.3), fc.constantFrom('best_fields', 'most_fields'), boostArb)
+    .tuple(
+      phraseArb,
+      fc.constantFrom(0, 0, 0.3),
+      fc.constantFrom('best_fields', 'best_fields', 'most_fields', 'cross_fields'),
+      boostArb,
+    )
     .map(([text, tieBreaker, matchType, boost]) =>
       q.multi(['t', 'u^2'], text, { tieBreaker, matchType, boost }),
     ),
 );
+
+// Many clauses: past the count whose bounds MaxScore adds up in clause order.
+const manyClausesArb: fc.Arbitrary<QueryNode> = fc
+  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(0.5, 1, 2, 3)), { minLength: 33, maxLength: 40 })
+  .map((clauses) => q.bool({ should: clauses.map(([w, boost]) => q.term('t', w, { boost })) }));
 
 const queryArb: fc.Arbitrary<QueryNode> = fc.letrec<{ node: QueryNode }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leafArb,
     leafArb,
+    manyClausesArb,
     fc.tuple(tie('node'), boostArb).map(([filter, boost]) => q.constant(filter, boost)),
     fc
       .record({
@@ -96,7 +105,12 @@ const setupArb: fc.Arbitrary<Setup> = fc
   );
 
 function build(s: Setup) {
-  const mapping = testMapping({ t: { type: 'text' }, u: { type: 'text' }, k: { type: 'keyword' }, n: { type: 'integer' } });
+  const mapping = testMapping({
+    t: { type: 'text' },
+    u: { type: 'text' },
+    k: { type: 'keyword' },
+    n: { type: 'integer' },
+  });
   const engine = new ShardEngine({ index: 'idx', indexUuid: 'uuid', shardId: 0, mapping });
   s.docs.forEach((d, i) => {
     engine.write([{ op: 'index', id: String(i), source: enc.encode(JSON.stringify(d)), create: false }]);
@@ -112,7 +126,13 @@ function build(s: Setup) {
 
 /** Every live match scored through the materialised form, best first, and the exact count. */
 function exhaustive(reader: ShardReader, mapping: ReturnType<typeof build>['mapping'], query: QueryNode) {
-  const weight = compileQuery(query, { reader, mapping, index: 'idx', indexUuid: 'uuid', nowMillis: ctx.nowMillis });
+  const weight = compileQuery(query, {
+    reader,
+    mapping,
+    index: 'idx',
+    indexUuid: 'uuid',
+    nowMillis: ctx.nowMillis,
+  });
   const all: { doc: number; score: number }[] = [];
   for (const rs of reader.segments) {
     const m = weight.matches(rs, true);
@@ -129,7 +149,7 @@ function exhaustive(reader: ShardReader, mapping: ReturnType<typeof build>['mapp
 }
 
 describe('relevance top-k with dynamic pruning', () => {
-  it('returns the exhaustive top k (same docs, scores, tie order) and a valid total', () => {
+  it('returns the exhaustive top k (same docs, scores, tie order), a valid total and the exact _count', () => {
     fc.assert(
       fc.property(
         setupArb,
@@ -158,10 +178,13 @@ describe('relevance top-k with dynamic pruning', () => {
               const top = expected.slice(0, k);
               // Bit-identical scores, except that -0 and 0 are the same score (both print 0).
               const z = (v: unknown) => (v as number) + 0;
-              expect(positions.map((p) => [p.doc, z(p.values[0])])).toEqual(top.map((e) => [e.doc, z(e.score)]));
+              expect(positions.map((p) => [p.doc, z(p.values[0])])).toEqual(
+                top.map((e) => [e.doc, z(e.score)]),
+              );
               expect(result.hits.map((h) => z(Math.fround(h.score)))).toEqual(top.map((e) => z(e.score)));
               if (k > 0 && top.length > 0) expect(z(Math.fround(result.maxScore))).toBe(z(top[0]!.score));
               const exact = expected.length;
+              expect(countQuery(reader, mapping, query, ctx)).toBe(exact);
               if (upTo === -1) {
                 expect(result.totalHits).toBeLessThanOrEqual(exact);
               } else if (result.totalRelation === 'eq') {
@@ -180,5 +203,51 @@ describe('relevance top-k with dynamic pruning', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('total hits as track_total_hits asks', () => {
+  // 300 docs: "alpha" in every doc, "bravo" in every third; n = doc % 10.
+  const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({
+    t: i % 3 === 0 ? 'alpha bravo' : 'alpha',
+    u: 'charlie',
+    k: KEYWORDS[i % 3]!,
+    n: i % 10,
+  }));
+  const setup = { docs, segmentEvery: 70, deleted: [3, 4, 5] };
+  const search = (query: QueryNode, upTo: number, k = 10) => {
+    const { reader, mapping } = build(setup);
+    const req = { query, sort: [], k, trackTotalHitsUpTo: upTo, trackScores: false, shardIndex: 0 };
+    return queryShard(reader, mapping, req, ctx).result;
+  };
+  const bravoOrDelta = q.match('t', 'bravo delta');
+
+  it('counts exactly up to the threshold, then reports a lower bound with gte', () => {
+    expect(search(bravoOrDelta, 10000)).toMatchObject({ totalHits: 99, totalRelation: 'eq' });
+    expect(search(bravoOrDelta, 99)).toMatchObject({ totalHits: 99, totalRelation: 'eq' });
+    const capped = search(bravoOrDelta, 20);
+    expect(capped.totalRelation).toBe('gte');
+    expect(capped.totalHits).toBeGreaterThan(20);
+    expect(capped.totalHits).toBeLessThanOrEqual(99);
+  });
+
+  it('takes counts the index already knows: live docs, and postings lengths without deletions', () => {
+    expect(search(q.all(), 10)).toMatchObject({ totalHits: 297, totalRelation: 'eq' });
+    // With deletions, a term's postings length minus the deleted docs still proves > 50.
+    const t = search(q.term('t', 'alpha'), 50);
+    expect(t.totalRelation).toBe('gte');
+    expect(t.totalHits).toBeGreaterThan(50);
+    expect(search(q.term('t', 'alpha'), 2147483647)).toMatchObject({ totalHits: 297, totalRelation: 'eq' });
+  });
+
+  it('counts filters and conjunctions exactly when asked', () => {
+    const bool = q.bool({ must: [q.match('t', 'bravo')], filter: [q.range('n', { gte: 5 })] });
+    const expected = docs.filter((d, i) => i % 3 === 0 && d.n >= 5 && ![3, 4, 5].includes(i)).length;
+    expect(search(bool, 2147483647)).toMatchObject({ totalHits: expected, totalRelation: 'eq' });
+    expect(search(bool, 2147483647, 0)).toMatchObject({ totalHits: expected, totalRelation: 'eq' });
+  });
+
+  it('has no max_score for size 0, as Elasticsearch', () => {
+    expect(search(bravoOrDelta, 10000, 0).maxScore).toBeNaN();
   });
 });

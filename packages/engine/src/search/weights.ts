@@ -10,8 +10,8 @@
  */
 import type { Segment } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import type { Bm25Scorer } from './bm25.ts';
 import { TermScorer } from './block-max.ts';
+import type { Bm25Scorer } from './bm25.ts';
 import { ConjunctionScorer, ReqExclScorer, ReqOptScorer } from './conjunction.ts';
 import { DisMaxScorer } from './dis-max.ts';
 import {
@@ -24,7 +24,7 @@ import {
   releaseBits,
   wordsFor,
 } from './doc-bits.ts';
-import { DisjunctionScorer } from './max-score.ts';
+import type { DocVerifier } from './doc-values-range.ts';
 import {
   constantDocs,
   countPassing,
@@ -36,8 +36,8 @@ import {
   subtract,
   union,
 } from './matches.ts';
+import { DisjunctionScorer } from './max-score.ts';
 import { phraseFreq } from './phrase-matcher.ts';
-import type { DocVerifier } from './doc-values-range.ts';
 import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
 import { termOrdinal, termPostings } from './term-stats.ts';
 
@@ -135,16 +135,20 @@ export class ConstantWeight implements Weight {
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
     if (this.verifierOf && !this.docsBySegment.has(rs.segment)) {
-      const v = this.verifierOf(rs);
-      if (!v) return;
-      const a = v.approximation;
-      for (let i = 0; i < a.length; i++) {
-        const d = a[i]!;
-        if (v.matches(d)) bits[d >>> 5]! |= 1 << (d & 31);
-      }
+      this.verifierOf(rs)?.mark(bits);
       return;
     }
     markDocs(this.docs(rs), bits);
+  }
+  /** Whether `retainDocs` checks docs one by one (cheaper than marking them all). */
+  verifies(rs: ReaderSegment): boolean {
+    return this.verifierOf !== undefined && !this.docsBySegment.has(rs.segment);
+  }
+  /** Clears the bits of docs the set does not hold, checking only the docs set. */
+  retainDocs(rs: ReaderSegment, bits: Uint32Array, words: number): void {
+    const v = this.verifierOf?.(rs);
+    if (v) v.retain(bits, words);
+    else bits.fill(0, 0, words);
   }
 }
 
@@ -229,12 +233,24 @@ export interface PhrasePosition {
 }
 
 export class PhraseWeight implements Weight {
+  // Per segment, the matches once computed (with or without scores): counting, then scoring,
+  // a segment checks positions once or twice, not once per use.
+  private readonly bySegment = new Map<Segment, DocMatches>();
+
   constructor(
     readonly field: string,
     readonly positions: PhrasePosition[],
     readonly slop: number,
     readonly bm25: Bm25Scorer,
   ) {}
+
+  matches(rs: ReaderSegment, needsScores: boolean): Matches {
+    const known = this.bySegment.get(rs.segment);
+    if (known && (known.scores || !needsScores)) return needsScores ? known : { ...known, scores: null };
+    const m = this.compute(rs, needsScores);
+    this.bySegment.set(rs.segment, m);
+    return m;
+  }
 
   scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
     // Positions are checked for every candidate anyway: materialise, then iterate.
@@ -251,7 +267,7 @@ export class PhraseWeight implements Weight {
     markDocs((this.matches(rs, false) as DocMatches).docs, bits);
   }
 
-  matches(rs: ReaderSegment, needsScores: boolean): Matches {
+  private compute(rs: ReaderSegment, needsScores: boolean): DocMatches {
     const p = rs.segment.field(this.field)?.postings;
     if (!p?.positions || !p.positionStarts) return NO_MATCHES;
     // Per phrase position, the postings slices of its alternatives.
@@ -459,7 +475,10 @@ export class BoolWeight implements Weight {
         if (s) excl.push(s);
       }
       if (excl.length > 0)
-        positive = new ReqExclScorer(positive, excl.length === 1 ? excl[0]! : new DisjunctionScorer(excl, 1, false));
+        positive = new ReqExclScorer(
+          positive,
+          excl.length === 1 ? excl[0]! : new DisjunctionScorer(excl, 1, false),
+        );
     }
     return positive;
   }
@@ -513,8 +532,14 @@ export class BoolWeight implements Weight {
       andInto(acc, tmp, words);
       tmp.fill(0, 0, words);
     };
-    for (const w of this.must) and(w);
-    for (const w of this.filter) and(w);
+    // Doc-values checks come last and only test the docs the other clauses left.
+    const verified: ConstantWeight[] = [];
+    for (const w of [...this.must, ...this.filter]) {
+      if (w instanceof ConstantWeight && w.verifies(rs)) verified.push(w);
+      else and(w);
+    }
+    if (!first) for (const w of verified) w.retainDocs(rs, acc, words);
+    else for (const w of verified) and(w);
     if (useShould) {
       const target = first ? acc : tmp;
       for (const w of this.should) w.markDocs(rs, target);

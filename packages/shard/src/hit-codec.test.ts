@@ -1,0 +1,70 @@
+import type { ShardFetchResult, ShardQueryResult } from '@shoal/engine';
+import { describe, expect, it } from 'vitest';
+import { packHits, unpackHits } from './hit-codec.ts';
+
+const enc = new TextEncoder();
+
+describe('packed hits', () => {
+  it('round-trip every kind of sort column, and the fetched documents', () => {
+    const result: ShardQueryResult = {
+      totalHits: 42,
+      totalRelation: 'gte',
+      maxScore: 1.5,
+      hits: [5, 9, 17].map((doc, i) => ({
+        doc,
+        score: i === 1 ? Number.NaN : i / 3,
+        sort: [
+          doc,
+          (3n << 32n) | BigInt(doc),
+          i - 0.5,
+          [9223372036854775807n, -5n, 12n][i]!,
+          ['a', null, 'b'][i]!,
+          [1, 2n, 'x'][i]!,
+        ],
+      })),
+    };
+    result.hits[2]!.display = ['2024-01-01'];
+    const sources = ['{"a":1}', '{"b":"é"}', '{}'];
+    const bytes = enc.encode(sources.join(''));
+    const fetched: ShardFetchResult = {
+      ids: ['x', '', 'ünïcode'],
+      routing: [null, 'r', null],
+      versions: [1, 2, 3],
+      seqNos: [10, 11, 2 ** 40],
+      primaryTerms: [1, 1, 2],
+      sourceBytes: bytes,
+      sourceOffsets: Uint32Array.from([0, 7, 7 + enc.encode(sources[1]!).length, bytes.length]),
+    };
+    const packed = packHits(result, 3, fetched);
+    expect(packed.hits.columns.map((c) => c.kind)).toEqual([
+      'doc',
+      'shard_doc',
+      'f64',
+      'i64',
+      'values',
+      'values',
+    ]);
+    const copy = structuredClone(packed, { transfer: [packed.bytes.buffer as ArrayBuffer] });
+    const back = unpackHits(copy);
+    expect(back.result.totalHits).toBe(42);
+    expect(back.result.totalRelation).toBe('gte');
+    expect(back.result.hits.map((h) => ({ ...h, display: h.display }))).toEqual(
+      result.hits.map((h, i) => ({ ...h, display: i === 2 ? ['2024-01-01'] : h.sort })),
+    );
+    expect(back.fetched).toEqual({
+      ...fetched,
+      sourceBytes: expect.any(Uint8Array),
+      sourceOffsets: expect.any(Uint32Array),
+    });
+    expect(new TextDecoder().decode(back.fetched!.sourceBytes)).toBe(sources.join(''));
+    expect([...back.fetched!.sourceOffsets]).toEqual([...fetched.sourceOffsets]);
+  });
+
+  it('packs no hits', () => {
+    const back = unpackHits(
+      packHits({ totalHits: 0, totalRelation: 'eq', maxScore: Number.NaN, hits: [] }, 0),
+    );
+    expect(back.result.hits).toEqual([]);
+    expect(back.fetched).toBeUndefined();
+  });
+});
