@@ -7,7 +7,9 @@
  * - `from` paging, size 100, from 0 up to the result window (its cost grows with `from`);
  * - scroll export, size 1000, `_doc` sort: docs/s alone, and with 2 and 4 slices in parallel,
  *   each as a ratio to the "read every stored _source once" baseline measured in the same run
- *   (servers/source-pages.ts: the same pages with no search at all; target ≥ 0.5).
+ *   (servers/source-pages.ts: every stored `_source` held in memory and served in the same
+ *   pages over the same HTTP stack, with no search at all; target ≥ 0.5). For comparison, the
+ *   other way to read every document once through a node: `_mget`, 1000 ids a request.
  *
  * Every walk is checked: each export returns all 200,000 documents exactly once.
  * Results are printed and written to `.bench/paging-<timestamp>.json`.
@@ -150,6 +152,19 @@ async function scrollExport(url: string, slices: number): Promise<{ docsPerSec: 
   return { docsPerSec: (total / ms) * 1000, ms };
 }
 
+/** Every document read once through the node's get path: `_mget` of 1000 ids a request. */
+async function mgetAll(url: string): Promise<{ docsPerSec: number; ms: number }> {
+  const total = flights.count();
+  const ms = await timeIt(async () => {
+    for (let from = 0; from < total; from += EXPORT_PAGE) {
+      const ids = Array.from({ length: Math.min(EXPORT_PAGE, total - from) }, (_, i) => String(from + i));
+      const r = await call(url, 'POST', `/${flights.index}/_mget`, { ids });
+      if ((r.docs as Json[]).some((d) => d.found !== true)) throw new Error('_mget missed a document');
+    }
+  });
+  return { docsPerSec: (total / ms) * 1000, ms };
+}
+
 /** The baseline: every stored `_source` read once, in pages of the same size, no search. */
 async function baseline(): Promise<{ docsPerSec: number; ms: number }> {
   let server: BenchChild | undefined;
@@ -227,6 +242,9 @@ export async function runPaging(): Promise<void> {
       });
     }
 
+    console.log('_mget of every id …');
+    const mget = await mgetAll(url);
+
     console.log(
       `\npaging: flights-200k (${int(flights.count())} docs) in ${SHARDS} shards, ${WORKERS} shard workers\n`,
     );
@@ -250,6 +268,13 @@ export async function runPaging(): Promise<void> {
       ['export', 'docs/s', 'seconds', 'x baseline', 'target'],
       [
         ['baseline: every stored _source read once', int(base.docsPerSec), fixed(base.ms / 1000), '1.00', ''],
+        [
+          '(for comparison) _mget of every id once',
+          int(mget.docsPerSec),
+          fixed(mget.ms / 1000),
+          fixed(mget.docsPerSec / base.docsPerSec),
+          '',
+        ],
         ...exports.map((e) => [
           e.label,
           int(e.docsPerSec),
@@ -268,6 +293,7 @@ export async function runPaging(): Promise<void> {
       depthRows,
       fromRows,
       baseline: base,
+      mget,
       exports,
     });
     console.log(`\nresults: ${file}`);

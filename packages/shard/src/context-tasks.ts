@@ -19,7 +19,7 @@ import {
 } from '@shoal/engine';
 import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { CounterRef } from './context-counters.ts';
-import { type PackedReply, packHits } from './hit-codec.ts';
+import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
 import { type ContextRef, type ReaderContexts, recordScrollStep, scrollFrom } from './reader-contexts.ts';
 import type { ShardHost } from './shard-host.ts';
 import type { QueryTaskResult, ShardKey } from './tasks.ts';
@@ -223,8 +223,7 @@ export function pitQuery(
   const h = deps.host(key);
   const { result } = queryShard(ctx.reader, h.mapping, req, queryContext(h, deps, cancel));
   if (req.slice) deps.contexts.recountSliceBytes();
-  const { hits, bytes } = packHits(result, req.shardIndex);
-  return { result: { ...result, hits: [] }, contextId: ctx.id, packed: hits, bytes };
+  return { ...packedQueryReply(result, req.shardIndex), contextId: ctx.id };
 }
 
 const emptyFetch = (): ShardFetchResult => ({

@@ -224,3 +224,12 @@ export function unpackHits(reply: PackedReply): { result: ShardQueryResult; fetc
   };
   return { result, fetched };
 }
+
+/** A query task's reply with its hits packed (`result.hits` left empty). */
+export function packedQueryReply(
+  result: ShardQueryResult,
+  shardIndex: number,
+): { result: ShardQueryResult; packed: PackedHits; bytes: Uint8Array } {
+  const { hits, bytes } = packHits(result, shardIndex);
+  return { result: { ...result, hits: [] }, packed: hits, bytes };
+}

@@ -18,7 +18,13 @@ import {
   type ShardReader,
   sliceFilterBytes,
 } from '@shoal/engine';
-import { formatTimeValue, illegalArgument, ShoalError, tooManyScrollContexts } from '@shoal/protocol';
+import {
+  formatTimeValue,
+  illegalArgument,
+  type ShoalError,
+  searchContextMissing,
+  tooManyScrollContexts,
+} from '@shoal/protocol';
 import { ContextCounters, type CounterRef, Slot } from './context-counters.ts';
 
 export type ContextKind = 'transient' | 'pit' | 'scroll';
@@ -233,11 +239,6 @@ export class ReaderContexts {
     return this.tombstones.size;
   }
 
-  /** Every live context (for memory accounting). */
-  values(): IterableIterator<ReaderContext> {
-    return this.contexts.values();
-  }
-
   /**
    * Recounts this thread's slice-filter memory: the filters cached on the readers its contexts
    * pin (each reader once, however many contexts share it).
@@ -273,19 +274,19 @@ export class ReaderContexts {
 
   /** search_context_missing_exception, saying what became of the context when we know. */
   missing(ref: ContextRef): ShoalError {
-    const base = `No search context found for id [${ref.id}]`;
     const t = ref.session === this.session ? this.tombstones.get(ref.id) : undefined;
-    let why = '';
+    const at = t && new Date(t.at).toISOString();
+    let why: string | undefined;
     if (t?.reason === 'expired') {
-      why = `: the context expired at ${new Date(t.at).toISOString()}, [${formatTimeValue(t.keepAliveMs)}] after its last use`;
+      why = `the context expired at ${at}, [${formatTimeValue(t.keepAliveMs)}] after its last use`;
     } else if (t?.reason === 'closed') {
-      why = `: the context was closed at ${new Date(t.at).toISOString()}`;
+      why = `the context was closed at ${at}`;
     } else if (t?.reason === 'shard closed') {
-      why = `: the context was freed at ${new Date(t.at).toISOString()} when its shard was closed`;
+      why = `the context was freed at ${at} when its shard was closed`;
     } else if (ref.session !== this.session) {
-      why = ': the shard worker thread that held it has been replaced';
+      why = 'the shard worker thread that held it has been replaced';
     }
-    return new ShoalError('search_context_missing_exception', base + why, 404);
+    return searchContextMissing(ref.id, why);
   }
 
   close(): void {

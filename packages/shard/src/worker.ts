@@ -10,6 +10,7 @@ import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
+import { packedQueryReply } from './hit-codec.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type { PackedWriteOp, ShardKey, TaskReply, TaskResults, WorkerTask, WriteTask } from './tasks.ts';
@@ -131,9 +132,12 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         });
         if (task.keepContext && result.hits.length > 0) {
           kept = true;
-          return { result, contextId: contexts.openTransient(task.key, reader) };
+          return {
+            ...packedQueryReply(result, task.req.shardIndex),
+            contextId: contexts.openTransient(task.key, reader),
+          };
         }
-        return { result };
+        return packedQueryReply(result, task.req.shardIndex);
       } finally {
         if (!kept) reader.release();
         h.searchStats.queryTotal++;

@@ -7,21 +7,17 @@
 import {
   actionRequestValidation,
   type SearchRequest,
-  ShoalError,
   type SortSpec,
   searchPhaseExecution,
 } from '@shoal/protocol';
-import type { ContextRef } from '@shoal/shard';
-import { decodePitId, type ShardContextEntry } from '../contexts/context-id.ts';
+import { decodePitId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
-import type { IndexMetadata } from '../state/index-metadata.ts';
+import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge } from './keep-alive.ts';
 import type { ShardQueryExec } from './query-phase.ts';
 import { runSearchPhases } from './search-phases.ts';
-import type { ShardFailure } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
-import type { ShardTarget } from './shard-targets.ts';
 
 /** RestSearchAction.preparePointInTime / SearchRequest.validate: what a PIT search may not name. */
 export function checkPitRequest(req: RestRequest): void {
@@ -55,52 +51,6 @@ export function withShardDocTiebreaker(
   if (!sort || sort.length === 0 || sort[sort.length - 1]!.kind === 'shard_doc') return sort;
   if (searchAfter !== undefined && searchAfter.length !== sort.length + 1) return sort;
   return [...sort, { kind: 'shard_doc', order: 'asc' }];
-}
-
-export function metaByUuid(s: NodeServices, uuid: string): IndexMetadata | undefined {
-  for (const meta of s.indices.all().values()) if (meta.uuid === uuid) return meta;
-  return undefined;
-}
-
-/** A context that lives nowhere this node can reach (its index is gone, or its node). */
-export function unreachableContext(entry: ShardContextEntry, why: string): ShoalError {
-  return new ShoalError(
-    'search_context_missing_exception',
-    `No search context found for id [${entry.context.id}]: ${why}`,
-    404,
-  );
-}
-
-/** The PIT's shards as search targets, with the context each reads; unknown ones as failures. */
-export function contextTargets(
-  s: NodeServices,
-  entries: readonly ShardContextEntry[],
-  knownShard: boolean,
-): { targets: ShardTarget[]; failures: ShardFailure[] } {
-  const targets: ShardTarget[] = [];
-  const failures: ShardFailure[] = [];
-  entries.forEach((e, shardIndex) => {
-    const meta = metaByUuid(s, e.uuid);
-    if (meta) {
-      targets.push({ shardIndex, meta, shardId: e.shardId, copy: s.shards.primary(e.uuid, e.shardId) });
-      return;
-    }
-    const error = unreachableContext(e, `the context was freed when index [${e.index}] was deleted`);
-    failures.push({
-      shard: knownShard ? e.shardId : -1,
-      index: knownShard ? e.index : null,
-      node: s.node.id,
-      error,
-    });
-  });
-  return { targets, failures };
-}
-
-/** The worker holding a context, or the error saying why it cannot be reached. */
-export function contextWorker(s: NodeServices, e: ShardContextEntry) {
-  const worker = e.node === s.node.id ? s.workers[e.worker] : undefined;
-  if (!worker) throw unreachableContext(e, `node [${e.node}] that held the context is not in the cluster`);
-  return { worker, key: `${e.uuid}/${e.shardId}`, context: e.context as ContextRef };
 }
 
 export async function executePitSearch(

@@ -22,8 +22,8 @@ import {
   type ShardContextEntry,
 } from '../contexts/context-id.ts';
 import type { NodeServices } from '../services.ts';
+import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
-import { contextTargets, contextWorker } from './pit-search.ts';
 import { type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';

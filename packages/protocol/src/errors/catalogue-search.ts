@@ -53,9 +53,13 @@ export function searchPhaseExecution(
   });
 }
 
-/** An expired or unknown scroll/PIT reader context; `id` is the shard-local reader id. */
-export function searchContextMissing(id: number | bigint | string): ShoalError {
-  return new ShoalError('search_context_missing_exception', `No search context found for id [${id}]`, 404);
+/**
+ * An expired or unknown scroll/PIT reader context; `id` is the shard-local reader id. Shoal may
+ * add what it knows of the context's end (`detail`: it expired, when; it was closed).
+ */
+export function searchContextMissing(id: number | bigint | string, detail?: string): ShoalError {
+  const reason = `No search context found for id [${id}]${detail === undefined ? '' : `: ${detail}`}`;
+  return new ShoalError('search_context_missing_exception', reason, 404);
 }
 
 /** Shoal: 429 `too_many_scroll_contexts_exception`, as in Elasticsearch 8.12+ (paging.md §2.2 #28). */
