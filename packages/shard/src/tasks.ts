@@ -105,6 +105,12 @@ export type WorkerTask =
       keepContext: boolean;
       /** Run on this PIT's reader (its context then serves the fetch phase too). */
       pit?: PitQuery;
+      /**
+       * Fetch the documents of the first `count` hits with the query (query-and-fetch in one
+       * round trip): for small first pages, fetching a few documents that the merge may drop
+       * costs less than a second message to every shard.
+       */
+      prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> };
       /** The node's search-context counters (`_nodes/stats`). */
       counters?: CounterRef;
     }

@@ -10,7 +10,7 @@ import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
-import { packedQueryReply } from './hit-codec.ts';
+import { packedQueryReply, packHits } from './hit-codec.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type { PackedWriteOp, ShardKey, TaskReply, TaskResults, WorkerTask, WriteTask } from './tasks.ts';
@@ -130,6 +130,16 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
           isCancelled: cancelCheck(task.cancel),
           nowMillis: Date.now(),
         });
+        if (task.prefetch && result.hits.length > 0) {
+          const n = Math.min(task.prefetch.count, result.hits.length);
+          const docs = result.hits.slice(0, n).map((hit) => hit.doc);
+          const packed = packHits(
+            result,
+            task.req.shardIndex,
+            executeFetch(reader, { ...task.prefetch.fetch, docs }),
+          );
+          return { result: { ...result, hits: [] }, packed: packed.hits, bytes: packed.bytes };
+        }
         if (task.keepContext && result.hits.length > 0) {
           kept = true;
           return {

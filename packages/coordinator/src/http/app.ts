@@ -33,12 +33,15 @@ export interface AppOptions<S> {
 function queryParams(url: string): Record<string, string> {
   const q = url.indexOf('?');
   const out: Record<string, string> = {};
-  if (q < 0) return out;
+  if (q < 0 || q === url.length - 1) return out;
   for (const [k, v] of new URLSearchParams(url.slice(q + 1))) out[k] = v;
   return out;
 }
 
+/** Node's request headers are already lower-cased; reading them skips building a Fetch `Headers`. */
 function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
+  const incoming = c.env?.incoming;
+  if (incoming) return incoming.headers as Record<string, string | undefined>;
   const out: Record<string, string | undefined> = {};
   c.req.raw.headers.forEach((v, k) => {
     out[k] = v;
@@ -46,20 +49,37 @@ function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
   return out;
 }
 
-/** Aborts when the client goes away before the response is complete. */
-function disconnectSignal(c: Context<Env>): AbortSignal {
-  const ac = new AbortController();
-  const out = c.env?.outgoing;
-  if (out) {
-    out.once('close', () => {
-      if (!out.writableFinished) ac.abort();
-    });
-  }
-  return ac.signal;
+/**
+ * Aborts when the client goes away before the response is complete. Built on first use: most
+ * handlers never look at it.
+ */
+function lazyDisconnectSignal(c: Context<Env>): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => {
+    if (signal) return signal;
+    const ac = new AbortController();
+    signal = ac.signal;
+    const out = c.env?.outgoing;
+    if (out) {
+      if (out.destroyed && !out.writableFinished) ac.abort();
+      else
+        out.once('close', () => {
+          if (!out.writableFinished) ac.abort();
+        });
+    }
+    return signal;
+  };
 }
 
 function isPretty(query: Record<string, string>): boolean {
   return 'pretty' in query && query.pretty !== 'false';
+}
+
+export interface Rendered {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** null for HEAD. */
+  text: string | null;
 }
 
 export function render(
@@ -68,25 +88,31 @@ export function render(
   headers: Record<string, string | undefined>,
   res: RestResponse,
   warnings: string[],
-): Response {
-  const out = new Headers();
-  for (const w of warnings) out.append('Warning', deprecationWarning(w));
-  for (const [k, v] of Object.entries(res.headers ?? {})) out.set(k, v);
+): Rendered {
+  const out: Record<string, string | string[]> = {};
+  if (warnings.length > 0) out.warning = warnings.map((w) => deprecationWarning(w));
+  for (const [k, v] of Object.entries(res.headers ?? {})) out[k.toLowerCase()] = v;
   let text: string;
   if (res.text !== undefined) {
     text = res.text;
-    out.set('content-type', res.contentType ?? 'text/plain; charset=UTF-8');
+    out['content-type'] = res.contentType ?? 'text/plain; charset=UTF-8';
   } else {
     let value = res.body;
     if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
     text = value === undefined ? '' : stringifyJson(value, isPretty(query));
-    out.set('content-type', res.contentType ?? negotiateMediaType(headers.accept, headers['content-type']));
+    out['content-type'] = res.contentType ?? negotiateMediaType(headers.accept, headers['content-type']);
   }
   if (method === 'HEAD') {
-    out.set('content-length', String(Buffer.byteLength(text)));
-    return new Response(null, { status: res.status, headers: out });
+    out['content-length'] = String(Buffer.byteLength(text));
+    return { status: res.status, headers: out, text: null };
   }
-  return new Response(text, { status: res.status, headers: out });
+  return { status: res.status, headers: out, text };
+}
+
+function send(c: Context<Env>, r: Rendered): Response {
+  return r.text === null
+    ? c.body(null, r.status as 200, r.headers)
+    : c.body(r.text, r.status as 200, r.headers);
 }
 
 export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
@@ -99,7 +125,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     headers: Record<string, string | undefined>,
     err: unknown,
     warnings: string[],
-  ): Response => {
+  ): Rendered => {
     const {
       status,
       body,
@@ -107,9 +133,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     } = errorBody(err, { errorTrace: query.error_trace === 'true' });
     if (!isShoalError(err) || status >= 500) opts.logger.error({ err }, 'request failed');
     const res = render(method, query, headers, { status, body }, warnings);
-    for (const [k, v] of Object.entries(errHeaders ?? {})) {
-      for (const one of Array.isArray(v) ? v : [v]) res.headers.append(k, one);
-    }
+    for (const [k, v] of Object.entries(errHeaders ?? {})) res.headers[k.toLowerCase()] = v;
     return res;
   };
 
@@ -119,6 +143,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       const query = queryParams(c.req.url);
       const headers = lowerHeaders(c);
       const warnings: string[] = [];
+      const signal = lazyDisconnectSignal(c);
       try {
         const body = await readRawBody(c.env?.incoming);
         let parsed: { v: unknown } | undefined;
@@ -132,14 +157,16 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
             if (!parsed) parsed = { v: body === undefined ? undefined : parseJson(body) };
             return parsed.v;
           },
-          signal: disconnectSignal(c),
+          get signal() {
+            return signal();
+          },
           warnings,
           headers,
         };
         const res = await route.handler(req, opts.services);
-        return render(method, query, headers, res, warnings);
+        return send(c, render(method, query, headers, res, warnings));
       } catch (err) {
-        return fail(method, query, headers, err, warnings);
+        return send(c, fail(method, query, headers, err, warnings));
       }
     });
   }
@@ -150,8 +177,8 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     const headers = lowerHeaders(c);
     const allowed = methods.allowed(c.req.path);
     if (allowed.length > 0)
-      return fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []);
-    return fail(method, query, headers, noHandlerFound(c.req.path, method), []);
+      return send(c, fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []));
+    return send(c, fail(method, query, headers, noHandlerFound(c.req.path, method), []));
   });
 
   return app;

@@ -7,6 +7,10 @@ import type { IncomingMessage } from 'node:http';
  */
 export async function readRawBody(incoming: IncomingMessage | undefined): Promise<Buffer | undefined> {
   if (!incoming || incoming.readableEnded) return undefined;
+  const h = incoming.headers;
+  // No framing header: no body (HTTP/1.1), and no need to wait for the stream's end.
+  if (h['content-length'] === undefined && h['transfer-encoding'] === undefined) return undefined;
+  if (h['content-length'] === '0') return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming) {

@@ -98,7 +98,7 @@ export async function prefetchedPage(
   page: MergeHit[],
   outcomes: ShardQueryOutcome[],
   req: Omit<ShardFetchRequest, 'docs'>,
-  plan: ContextFetchPlan,
+  plan: ContextFetchPlan | undefined,
 ): Promise<{ hits: (FetchedHit | undefined)[]; failures: ShardFailure[]; consumed: Map<number, number> }> {
   const outcomeOf = new Map(outcomes.map((o) => [o.target.shardIndex, o]));
   const consumed = new Map<number, number>();
@@ -125,7 +125,7 @@ export async function prefetchedPage(
           contextId: outcome.contextId!,
           req: { ...req, docs: positions.map((p) => page[p]!.doc) },
           release: false,
-          context: plan.via(outcome),
+          context: plan?.via(outcome),
         });
         positions.forEach((p, i) => {
           hits[p] = { hit: page[p]!, outcome, fetched, i };

@@ -4,7 +4,7 @@
  * latest reader, or the PIT's or scroll's own context. Shards that are not started or that fail
  * are collected as failures; the search goes on with the others.
  */
-import type { ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
+import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
 import { type QueryTaskResult, type ShardKey, type ShardWorker, unpackHits } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
@@ -54,17 +54,35 @@ export function startedCopy(t: ShardTarget): { worker: ShardWorker; key: ShardKe
   return { worker: copy.worker, key: copy.key };
 }
 
-/** A search on each shard's latest reader (not a PIT, not a scroll). */
+/**
+ * A search on each shard's latest reader (not a PIT, not a scroll). With `prefetch`, each shard
+ * returns the documents of its first hits with them (query and fetch in one round trip) and
+ * keeps no context; otherwise it keeps its reader for a fetch phase when `keepContext`.
+ */
 export function latestReaderQuery(
   s: NodeServices,
   build: (t: ShardTarget) => ShardQueryRequest,
   cancel: SharedArrayBuffer,
   keepContext: boolean,
+  prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> },
 ): ShardQueryExec {
   return async (t) => {
     const { worker, key } = startedCopy(t);
     const counters = s.leases.counters.ref(worker.id);
-    const reply = await worker.run({ t: 'query', key, req: build(t), cancel, keepContext, counters });
+    const reply = await worker.run({
+      t: 'query',
+      key,
+      req: build(t),
+      cancel,
+      keepContext: keepContext && !prefetch,
+      counters,
+      prefetch,
+    });
+    if (prefetch && reply.packed && reply.bytes) {
+      const { result, fetched } = unpackHits({ hits: reply.packed, bytes: reply.bytes });
+      s.counters.fetchTotal++;
+      return { reply: { result }, worker, key, fetched };
+    }
     return { reply, worker, key };
   };
 }

@@ -66,6 +66,9 @@ function parse(req: RestRequest, s: NodeServices, targets: ShardTarget[]): Searc
   }
 }
 
+/** The largest page size fetched together with the query phase. */
+const PREFETCH_MAX_SIZE = 50;
+
 export async function executeSearch(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
   const startedAt = process.hrtime.bigint();
   const pit = hasPit(req.json());
@@ -89,11 +92,25 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   const limits = applyShardLimits(targets, search, s, false);
   if (limits.failures.length > 0 && limits.runnable.length === 0)
     throw allShardsFailed('query', limits.failures);
+  // A small first page is fetched with the query: each shard sends the documents of its own
+  // top `size` hits, which cover every hit of the page it can contribute.
+  const prefetch =
+    search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE
+      ? {
+          count: search.size,
+          fetch: {
+            source: search.source,
+            version: search.version,
+            seqNoPrimaryTerm: search.seqNoPrimaryTerm,
+          },
+        }
+      : undefined;
   const exec = latestReaderQuery(
     s,
     shardRequests(search, sort, targets.length, 'scroll'),
     cancel,
     search.size > 0,
+    prefetch,
   );
   const { body } = await runSearchPhases(s, {
     shape: { search, sort, hasSort: search.sort !== undefined },
@@ -102,6 +119,7 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
     failures: limits.failures,
     exec,
     persistent: false,
+    prefetched: prefetch !== undefined,
     rawHits,
     startedAt,
   });

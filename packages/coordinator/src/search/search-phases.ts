@@ -40,7 +40,7 @@ export interface PhasesInput {
   persistent: boolean;
   /** How the page is fetched from PIT or scroll contexts. */
   fetchPlan?: ContextFetchPlan;
-  /** The shards fetched their first hits with their query (a scroll step; needs `fetchPlan`). */
+  /** The shards fetched their first hits with their query (a scroll step, or a small first page). */
   prefetched?: boolean;
   /** Rewrites query-phase failures (a scroll continuation reports no shard, `-1`). */
   mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
@@ -90,7 +90,7 @@ export async function runSearchPhases(
   };
   let fetched: { hits: (FetchedHit | undefined)[]; failures: ShardFailure[] };
   let consumed: ReadonlyMap<number, number> = new Map();
-  if (input.prefetched && input.fetchPlan) {
+  if (input.prefetched) {
     const pre = await prefetchedPage(s, page, outcomes, fetchReq, input.fetchPlan);
     fetched = pre;
     consumed = pre.consumed;

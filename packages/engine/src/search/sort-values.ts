@@ -52,9 +52,21 @@ export function compareSortTuples(
 export function floatValue(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   const target = Math.fround(x);
-  for (let p = 1; p <= 9; p++) {
-    const v = Number(target.toPrecision(p));
-    if (Math.fround(v) === target) return v;
+  // "p digits round back to the float" is monotone in p (the nearest (p+1)-digit decimal is at
+  // least as close as the p-digit one, which has p+1 digits too), so bisect 1..9 instead of
+  // trying every precision: 3–4 toPrecision calls instead of up to 9.
+  let lo = 1;
+  let hi = 9;
+  let best = Number(target.toPrecision(9));
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = Number(target.toPrecision(mid));
+    if (Math.fround(v) === target) {
+      best = v;
+      hi = mid - 1;
+    } else {
+      lo = mid + 1;
+    }
   }
-  return target;
+  return Math.fround(best) === target ? best : target;
 }
