@@ -8,6 +8,10 @@
 import { sectionCache } from '../store/section-cache.ts';
 import type { FieldDirectory, SegmentDirectory } from '../store/segment-codec.ts';
 import { byteLengthOf, type SegmentFile } from '../store/segment-file.ts';
+
+/** How much `_source` one read brings in for neighbouring documents. */
+const SOURCE_WINDOW_BYTES = 16 * 1024;
+
 import type {
   GeoValues,
   NumericValues,
@@ -220,10 +224,27 @@ export class FileBacking implements SegmentBacking {
     }));
   }
 
+  /**
+   * The last window of `_source` bytes read. Fetches read neighbouring documents (a page of
+   * match_all, a scroll in `_doc` order): one positioned read serves many of them instead of a
+   * system call each. Documents larger than half a window are read on their own.
+   */
+  private sourceWindow: { from: number; bytes: Uint8Array } | undefined;
+
   source(doc: number): Uint8Array {
     const o = this.sourceOffsets();
     const from = o[doc]!;
-    return this.file.bytes(this.dir.source.off + from, o[doc + 1]! - from);
+    const to = o[doc + 1]!;
+    const w = this.sourceWindow;
+    if (w && from >= w.from && to <= w.from + w.bytes.length) {
+      return w.bytes.subarray(from - w.from, to - w.from);
+    }
+    if (to - from > SOURCE_WINDOW_BYTES / 2) return this.file.bytes(this.dir.source.off + from, to - from);
+    const len = Math.min(SOURCE_WINDOW_BYTES, byteLengthOf(this.dir.source) - from);
+    const bytes = this.file.bytes(this.dir.source.off + from, len);
+    this.sourceWindow = { from, bytes };
+    // A view into the window: never the whole buffer, so it is copied, not transferred, across threads.
+    return bytes.subarray(0, to - from);
   }
 
   sourceBlock() {
