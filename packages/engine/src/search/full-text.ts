@@ -10,19 +10,14 @@ import { getAnalyzer } from '../analysis/index.ts';
 import type { Analyzer, ResolvedField } from '../contract.ts';
 import { compareTerms, lowerBound } from '../index/term-order.ts';
 import { Bm25Scorer, idf } from './bm25.ts';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { scalarText } from './field-values.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
+import { type PhrasePosition, PhraseWeight } from './phrase-weight.ts';
 import { scoredTerm, termQuery } from './term-level.ts';
 import { docFreq, fieldStats } from './term-stats.ts';
-import {
-  BoolWeight,
-  MatchAllWeight,
-  MatchNoneWeight,
-  type PhrasePosition,
-  PhraseWeight,
-  type Weight,
-} from './weights.ts';
+import { MatchAllWeight, MatchNoneWeight, type Weight } from './weights.ts';
 
 const f = Math.fround;
 export const NONE: Weight = new MatchNoneWeight();

@@ -6,10 +6,11 @@
  */
 import { queryShardException } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { lowercases, scoredTerm } from './term-level.ts';
 import { docFreq } from './term-stats.ts';
-import { BoolWeight, MatchNoneWeight, type Weight } from './weights.ts';
+import { MatchNoneWeight, type Weight } from './weights.ts';
 
 const MAX_EXPANSIONS = 50;
 

@@ -8,7 +8,9 @@
  */
 import type { QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { DisMaxWeight } from './dis-max-weight.ts';
 import { scalarText } from './field-values.ts';
 import {
   analyseGroups,
@@ -24,7 +26,7 @@ import {
 } from './full-text.ts';
 import { prefixQuery, scoredTerm } from './term-level.ts';
 import { docFreq, fieldStats } from './term-stats.ts';
-import { BoolWeight, DisMaxWeight, MatchAllWeight, type Weight } from './weights.ts';
+import { MatchAllWeight, type Weight } from './weights.ts';
 
 type MultiMatch = Extract<QueryNode, { type: 'multi_match' }>;
 const f = Math.fround;

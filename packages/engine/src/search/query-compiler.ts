@@ -5,6 +5,7 @@
  */
 import type { QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { matchField, NONE, phraseField } from './full-text.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
@@ -20,7 +21,7 @@ import {
   termsQuery,
   wildcardQuery,
 } from './term-level.ts';
-import { BoolWeight, ConstantScoreWeight, MatchAllWeight, type Weight } from './weights.ts';
+import { ConstantScoreWeight, MatchAllWeight, type Weight } from './weights.ts';
 
 const f = Math.fround;
 

@@ -8,7 +8,9 @@
  * tie_breaker is 1.0.
  */
 import type { QueryNode } from '@shoal/protocol';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { DisMaxWeight } from './dis-max-weight.ts';
 import {
   lenientQuery,
   matchField,
@@ -20,7 +22,7 @@ import {
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { lowercases, prefixQuery } from './term-level.ts';
-import { BoolWeight, DisMaxWeight, MatchAllWeight, type Weight } from './weights.ts';
+import { MatchAllWeight, type Weight } from './weights.ts';
 
 type Sqs = Extract<QueryNode, { type: 'simple_query_string' }>;
 type Occur = 'must' | 'should';
