@@ -8,6 +8,7 @@ export { parseJson } from './json/parse.ts';
 export { RawJson } from './json/raw-json.ts';
 export { stringifyJson } from './json/stringify.ts';
 export type { FieldBoost, JsonScalar, QueryNode, QueryType } from './query/ast.ts';
+export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
 export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';

@@ -3,31 +3,14 @@
  * paging.md §3.2, §3.3): ids and keep-alive from the path or the query string, then from the
  * body, which wins; the body's own shape rules and errors (#48–#50); and clearing.
  */
-import { actionRequestValidation, illegalArgument, parseTimeValue } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, parseTimeValue, tokenOf } from '@shoal/protocol';
 import { decodeScrollId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 
-/** The XContent token name of a JSON value, as Elasticsearch's errors write it. */
-function token(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  switch (typeof v) {
-    case 'string':
-      return 'VALUE_STRING';
-    case 'number':
-    case 'bigint':
-      return 'VALUE_NUMBER';
-    case 'boolean':
-      return 'VALUE_BOOLEAN';
-    default:
-      return 'START_OBJECT';
-  }
-}
-
 function unknownParameter(key: string, v: unknown): Error {
   return illegalArgument(
-    `Unknown parameter [${key}] in request body or parameter is of the wrong type[${token(v)}] `,
+    `Unknown parameter [${key}] in request body or parameter is of the wrong type[${tokenOf(v)}] `,
   );
 }
 

@@ -3,7 +3,7 @@
  * `_index`, `_id` and `routing`); document lines stay bytes and travel to the shard untouched.
  * Update lines are parsed to pull out `doc` and `upsert`.
  */
-import { actionRequestValidation, illegalArgument, parseJson, ShoalError } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, parseJson, ShoalError, tokenOf } from '@shoal/protocol';
 import type { WriteItem } from './write-item.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
@@ -17,22 +17,6 @@ export interface BulkDefaults {
 
 function malformed(line: number, detail: string): ShoalError {
   return illegalArgument(`Malformed action/metadata line [${line}], ${detail}`);
-}
-
-function tokenName(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  switch (typeof v) {
-    case 'string':
-      return 'VALUE_STRING';
-    case 'number':
-    case 'bigint':
-      return 'VALUE_NUMBER';
-    case 'boolean':
-      return 'VALUE_BOOLEAN';
-    default:
-      return 'START_OBJECT';
-  }
 }
 
 function isBlank(buf: Uint8Array): boolean {
@@ -75,7 +59,7 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
     const actionLine = lineNo;
     const parsed = parseJson(line);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw malformed(actionLine, `expected START_OBJECT or END_OBJECT but found [${tokenName(parsed)}]`);
+      throw malformed(actionLine, `expected START_OBJECT or END_OBJECT but found [${tokenOf(parsed)}]`);
     }
     const keys = Object.keys(parsed);
     const action = keys[0];
@@ -90,7 +74,7 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
     }
     const meta = (parsed as Record<string, unknown>)[action];
     if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
-      throw malformed(actionLine, `expected START_OBJECT but found [${tokenName(meta)}]`);
+      throw malformed(actionLine, `expected START_OBJECT but found [${tokenOf(meta)}]`);
     }
     const m = meta as Record<string, unknown>;
     const target = (m._index as string | undefined) ?? defaults.index;
