@@ -84,6 +84,8 @@ export interface IndexMapping {
   fieldsMatching(pattern: string): ResolvedField[];
   /** Whether a path is an object or nested field (for `exists`). */
   isObject(path: string): boolean;
+  /** Whether a path is a `nested` object. */
+  isNested(path: string): boolean;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller

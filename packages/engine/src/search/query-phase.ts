@@ -27,6 +27,7 @@ import { valueReader } from './sort-doc-values.ts';
 import { resolveSortKeys, type SortKey } from './sort-keys.ts';
 import { compareSortTuples, compareSortValues, floatValue } from './sort-values.ts';
 import { type Candidate, TopK } from './top-k.ts';
+import { topLevelFields } from './top-level-fields.ts';
 import { collectTopScores } from './top-scores.ts';
 import type { Weight } from './weights.ts';
 
@@ -121,7 +122,13 @@ export function countQuery(
 }
 
 function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): CompileEnv {
-  return { reader, mapping, index: ctx.index, indexUuid: ctx.indexUuid, nowMillis: ctx.nowMillis };
+  return {
+    reader,
+    mapping: topLevelFields(mapping),
+    index: ctx.index,
+    indexUuid: ctx.indexUuid,
+    nowMillis: ctx.nowMillis,
+  };
 }
 
 function planQuery(
