@@ -3,7 +3,13 @@
  * /{index}/_alias/{name}`, `GET /_alias…`, `HEAD /_alias/{name}`. Every action of a request is
  * validated before any is applied.
  */
-import { actionRequestValidation, illegalArgument, ShoalError, validateIndexName } from '@shoal/protocol';
+import {
+  actionRequestValidation,
+  illegalArgument,
+  ShoalError,
+  simpleMatch,
+  validateIndexName,
+} from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
@@ -94,8 +100,7 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
           validateIndexName(alias);
           aliases.set(alias, aliasFromJson(act.spec));
         } else {
-          const re = new RegExp(`^${alias.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-          const matched = [...aliases.keys()].filter((n) => re.test(n));
+          const matched = [...aliases.keys()].filter((n) => simpleMatch(alias, n));
           if (matched.length === 0 && act.mustExist !== false) {
             throw new ShoalError('aliases_not_found_exception', `aliases [${alias}] missing`, 404, {
               'resource.type': 'aliases',
@@ -142,16 +147,13 @@ async function deleteAlias(req: RestRequest, s: NodeServices): Promise<RestRespo
 function getAliases(req: RestRequest, s: NodeServices): RestResponse {
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const names = req.params.name?.split(',');
-  const res = names?.map(
-    (n) => new RegExp(`^${n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
-  );
   const out: Record<string, unknown> = {};
   const found = new Set<string>();
   for (const meta of indices) {
     const all = aliasesJson(meta);
     const picked: Record<string, unknown> = {};
     for (const [n, v] of Object.entries(all)) {
-      if (!res || res.some((r) => r.test(n))) {
+      if (!names || names.some((pattern) => simpleMatch(pattern, n))) {
         picked[n] = v;
         found.add(n);
       }

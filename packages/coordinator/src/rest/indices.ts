@@ -5,6 +5,7 @@ import {
   indexNotFound,
   renderSettings,
   ShoalError,
+  simpleMatch,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -127,11 +128,8 @@ async function getSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
 }
 
 function filterSettingKeys(settings: Readonly<FlatSettings>, patterns: string[]): FlatSettings {
-  const res = patterns.map(
-    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
-  );
   const out: FlatSettings = {};
-  for (const [k, v] of Object.entries(settings)) if (res.some((r) => r.test(k))) out[k] = v;
+  for (const [k, v] of Object.entries(settings)) if (patterns.some((p) => simpleMatch(p, k))) out[k] = v;
   return out;
 }
 

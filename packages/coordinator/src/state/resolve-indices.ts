@@ -3,7 +3,7 @@
  * wildcards, `_all`, aliases, `-exclusions` after a wildcard, with `ignore_unavailable`,
  * `allow_no_indices` and `expand_wildcards`.
  */
-import { indexNotFound } from '@shoal/protocol';
+import { indexNotFound, simpleMatch } from '@shoal/protocol';
 import type { IndexMetadata } from './index-metadata.ts';
 
 export type ExpandWildcard = 'open' | 'closed' | 'hidden' | 'all' | 'none';
@@ -36,11 +36,6 @@ export function indicesOptionsFrom(query: Record<string, string>, defaults: Indi
     allowNoIndices: bool(query.allow_no_indices, defaults.allowNoIndices),
     expandWildcards: expand,
   };
-}
-
-function wildcardToRegex(pattern: string): RegExp {
-  const src = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${src}$`);
 }
 
 function isHidden(meta: IndexMetadata): boolean {
@@ -93,18 +88,17 @@ export function resolveIndices(
   } else {
     for (const part of parts) {
       if (part.startsWith('-') && sawWildcard) {
-        const re = wildcardToRegex(part.slice(1));
-        for (const n of [...chosen]) if (re.test(n)) chosen.delete(n);
+        const excluded = part.slice(1);
+        for (const n of [...chosen]) if (simpleMatch(excluded, n)) chosen.delete(n);
         continue;
       }
       if (part.includes('*')) {
         sawWildcard = true;
-        const re = wildcardToRegex(part);
         for (const meta of indices.values()) {
-          if (re.test(meta.name) && visibleByWildcard(meta, part, opts)) chosen.add(meta.name);
+          if (simpleMatch(part, meta.name) && visibleByWildcard(meta, part, opts)) chosen.add(meta.name);
         }
         for (const [alias, names] of aliasIndex) {
-          if (re.test(alias)) for (const n of names) chosen.add(n);
+          if (simpleMatch(part, alias)) for (const n of names) chosen.add(n);
         }
         continue;
       }

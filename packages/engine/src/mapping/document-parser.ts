@@ -2,7 +2,9 @@
  * Parses one document against a compiled mapping: walks the JSON, turns each value into
  * index-ready terms, tokens, numbers or points, and introduces dynamic fields as Elasticsearch
  * does (collecting them into a `{"properties": …}` update the caller merges before re-parsing).
- * Arrays are multi-valued; arrays of objects flatten (nested objects too, for now).
+ * Arrays are multi-valued; arrays of objects flatten. `nested` objects are flattened into their
+ * parent too, so top-level queries do not see their fields (search/top-level-fields.ts) and the
+ * `nested` query answers 501.
  */
 import { illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
 import type { IndexableField, ParsedDocument } from '../contract.ts';
