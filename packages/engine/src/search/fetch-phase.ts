@@ -5,9 +5,23 @@
  */
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { ShardFetchRequest, ShardFetchResult } from '../contract.ts';
-import { type ShardReader, segmentOf } from '../index/shard-reader.ts';
+import type { StoredFields } from '../index/segment.ts';
+import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 
 const encoder = new TextEncoder();
+
+type StoredColumns = Pick<StoredFields, 'ids' | 'routing' | 'versions' | 'seqNos' | 'primaryTerms'>;
+
+function storedColumns(rs: ReaderSegment): StoredColumns {
+  const st = rs.segment.stored;
+  return {
+    ids: st.ids,
+    routing: st.routing,
+    versions: st.versions,
+    seqNos: st.seqNos,
+    primaryTerms: st.primaryTerms,
+  };
+}
 
 export function executeFetch(reader: ShardReader, req: ShardFetchRequest): ShardFetchResult {
   const n = req.docs.length;
@@ -20,16 +34,26 @@ export function executeFetch(reader: ShardReader, req: ShardFetchRequest): Shard
   const filter = req.source;
   const filtering = filter.enabled && (filter.includes.length > 0 || filter.excludes.length > 0);
   let size = 0;
+  // The stored columns of the segment in hand: looked up once per segment, not once per doc
+  // (each lookup goes through the section cache).
+  let current: ReaderSegment | undefined;
+  let stored: StoredColumns | undefined;
   for (let i = 0; i < n; i++) {
     const doc = req.docs[i]!;
-    const rs = segmentOf(reader, doc);
+    const rs =
+      current && doc >= current.docBase && doc < current.docBase + current.segment.maxDoc
+        ? current
+        : segmentOf(reader, doc);
+    if (rs !== current || !stored) {
+      current = rs;
+      stored = storedColumns(rs);
+    }
     const local = doc - rs.docBase;
-    const st = rs.segment.stored;
-    ids[i] = st.ids[local]!;
-    routing[i] = st.routing[local] ?? null;
-    versions[i] = st.versions[local]!;
-    seqNos[i] = st.seqNos[local]!;
-    primaryTerms[i] = st.primaryTerms[local]!;
+    ids[i] = stored.ids[local]!;
+    routing[i] = stored.routing[local] ?? null;
+    versions[i] = stored.versions[local]!;
+    seqNos[i] = stored.seqNos[local]!;
+    primaryTerms[i] = stored.primaryTerms[local]!;
     if (!filter.enabled) continue;
     let bytes = rs.segment.source(local);
     if (filtering)

@@ -52,6 +52,26 @@ export function compareSortTuples(
 export function floatValue(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   const target = Math.fround(x);
+  // Whole floats (match_all's and constant scores, counts) print as themselves.
+  if (Number.isInteger(target) && Math.abs(target) <= FLOAT_EXACT_INTEGER) return target;
+  const known = shortestFloats.get(target);
+  if (known !== undefined) return known;
+  const v = shortestFloat(target);
+  if (shortestFloats.size >= SHORTEST_FLOATS_MAX) shortestFloats.clear();
+  shortestFloats.set(target, v);
+  return v;
+}
+
+/** Every integer up to 2^24 is a float32 and its shortest decimal is itself. */
+const FLOAT_EXACT_INTEGER = 2 ** 24;
+/**
+ * The same scores come back page after page and query after query (a document's score for a
+ * term does not change between refreshes): their shortest decimals are remembered.
+ */
+const shortestFloats = new Map<number, number>();
+const SHORTEST_FLOATS_MAX = 4096;
+
+function shortestFloat(target: number): number {
   // "p digits round back to the float" is monotone in p (the nearest (p+1)-digit decimal is at
   // least as close as the p-digit one, which has p+1 digits too), so bisect 1..9 instead of
   // trying every precision: 3–4 toPrecision calls instead of up to 9.

@@ -13,13 +13,20 @@ interface Entry {
   value: unknown;
   bytes: number;
   owner: number;
+  key: string;
+  /** The cache clock when the entry last moved to the most-recently-used end. */
+  tick: number;
 }
 
 const DEFAULT_BUDGET = 64 * 1024 * 1024;
 
 export class SectionCache {
-  private readonly entries = new Map<string, Entry>();
+  /** owner (segment) → section key → entry: no key string is built on a lookup. */
+  private readonly byOwner = new Map<number, Map<string, Entry>>();
+  /** Every entry, least recently used first (a Set keeps insertion order). */
+  private readonly lru = new Set<Entry>();
   private used = 0;
+  private clock = 0;
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -40,18 +47,30 @@ export class SectionCache {
   }
 
   get<T>(owner: number, key: string, load: () => { value: T; bytes: number }): T {
-    const k = `${owner}:${key}`;
-    const hit = this.entries.get(k);
+    const clock = ++this.clock;
+    let sections = this.byOwner.get(owner);
+    const hit = sections?.get(key);
     if (hit) {
       this.hits++;
-      // Map order is insertion order: re-inserting marks the entry most recently used.
-      this.entries.delete(k);
-      this.entries.set(k, hit);
+      // Moving an entry to the recent end costs two Set operations: a hot entry (one used
+      // again before half the cache has been touched) is only moved now and then, which
+      // keeps it far from the eviction end all the same.
+      if (clock - hit.tick > this.lru.size >> 1) {
+        this.lru.delete(hit);
+        this.lru.add(hit);
+        hit.tick = clock;
+      }
       return hit.value as T;
     }
     this.misses++;
     const loaded = load();
-    this.entries.set(k, { value: loaded.value, bytes: loaded.bytes, owner });
+    const entry: Entry = { value: loaded.value, bytes: loaded.bytes, owner, key, tick: clock };
+    if (!sections) {
+      sections = new Map();
+      this.byOwner.set(owner, sections);
+    }
+    sections.set(key, entry);
+    this.lru.add(entry);
     this.used += loaded.bytes;
     this.evict();
     return loaded.value;
@@ -59,23 +78,29 @@ export class SectionCache {
 
   /** Forget every section of one segment (it closed). */
   dropOwner(owner: number): void {
-    for (const [k, e] of this.entries) {
-      if (e.owner !== owner) continue;
-      this.entries.delete(k);
+    const sections = this.byOwner.get(owner);
+    if (!sections) return;
+    for (const e of sections.values()) {
+      this.lru.delete(e);
       this.used -= e.bytes;
     }
+    this.byOwner.delete(owner);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.byOwner.clear();
+    this.lru.clear();
     this.used = 0;
   }
 
   private evict(): void {
     // The entry just loaded always stays: the caller is about to use it.
-    while (this.used > this.budget && this.entries.size > 1) {
-      const [k, e] = this.entries.entries().next().value as [string, Entry];
-      this.entries.delete(k);
+    while (this.used > this.budget && this.lru.size > 1) {
+      const e = this.lru.values().next().value as Entry;
+      this.lru.delete(e);
+      const sections = this.byOwner.get(e.owner);
+      sections?.delete(e.key);
+      if (sections?.size === 0) this.byOwner.delete(e.owner);
       this.used -= e.bytes;
       this.evictions++;
     }
