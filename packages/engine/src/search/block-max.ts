@@ -204,8 +204,12 @@ export class TermScorer extends Scorer {
     if (this.w < 0) return Number.POSITIVE_INFINITY;
     if (upTo === NO_MORE_DOCS) return this.segmentMax();
     const last = this.ensureImpacts().lastDoc;
+    const docs = this.docs;
     let m = 0;
     for (let b = this.shallowBlock; b < last.length; b++) {
+      // A block that starts past `upTo` has no doc in the window, nor has any later block: a
+      // term with no posting in a stretch of docs adds nothing to their bound there.
+      if (docs[this.from + b * BLOCK]! > upTo) break;
       const s = this.blockScore(b);
       if (s > m) m = s;
       if (last[b]! >= upTo) break;

@@ -22,7 +22,14 @@ export function fieldStats(reader: ShardReader, field: string): CollectionStats 
   });
 }
 
+/** Document frequencies remembered per reader and field, up to this many terms. */
+const DOC_FREQ_MEMO_MAX = 4096;
+
 export function docFreq(reader: ShardReader, field: string, term: string): number {
+  // The reader never changes: a term's frequency over it is looked up in every segment once.
+  const memo = reader.cached(`df:${field}`, () => new Map<string, number>());
+  const known = memo.get(term);
+  if (known !== undefined) return known;
   let df = 0;
   for (const s of reader.segments) {
     const p = s.segment.field(field)?.postings;
@@ -30,6 +37,8 @@ export function docFreq(reader: ShardReader, field: string, term: string): numbe
     const t = findTerm(p.terms, term);
     if (t >= 0) df += p.starts[t + 1]! - p.starts[t]!;
   }
+  if (memo.size >= DOC_FREQ_MEMO_MAX) memo.clear();
+  memo.set(term, df);
   return df;
 }
 

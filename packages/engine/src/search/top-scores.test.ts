@@ -88,6 +88,8 @@ interface Setup {
   docs: Doc[];
   segmentEvery: number;
   deleted: number[];
+  /** Docs indexed in the order of their text: each word's postings cluster in a doc range. */
+  clustered: boolean;
 }
 
 // Corpora big enough for several postings blocks (128) per term and segment.
@@ -101,6 +103,7 @@ const setupArb: fc.Arbitrary<Setup> = fc
         maxLength: Math.floor(n / 4),
         size: 'max',
       }),
+      clustered: fc.boolean(),
     }),
   );
 
@@ -112,7 +115,8 @@ function build(s: Setup) {
     n: { type: 'integer' },
   });
   const engine = new ShardEngine({ index: 'idx', indexUuid: 'uuid', shardId: 0, mapping });
-  s.docs.forEach((d, i) => {
+  const docs = s.clustered ? [...s.docs].sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0)) : s.docs;
+  docs.forEach((d, i) => {
     engine.write([{ op: 'index', id: String(i), source: enc.encode(JSON.stringify(d)), create: false }]);
     if ((i + 1) % s.segmentEvery === 0) engine.refresh();
   });

@@ -8,7 +8,7 @@
  * statistics already know. Boosts are folded into the leaves at compile time, as Lucene's
  * BoostQuery passes them down.
  */
-import type { Segment } from '../index/segment.ts';
+import type { Postings, Segment } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { TermScorer } from './block-max.ts';
 import type { Bm25Scorer } from './bm25.ts';
@@ -16,7 +16,7 @@ import { markAll, markDocs } from './doc-bits.ts';
 import type { DocVerifier } from './doc-values-range.ts';
 import { constantDocs, countPassing, type DocMatches, type Matches, NO_MATCHES } from './matches.ts';
 import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
-import { termOrdinal, termPostings } from './term-stats.ts';
+import { termOrdinal } from './term-stats.ts';
 
 const _f = Math.fround;
 
@@ -157,38 +157,61 @@ export class ConstantScoreWeight implements Weight {
   }
 }
 
+/** Where a term's postings are in one segment. */
+interface TermInSegment {
+  segment: Segment;
+  /** The field's postings and the term's ordinal in them; absent when the term is not there. */
+  p?: Postings;
+  t: number;
+}
+
 /** A single term, BM25-scored. */
 export class TermWeight implements Weight {
+  /** Per segment ord: where the term is in that segment. */
+  private readonly located: (TermInSegment | undefined)[] = [];
+
   constructor(
     readonly field: string,
     readonly term: string,
     readonly bm25: Bm25Scorer,
   ) {}
+
+  /** Looks the term up once per segment: counting, bounds and scoring all need it. */
+  private locate(rs: ReaderSegment): { p: Postings; t: number } | null {
+    let at = this.located[rs.ord];
+    if (at?.segment !== rs.segment) {
+      const p = rs.segment.field(this.field)?.postings;
+      const t = termOrdinal(p, this.term);
+      at = { segment: rs.segment, p: t >= 0 ? p : undefined, t };
+      this.located[rs.ord] = at;
+    }
+    return at.p ? (at as { p: Postings; t: number }) : null;
+  }
+
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
-    const p = rs.segment.field(this.field)?.postings;
-    const slice = termPostings(p, this.term);
-    if (!p || !slice) return NO_MATCHES;
-    const docs = p.docs.subarray(slice.from, slice.to);
+    const at = this.locate(rs);
+    if (!at) return NO_MATCHES;
+    const { p, t } = at;
+    const from = p.starts[t]!;
+    const docs = p.docs.subarray(from, p.starts[t + 1]!);
     if (!needsScores) return { kind: 'docs', docs, scores: null };
     const scores = new Float64Array(docs.length);
     const { freqs, norms } = p;
     for (let i = 0; i < docs.length; i++) {
-      const freq = freqs ? freqs[slice.from + i]! : 1;
+      const freq = freqs ? freqs[from + i]! : 1;
       scores[i] = this.bm25.score(freq, norms ? norms[docs[i]!]! : 1);
     }
     return { kind: 'docs', docs, scores };
   }
   scorer(rs: ReaderSegment): Scorer | null {
-    const p = rs.segment.field(this.field)?.postings;
-    const t = termOrdinal(p, this.term);
-    if (!p || t < 0) return null;
-    return new TermScorer(rs.segment, this.field, p, t, this.bm25);
+    const at = this.locate(rs);
+    if (!at) return null;
+    return new TermScorer(rs.segment, this.field, at.p, at.t, this.bm25);
   }
   /** The term's document frequency in the segment (deleted docs included). */
   private docFreq(rs: ReaderSegment): number {
-    const p = rs.segment.field(this.field)?.postings;
-    const t = termOrdinal(p, this.term);
-    return p && t >= 0 ? p.starts[t + 1]! - p.starts[t]! : 0;
+    const at = this.locate(rs);
+    return at ? at.p.starts[at.t + 1]! - at.p.starts[at.t]! : 0;
   }
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
     return excluded === null ? this.docFreq(rs) : -1;
