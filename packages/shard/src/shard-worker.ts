@@ -8,7 +8,7 @@
 import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
 import type { ShardKey, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
-import { tsExecArgv } from './ts-worker.ts';
+import { tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const workerUrl = new URL(`./worker${ext}`, import.meta.url);
@@ -40,6 +40,7 @@ export class ShardWorker {
       // 429, as an Elasticsearch thread pool with a full queue does.
       maxQueue: MAX_QUEUED_TASKS,
       execArgv: tsExecArgv(workerUrl),
+      resourceLimits: workerResourceLimits(),
     });
     // Piscina reports a thread death as an 'error' event only when no task was running on it;
     // otherwise the running tasks reject. 'workerDestroy' fires in both cases.

@@ -1,13 +1,59 @@
 import { createRequire } from 'node:module';
+import type { ResourceLimits } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * V8 heap-size flags of the process. A worker thread refuses them in its execArgv (its heap is
+ * sized by `resourceLimits` instead), so they are taken out and turned into those limits: a
+ * node started with `--max-old-space-size=4096` gives its shard workers the same old space.
+ */
+const HEAP_FLAGS: Record<string, keyof ResourceLimits> = {
+  '--max-old-space-size': 'maxOldGenerationSizeMb',
+  '--max_old_space_size': 'maxOldGenerationSizeMb',
+  '--max-semi-space-size': 'maxYoungGenerationSizeMb',
+  '--max_semi_space_size': 'maxYoungGenerationSizeMb',
+};
+
+/** V8's young generation is three semi-spaces (two for scavenging, one for promotion). */
+const SEMI_SPACES_PER_YOUNG_GENERATION = 3;
+
+function splitHeapFlags(argv: readonly string[]): { rest: string[]; limits: ResourceLimits } {
+  const rest: string[] = [];
+  const limits: ResourceLimits = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const limit = HEAP_FLAGS[name];
+    if (!limit) {
+      rest.push(arg);
+      continue;
+    }
+    const raw = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    const mb = Number(raw);
+    if (!Number.isFinite(mb) || mb <= 0) continue;
+    limits[limit] = name.includes('semi') ? mb * SEMI_SPACES_PER_YOUNG_GENERATION : mb;
+  }
+  return { rest, limits };
+}
 
 /**
  * execArgv for a Piscina pool whose worker file is TypeScript source. On Node 20, tsx's ESM
  * hooks are not registered inside worker threads; its CommonJS hook is, and Piscina
  * `require()`s the worker file, so the worker source runs as CommonJS (no top-level await).
+ * The process's heap-size flags are left out (see workerResourceLimits).
  */
-export function tsExecArgv(workerUrl: URL): string[] | undefined {
-  if (!workerUrl.pathname.endsWith('.ts')) return undefined;
-  return [...process.execArgv, '--require', require.resolve('tsx/cjs')];
+export function tsExecArgv(
+  workerUrl: URL,
+  execArgv: readonly string[] = process.execArgv,
+): string[] | undefined {
+  const { rest } = splitHeapFlags(execArgv);
+  if (!workerUrl.pathname.endsWith('.ts')) return rest.length === execArgv.length ? undefined : rest;
+  return [...rest, '--require', require.resolve('tsx/cjs')];
+}
+
+/** The worker heap limits that match the process's own heap-size flags. */
+export function workerResourceLimits(execArgv: readonly string[] = process.execArgv): ResourceLimits {
+  return splitHeapFlags(execArgv).limits;
 }

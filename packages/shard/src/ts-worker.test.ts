@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { tsExecArgv, workerResourceLimits } from './ts-worker.ts';
+
+const tsFile = new URL('file:///shoal/worker.ts');
+const jsFile = new URL('file:///shoal/worker.js');
+
+describe('worker thread options from the process flags', () => {
+  it('keeps the flags a worker accepts and adds the TypeScript hook for .ts workers', () => {
+    const argv = tsExecArgv(tsFile, ['--enable-source-maps', '--cpu-prof'])!;
+    expect(argv.slice(0, 2)).toEqual(['--enable-source-maps', '--cpu-prof']);
+    expect(argv[2]).toBe('--require');
+    expect(argv[3]).toMatch(/tsx/);
+    expect(tsExecArgv(jsFile, ['--enable-source-maps'])).toBeUndefined();
+  });
+
+  it('turns heap-size flags, which a worker refuses, into resource limits', () => {
+    const flags = ['--max-old-space-size=2048', '--enable-source-maps', '--max-semi-space-size', '16'];
+    expect(tsExecArgv(tsFile, flags)!.slice(0, 2)).toEqual(['--enable-source-maps', '--require']);
+    expect(tsExecArgv(jsFile, flags)).toEqual(['--enable-source-maps']);
+    expect(workerResourceLimits(flags)).toEqual({
+      maxOldGenerationSizeMb: 2048,
+      maxYoungGenerationSizeMb: 48,
+    });
+    expect(workerResourceLimits(['--max_old_space_size=512'])).toEqual({ maxOldGenerationSizeMb: 512 });
+    expect(workerResourceLimits(['--max-old-space-size=x'])).toEqual({});
+  });
+});
