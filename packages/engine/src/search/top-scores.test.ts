@@ -218,7 +218,7 @@ describe('total hits as track_total_hits asks', () => {
     k: KEYWORDS[i % 3]!,
     n: i % 10,
   }));
-  const setup = { docs, segmentEvery: 70, deleted: [3, 4, 5] };
+  const setup = { docs, segmentEvery: 70, deleted: [3, 4, 5], clustered: false };
   const search = (query: QueryNode, upTo: number, k = 10) => {
     const { reader, mapping } = build(setup);
     const req = { query, sort: [], k, trackTotalHitsUpTo: upTo, trackScores: false, shardIndex: 0 };
