@@ -4,7 +4,7 @@
  */
 
 import type { ParsedFields } from './parsed-fields.ts';
-import { fail } from './pattern.ts';
+import { fail } from './pattern-items.ts';
 
 export function parseEpoch(text: string, f: ParsedFields, unit: 'millis' | 'seconds'): number {
   const n = text.length;

@@ -6,7 +6,7 @@
  */
 
 import type { ParsedFields } from './parsed-fields.ts';
-import { fail } from './pattern.ts';
+import { fail } from './pattern-items.ts';
 import { offsetFromText, resolveZone } from './time-zone.ts';
 
 function digitsEnd(text: string, pos: number, max: number): number {
