@@ -6,39 +6,19 @@
  * parent too, so top-level queries do not see their fields (search/top-level-fields.ts) and the
  * `nested` query answers 501.
  */
-import { illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
-import type { IndexableField, ParsedDocument } from '../contract.ts';
-import {
-  DEFAULT_DATE_FORMAT,
-  detectDateFormat,
-  isJavaDouble,
-  isJavaLong,
-  parseDateValue,
-} from '../dates/index.ts';
-import { FALSE_TERM, parseBooleanValue, TRUE_TERM } from './boolean-value.ts';
-import { CField, CObject, type IndexSettingsView } from './compiled.ts';
+import { illegalArgument, type ShoalError } from '@shoal/protocol';
+import type { ParsedDocument } from '../contract.ts';
+import { DEFAULT_DATE_FORMAT, detectDateFormat, isJavaDouble, isJavaLong } from '../dates/index.ts';
+import { CField, CObject } from './compiled.ts';
+
+import { type Ctx, type DocumentParserMapping, location, parseNull, parseValue } from './document-values.ts';
 import { documentParsingAt, illegalState, strictDynamicAt } from './errors.ts';
-import { isCoordinateArray, parseGeoPoint } from './geo-value.ts';
-import { normalizeIp } from './ip-value.ts';
+import { isCoordinateArray } from './geo-value.ts';
 import { javaToString } from './java-text.ts';
-import { JsonSyntaxError, lineCol, locateValue, numberLiteralAt, parseJsonSource } from './json-text.ts';
+import { JsonSyntaxError, lineCol, numberLiteralAt, parseJsonSource } from './json-text.ts';
 import { countLeaf, objectDepth } from './limits.ts';
 import { childPath, isPlainObject, type ObjectNode, ROOT_NAME } from './nodes.ts';
-import { type NumericType, parseNumber } from './number-values.ts';
 import { parseLeaf } from './parse-mapping.ts';
-
-/** Everything document parsing needs from the mapping. */
-export interface DocumentParserMapping {
-  root: CObject;
-  fields: ReadonlyMap<string, CField>;
-  fieldCount: number;
-  totalFieldsLimit: number;
-  depthLimit: number;
-  dateDetection: boolean;
-  numericDetection: boolean;
-  dynamicDateFormats: readonly string[];
-  settings: IndexSettingsView;
-}
 
 const METADATA_FIELDS = new Set([
   '_id',
@@ -58,25 +38,6 @@ const METADATA_FIELDS = new Set([
 
 let docSeq = 0;
 const decoder = new TextDecoder();
-
-interface Ctx {
-  m: DocumentParserMapping;
-  text: string;
-  id: string;
-  seq: number;
-  fields: IndexableField[];
-  path: (string | number)[];
-  depth: number;
-  overlay: Map<string, CField | CObject> | undefined;
-  update: Record<string, unknown> | undefined;
-  updateNodes: Map<string, Record<string, unknown>> | undefined;
-  newFields: number;
-}
-
-function location(ctx: Ctx): string | null {
-  const at = locateValue(ctx.text, ctx.path.slice(0, ctx.depth));
-  return at < 0 ? null : lineCol(ctx.text, at);
-}
 
 function objectName(obj: CObject): string {
   return obj.path === '' ? ROOT_NAME : obj.path;
@@ -189,140 +150,6 @@ function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField 
 }
 
 // ------------------------------------------------------------------ values
-
-function slot(f: CField, ctx: Ctx): IndexableField {
-  if (f.seq !== ctx.seq) {
-    f.seq = ctx.seq;
-    f.slot = { path: f.path, type: f.type };
-    f.lastPos = -1;
-    f.values = 0;
-    ctx.fields.push(f.slot);
-  }
-  return f.slot!;
-}
-
-function text(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
-    return String(value);
-  throw illegalArgument(`Can't get text on a ${Array.isArray(value) ? 'START_ARRAY' : 'START_OBJECT'}`);
-}
-
-function addTerm(f: CField, term: string, ctx: Ctx): void {
-  const s = slot(f, ctx);
-  if (s.terms) s.terms.push(term);
-  else s.terms = [term];
-}
-
-function addNumber(f: CField, n: number | bigint, ctx: Ctx): void {
-  const s = slot(f, ctx);
-  if (s.numbers) s.numbers.push(n);
-  else s.numbers = [n];
-}
-
-/** Indexes one non-null value into `f` (not its multi-fields). Throws the cause on bad input. */
-function indexValue(f: CField, value: unknown, ctx: Ctx): void {
-  switch (f.type) {
-    case 'text': {
-      const s = text(value);
-      const slotField = slot(f, ctx);
-      if (f.values++ > 0) f.lastPos += f.gap;
-      const tokens = f.analyzer!.analyze(s);
-      if (tokens.length === 0) return;
-      const base = f.lastPos + 1;
-      let out = slotField.tokens;
-      if (!out) {
-        out = [];
-        slotField.tokens = out;
-      }
-      for (const t of tokens) {
-        t.position += base;
-        out.push(t);
-      }
-      f.lastPos = tokens[tokens.length - 1]!.position;
-      return;
-    }
-    case 'keyword': {
-      const s = text(value);
-      if (s.length > f.ignoreAbove) return;
-      addTerm(f, f.lowercase ? s.toLowerCase() : s, ctx);
-      return;
-    }
-    case 'long':
-    case 'integer':
-    case 'short':
-    case 'byte':
-    case 'double':
-    case 'float': {
-      const n = parseNumber(f.type as NumericType, value, f.coerce);
-      if (n === null) {
-        if (f.nullValue !== undefined) addNumber(f, f.nullValue as number | bigint, ctx);
-        return;
-      }
-      addNumber(f, n, ctx);
-      return;
-    }
-    case 'boolean':
-      addTerm(f, parseBooleanValue(value) ? TRUE_TERM : FALSE_TERM, ctx);
-      return;
-    case 'date':
-    case 'date_nanos':
-      addNumber(f, parseDateValue(text(value), f.format, f.type === 'date' ? 'millis' : 'nanos'), ctx);
-      return;
-    case 'ip':
-      addTerm(f, normalizeIp(text(value)), ctx);
-      return;
-    case 'geo_point': {
-      const p = parseGeoPoint(value, f.path, f.ignoreZ);
-      const s = slot(f, ctx);
-      if (s.geo) s.geo.push(p);
-      else s.geo = [p];
-      return;
-    }
-  }
-}
-
-function fieldError(f: CField, value: unknown, cause: ShoalError, ctx: Ctx): ShoalError {
-  return documentParsingAt(
-    location(ctx),
-    `failed to parse field [${f.path}] of type [${f.type}] in document with id '${ctx.id}'. ` +
-      `Preview of field's value: '${javaToString(value)}'`,
-    cause,
-  );
-}
-
-function parseValue(f: CField, value: unknown, ctx: Ctx, copy: boolean): void {
-  if (f.emits) {
-    try {
-      indexValue(f, value, ctx);
-    } catch (e) {
-      if (!isShoalError(e)) throw e;
-      const scalar = typeof value !== 'object' || value === null;
-      if (!(f.ignoreMalformed && scalar)) throw fieldError(f, value, e, ctx);
-    }
-  }
-  for (const m of f.multi) parseValue(m, value, ctx, false);
-  if (copy && f.copyTo.length > 0) {
-    for (const target of f.copyTo) {
-      const t = ctx.m.fields.get(target) ?? (ctx.overlay?.get(target) as CField | undefined);
-      if (t && t.kind === 'field') parseValue(t, value, ctx, false);
-    }
-  }
-}
-
-function parseNull(f: CField, ctx: Ctx): void {
-  if (f.nullValue !== undefined && f.emits) {
-    try {
-      indexValue(f, f.nullValue, ctx);
-    } catch (e) {
-      if (!isShoalError(e)) throw e;
-      throw fieldError(f, null, e, ctx);
-    }
-  }
-  for (const m of f.multi) parseNull(m, ctx);
-}
-
-// ------------------------------------------------------------------ walking
 
 function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
   let child = lookup(obj, name, ctx);
