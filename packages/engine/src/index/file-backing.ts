@@ -1,16 +1,16 @@
 /**
  * A segment read from its file. Only the `_id` lookup structures stay resident (every write
  * looks ids up in every segment); postings, doc values, per-doc seq_no/version/term and the
- * `_source` offsets are loaded on first use into the thread's section cache and dropped when
- * they go cold, and `_source` bytes are read per document with a positioned read.
+ * `_source` offsets and blocks of `_source` bytes are loaded on first use into the thread's
+ * section cache and dropped when they go cold.
  */
 
 import { sectionCache } from '../store/section-cache.ts';
 import type { FieldDirectory, SegmentDirectory } from '../store/segment-codec.ts';
 import { byteLengthOf, type SegmentFile } from '../store/segment-file.ts';
 
-/** How much `_source` one read brings in for neighbouring documents. */
-const SOURCE_WINDOW_BYTES = 16 * 1024;
+/** The unit in which `_source` is read and cached (see FileBacking.source). */
+const SOURCE_BLOCK_BYTES = 16 * 1024;
 
 import type {
   GeoValues,
@@ -225,26 +225,38 @@ export class FileBacking implements SegmentBacking {
   }
 
   /**
-   * The last window of `_source` bytes read. Fetches read neighbouring documents (a page of
-   * match_all, a scroll in `_doc` order): one positioned read serves many of them instead of a
-   * system call each. Documents larger than half a window are read on their own.
+   * `_source` bytes are read in aligned blocks of SOURCE_BLOCK_BYTES kept in the section cache:
+   * the documents a search returns again and again (the top hits of frequent queries) are
+   * served from memory, and a page of neighbouring documents (match_all, a scroll in `_doc`
+   * order) costs one read. A document that crosses a block boundary or is larger than half
+   * a block is read on its own, uncached.
    */
-  private sourceWindow: { from: number; bytes: Uint8Array } | undefined;
+  private lastBlock: { index: number; bytes: Uint8Array } | undefined;
 
   source(doc: number): Uint8Array {
     const o = this.sourceOffsets();
     const from = o[doc]!;
     const to = o[doc + 1]!;
-    const w = this.sourceWindow;
-    if (w && from >= w.from && to <= w.from + w.bytes.length) {
-      return w.bytes.subarray(from - w.from, to - w.from);
+    const index = Math.floor(from / SOURCE_BLOCK_BYTES);
+    const start = index * SOURCE_BLOCK_BYTES;
+    if (to - from > SOURCE_BLOCK_BYTES / 2 || to > start + SOURCE_BLOCK_BYTES) {
+      return this.file.bytes(this.dir.source.off + from, to - from);
     }
-    if (to - from > SOURCE_WINDOW_BYTES / 2) return this.file.bytes(this.dir.source.off + from, to - from);
-    const len = Math.min(SOURCE_WINDOW_BYTES, byteLengthOf(this.dir.source) - from);
-    const bytes = this.file.bytes(this.dir.source.off + from, len);
-    this.sourceWindow = { from, bytes };
-    // A view into the window: never the whole buffer, so it is copied, not transferred, across threads.
-    return bytes.subarray(0, to - from);
+    let block = this.lastBlock;
+    if (block?.index !== index) {
+      block = { index, bytes: this.sourceBlockAt(index) };
+      this.lastBlock = block;
+    }
+    // A view, never the whole block: it is copied, not transferred, across threads.
+    return block.bytes.subarray(from - start, to - start);
+  }
+
+  private sourceBlockAt(index: number): Uint8Array {
+    return this.load(`source:${index}`, () => {
+      const start = index * SOURCE_BLOCK_BYTES;
+      const len = Math.min(SOURCE_BLOCK_BYTES, byteLengthOf(this.dir.source) - start);
+      return { value: this.file.bytes(this.dir.source.off + start, len), bytes: len };
+    });
   }
 
   sourceBlock() {
