@@ -13,10 +13,11 @@
 
 import type { SortValue } from '@shoal/protocol';
 import { TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import type { ReaderSegment } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
 import { compareSortValues } from './sort-values.ts';
-import { sortedPermutation } from './sorted-permutation.ts';
+import { type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 
@@ -144,8 +145,43 @@ function docOrder(plan: QueryPlan): Collected {
   return { total, relation, maxScore: score, cands: out };
 }
 
+/** The doc at position p of a segment's sort order (missing docs first or last). */
+function docAt(perm: SortedPermutation, p: number, missingFirst: boolean): number {
+  const m = perm.missing.length;
+  if (missingFirst) return p < m ? perm.missing[p]! : perm.order[p - m]!;
+  const n = perm.order.length;
+  return p < n ? perm.order[p]! : perm.missing[p - n]!;
+}
+
+/** The sort value at position p (the field's `missing` substitute for docs without one). */
+function valueAt(perm: SortedPermutation, p: number, missingFirst: boolean, missing: SortValue): SortValue {
+  if (missingFirst) {
+    const m = perm.missing.length;
+    return p < m ? missing : perm.value(p - m);
+  }
+  return p < perm.order.length ? perm.value(p) : missing;
+}
+
+/** How position q compares with `search_after` (a scroll resumes after its last doc). */
+function compareToAfter(
+  plan: QueryPlan,
+  rs: ReaderSegment,
+  perm: SortedPermutation,
+  q: number,
+  missingFirst: boolean,
+): number {
+  const { keys, after, afterDoc } = plan;
+  const key = keys[0]!;
+  const c = compareSortValues(valueAt(perm, q, missingFirst, key.field!.missing), after![0]!, key.spec);
+  if (c !== 0) return c;
+  const doc = rs.docBase + docAt(perm, q, missingFirst);
+  if (keys.length === 2) return compareSortValues(doc, after![1]!, keys[1]!.spec);
+  // Equal values come in doc order.
+  return afterDoc === undefined ? 0 : doc - afterDoc;
+}
+
 function fieldOrder(plan: QueryPlan): Collected {
-  const { keys, after, afterDoc, weight, reader, filter } = plan;
+  const { keys, after, weight, reader, filter } = plan;
   const k = plan.req.k;
   const key = keys[0]!;
   const fs = key.field!;
@@ -176,43 +212,26 @@ function fieldOrder(plan: QueryPlan): Collected {
     }
     if (k === 0) continue;
     const perm = sortedPermutation(rs, fs, key.reverse);
-    const n = perm.order.length;
-    const m = perm.missing.length;
-    const docAt = (p: number) =>
-      missingFirst
-        ? p < m
-          ? perm.missing[p]!
-          : perm.order[p - m]!
-        : p < n
-          ? perm.order[p]!
-          : perm.missing[p - n]!;
-    const valueAt = (p: number): SortValue =>
-      missingFirst ? (p < m ? fs.missing : perm.value(p - m)) : p < n ? perm.value(p) : fs.missing;
+    const n = perm.order.length + perm.missing.length;
     let p = 0;
     if (after) {
-      const afterCmp = (q: number) => {
-        const c = compareSortValues(valueAt(q), after[0]!, spec);
-        if (c !== 0) return c;
-        if (tiebreak) return compareSortValues(rs.docBase + docAt(q), after[1]!, keys[1]!.spec);
-        // A scroll resumes after its last doc: equal values come in doc order.
-        return afterDoc === undefined ? 0 : rs.docBase + docAt(q) - afterDoc;
-      };
       let lo = 0;
-      let hi = n + m;
+      let hi = n;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (afterCmp(mid) > 0) hi = mid;
+        if (compareToAfter(plan, rs, perm, mid, missingFirst) > 0) hi = mid;
         else lo = mid + 1;
       }
       p = lo;
     }
     let found = 0;
-    for (; p < n + m && found < k; p++) {
+    for (; p < n && found < k; p++) {
       plan.cancel.step();
-      const d = docAt(p);
+      const d = docAt(perm, p, missingFirst);
       if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
       const doc = rs.docBase + d;
-      cands.push({ doc, score, values: tiebreak ? [valueAt(p), doc] : [valueAt(p)] });
+      const value = valueAt(perm, p, missingFirst, fs.missing);
+      cands.push({ doc, score, values: tiebreak ? [value, doc] : [value] });
       found++;
     }
   }
