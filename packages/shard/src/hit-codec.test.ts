@@ -67,4 +67,27 @@ describe('packed hits', () => {
     expect(back.result.hits).toEqual([]);
     expect(back.fetched).toBeUndefined();
   });
+
+  it('round-trips rendered hits, alone or with fetched documents', () => {
+    const result: ShardQueryResult = {
+      totalHits: 3,
+      totalRelation: 'eq',
+      maxScore: Number.NaN,
+      hits: [4, 8, 15].map((doc) => ({ doc, score: Number.NaN, sort: [doc] })),
+    };
+    const hits = ['"_id":"a","_score":null,"sort":[4]}', '"_id":"é","_score":null,"sort":[8]}', '"_id":"c"}'];
+    const bytes = enc.encode(hits.join(''));
+    const ends = new Uint32Array(hits.length + 1);
+    for (let i = 0; i < hits.length; i++) ends[i + 1] = ends[i]! + enc.encode(hits[i]!).length;
+    const packed = packHits(result, 1, undefined, { bytes, ends });
+    const copy = structuredClone(packed, { transfer: [packed.bytes.buffer as ArrayBuffer] });
+    const back = unpackHits(copy);
+    expect(back.fetched).toBeUndefined();
+    expect(back.result.hits.map((h) => h.doc)).toEqual([4, 8, 15]);
+    const r = back.rendered!;
+    expect([...r.ends]).toEqual([...ends]);
+    const dec = new TextDecoder();
+    expect(hits.map((_, i) => dec.decode(r.bytes.subarray(r.ends[i], r.ends[i + 1])))).toEqual(hits);
+    expect(unpackHits(packHits(result, 1)).rendered).toBeUndefined();
+  });
 });

@@ -7,6 +7,9 @@
  * Sort values travel as columns: a `_doc` value is the hit's doc and a `_shard_doc` value is
  * rebuilt from the shard index and the doc, so neither is sent; numbers and longs travel as
  * Float64 / BigInt64 columns; anything else (strings, nulls, mixed) as a plain array.
+ *
+ * A scroll step may instead send its hits already rendered (`RenderedHits`): each hit's JSON
+ * from `"_id"` on, `_source` spliced in, which the coordinator only concatenates.
  */
 import type { ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
@@ -32,6 +35,22 @@ interface PackedFetch {
   sourceLength: number;
 }
 
+interface PackedRendered {
+  count: number;
+  ends: number;
+  bytes: number;
+  length: number;
+}
+
+/**
+ * Hits rendered as the response writes them, without the leading `{"_index":…,` (the
+ * coordinator names the index): hit i is `bytes[ends[i], ends[i + 1])`.
+ */
+export interface RenderedHits {
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
 export interface PackedHits {
   totalHits: number;
   totalRelation: 'eq' | 'gte';
@@ -43,6 +62,7 @@ export interface PackedHits {
   columns: Column[];
   display?: SortValue[][];
   fetch?: PackedFetch;
+  rendered?: PackedRendered;
 }
 
 /**
@@ -94,13 +114,15 @@ export function packHits(
   result: ShardQueryResult,
   shardIndex: number,
   fetched?: ShardFetchResult,
+  rendered?: RenderedHits,
 ): PackedReply {
   const hits = result.hits;
   const n = hits.length;
   const layout = new Layout();
   const scores = layout.take(n * 8);
   const keys = n > 0 ? hits[0]!.sort.length : 0;
-  const columns = Array.from({ length: keys }, (_, j) => columnOf(hits, j, shardIndex, layout));
+  const columns: Column[] = new Array(keys);
+  for (let j = 0; j < keys; j++) columns[j] = columnOf(hits, j, shardIndex, layout);
   const docs = layout.take(n * 4);
   let fetch: PackedFetch | undefined;
   let ids = '';
@@ -120,32 +142,53 @@ export function packHits(
       sourceLength: fetched.sourceBytes.byteLength,
     };
   }
-  const buf = new ArrayBuffer(layout.size);
-  const f64 = (at: number) => new Float64Array(buf, at, n);
-  const s = f64(scores);
-  const d = new Int32Array(buf, docs, n);
-  for (let i = 0; i < n; i++) {
-    s[i] = hits[i]!.score;
-    d[i] = hits[i]!.doc;
+  let packedRendered: PackedRendered | undefined;
+  if (rendered) {
+    const count = rendered.ends.length - 1;
+    packedRendered = {
+      count,
+      ends: layout.take((count + 1) * 4),
+      bytes: layout.take(rendered.bytes.byteLength),
+      length: rendered.bytes.byteLength,
+    };
   }
-  columns.forEach((c, j) => {
+  const buf = new ArrayBuffer(layout.size);
+  // One view per element type over the whole buffer: every offset is 8-byte aligned.
+  const v = new BufferViews(buf, 0, layout.size);
+  const f64 = v.f64;
+  const i32 = v.i32;
+  const s = scores >> 3;
+  const d = docs >> 2;
+  for (let i = 0; i < n; i++) {
+    const h = hits[i]!;
+    f64[s + i] = h.score;
+    i32[d + i] = h.doc;
+  }
+  for (let j = 0; j < keys; j++) {
+    const c = columns[j]!;
     if (c.kind === 'f64') {
-      const col = f64(c.at);
-      for (let i = 0; i < n; i++) col[i] = hits[i]!.sort[j] as number;
+      const at = c.at >> 3;
+      for (let i = 0; i < n; i++) f64[at + i] = hits[i]!.sort[j] as number;
     } else if (c.kind === 'i64') {
-      const col = new BigInt64Array(buf, c.at, n);
-      for (let i = 0; i < n; i++) col[i] = hits[i]!.sort[j] as bigint;
+      const col = v.i64();
+      const at = c.at >> 3;
+      for (let i = 0; i < n; i++) col[at + i] = hits[i]!.sort[j] as bigint;
     }
-  });
+  }
   if (fetched && fetch) {
-    const ends = new Uint32Array(buf, fetch.idEnds, m);
+    const u32 = v.u32;
+    const ends = fetch.idEnds >> 2;
     let end = 0;
-    for (let i = 0; i < m; i++) ends[i] = end += fetched.ids[i]!.length;
-    new Float64Array(buf, fetch.versions, m).set(fetched.versions);
-    new Float64Array(buf, fetch.seqNos, m).set(fetched.seqNos);
-    new Float64Array(buf, fetch.primaryTerms, m).set(fetched.primaryTerms);
-    new Uint32Array(buf, fetch.sourceOffsets, m + 1).set(fetched.sourceOffsets);
-    new Uint8Array(buf, fetch.sourceBytes, fetch.sourceLength).set(fetched.sourceBytes);
+    for (let i = 0; i < m; i++) u32[ends + i] = end += fetched.ids[i]!.length;
+    f64.set(fetched.versions, fetch.versions >> 3);
+    f64.set(fetched.seqNos, fetch.seqNos >> 3);
+    f64.set(fetched.primaryTerms, fetch.primaryTerms >> 3);
+    u32.set(fetched.sourceOffsets, fetch.sourceOffsets >> 2);
+    v.u8.set(fetched.sourceBytes, fetch.sourceBytes);
+  }
+  if (rendered && packedRendered) {
+    v.u32.set(rendered.ends, packedRendered.ends >> 2);
+    v.u8.set(rendered.bytes, packedRendered.bytes);
   }
   const packed: PackedHits = {
     totalHits: result.totalHits,
@@ -159,40 +202,50 @@ export function packHits(
   };
   if (hits.some((h) => h.display)) packed.display = hits.map((h) => h.display ?? h.sort);
   if (fetch) packed.fetch = fetch;
+  if (packedRendered) packed.rendered = packedRendered;
   return { hits: packed, bytes: new Uint8Array(buf) };
 }
 
-export function unpackHits(reply: PackedReply): { result: ShardQueryResult; fetched?: ShardFetchResult } {
+export function unpackHits(reply: PackedReply): {
+  result: ShardQueryResult;
+  fetched?: ShardFetchResult;
+  rendered?: RenderedHits;
+} {
   const p = reply.hits;
-  const buf = reply.bytes.buffer;
-  const base = reply.bytes.byteOffset;
+  const v = BufferViews.of(reply.bytes);
+  const { buf, base } = v;
   const n = p.count;
-  const docs = new Int32Array(buf, base + p.docs, n);
-  const scores = new Float64Array(buf, base + p.scores, n);
+  const i32 = v.i32;
+  const f64 = v.f64;
+  const d = p.docs >> 2;
+  const s = p.scores >> 3;
   const high = BigInt(p.shardIndex) << 32n;
-  const cols = p.columns.map((c): ((i: number) => SortValue) => {
-    switch (c.kind) {
-      case 'doc':
-        return (i) => docs[i]!;
-      case 'shard_doc':
-        return (i) => high | BigInt(docs[i]!);
-      case 'f64': {
-        const a = new Float64Array(buf, base + c.at, n);
-        return (i) => a[i]!;
-      }
-      case 'i64': {
-        const a = new BigInt64Array(buf, base + c.at, n);
-        return (i) => a[i]!;
-      }
-      default:
-        return (i) => c.values[i] ?? null;
-    }
-  });
+  const columns = p.columns;
+  const keys = columns.length;
   const hits: ShardHitRef[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const sort: SortValue[] = new Array(cols.length);
-    for (let j = 0; j < cols.length; j++) sort[j] = cols[j]!(i);
-    const hit: ShardHitRef = { doc: docs[i]!, score: scores[i]!, sort };
+    const doc = i32[d + i]!;
+    const sort: SortValue[] = new Array(keys);
+    for (let j = 0; j < keys; j++) {
+      const c = columns[j]!;
+      switch (c.kind) {
+        case 'doc':
+          sort[j] = doc;
+          break;
+        case 'shard_doc':
+          sort[j] = high | BigInt(doc);
+          break;
+        case 'f64':
+          sort[j] = f64[(c.at >> 3) + i]!;
+          break;
+        case 'i64':
+          sort[j] = v.i64()[(c.at >> 3) + i]!;
+          break;
+        default:
+          sort[j] = c.values[i] ?? null;
+      }
+    }
+    const hit: ShardHitRef = { doc, score: f64[s + i]!, sort };
     if (p.display) hit.display = p.display[i]!;
     hits[i] = hit;
   }
@@ -202,27 +255,84 @@ export function unpackHits(reply: PackedReply): { result: ShardQueryResult; fetc
     maxScore: p.maxScore,
     hits,
   };
+  const r = p.rendered;
+  const rendered: RenderedHits | undefined = r && {
+    bytes: new Uint8Array(buf, base + r.bytes, r.length),
+    ends: new Uint32Array(buf, base + r.ends, r.count + 1),
+  };
   const f = p.fetch;
-  if (!f) return { result };
+  if (!f) return rendered ? { result, rendered } : { result };
   const m = f.count;
-  const ends = new Uint32Array(buf, base + f.idEnds, m);
+  const u32 = v.u32;
+  const idEnds = f.idEnds >> 2;
   const ids: string[] = new Array(m);
   let start = 0;
   for (let i = 0; i < m; i++) {
-    ids[i] = f.ids.slice(start, ends[i]);
-    start = ends[i]!;
+    const end = u32[idEnds + i]!;
+    ids[i] = f.ids.slice(start, end);
+    start = end;
   }
-  const f64 = (at: number) => Array.from(new Float64Array(buf, base + at, m));
+  const numbers = (at: number) => {
+    const out: number[] = new Array(m);
+    const from = at >> 3;
+    for (let i = 0; i < m; i++) out[i] = f64[from + i]!;
+    return out;
+  };
   const fetched: ShardFetchResult = {
     ids,
     routing: f.routing ?? new Array(m).fill(null),
-    versions: f64(f.versions),
-    seqNos: f64(f.seqNos),
-    primaryTerms: f64(f.primaryTerms),
+    versions: numbers(f.versions),
+    seqNos: numbers(f.seqNos),
+    primaryTerms: numbers(f.primaryTerms),
     sourceBytes: new Uint8Array(buf, base + f.sourceBytes, f.sourceLength),
     sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, m + 1),
   };
-  return { result, fetched };
+  return rendered ? { result, fetched, rendered } : { result, fetched };
+}
+
+/**
+ * Typed views over a packed buffer, one per element type, indexed from the buffer's start:
+ * element type T at byte offset `at` is `view[at / T.BYTES_PER_ELEMENT]`.
+ */
+class BufferViews {
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+  private _u32: Uint32Array | undefined;
+  private _u8: Uint8Array | undefined;
+  private _i64: BigInt64Array | undefined;
+
+  constructor(
+    readonly buf: ArrayBuffer,
+    readonly base: number,
+    readonly length: number,
+  ) {
+    this.f64 = new Float64Array(buf, base, length >> 3);
+    this.i32 = new Int32Array(buf, base, length >> 2);
+  }
+
+  /** Views of received bytes (copied first in the unlikely case they are not 8-byte aligned). */
+  static of(bytes: Uint8Array): BufferViews {
+    if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0)
+      return new BufferViews(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+    const copy = new Uint8Array(Math.ceil(bytes.byteLength / 8) * 8);
+    copy.set(bytes);
+    return new BufferViews(copy.buffer, 0, copy.byteLength);
+  }
+
+  get u32(): Uint32Array {
+    this._u32 ??= new Uint32Array(this.buf, this.base, this.length >> 2);
+    return this._u32;
+  }
+
+  get u8(): Uint8Array {
+    this._u8 ??= new Uint8Array(this.buf, this.base, this.length);
+    return this._u8;
+  }
+
+  i64(): BigInt64Array {
+    this._i64 ??= new BigInt64Array(this.buf, this.base, this.length >> 3);
+    return this._i64;
+  }
 }
 
 /** A query task's reply with its hits packed (`result.hits` left empty). */
