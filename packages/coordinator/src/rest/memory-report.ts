@@ -4,7 +4,7 @@
  * and of each shard worker, ArrayBuffer memory, and what the segments keep resident or cached.
  */
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapCodeStatistics, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -33,6 +33,12 @@ async function memory(_req: unknown, s: NodeServices): Promise<RestResponse> {
       segment_resident_bytes: sum((w) => w.residentSegmentBytes),
       section_cache_bytes: sum((w) => w.sectionCacheBytes),
       workers,
+      // The coordinator thread's V8 spaces and compiled code, to tell JIT and compiler memory
+      // (fixed per process) from what the data costs.
+      coordinator_spaces: Object.fromEntries(
+        getHeapSpaceStatistics().map((sp) => [sp.space_name, sp.physical_space_size]),
+      ),
+      coordinator_code: getHeapCodeStatistics(),
     },
   };
 }

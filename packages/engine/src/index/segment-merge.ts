@@ -3,10 +3,13 @@
  * and postings, norms, doc values and geo points are re-fed to a SegmentBuilder with their doc
  * ids remapped. Nothing is re-parsed or re-analysed, and stored `_source` bytes are copied
  * as they are. The inputs stay untouched, so readers holding them keep working.
+ *
+ * Inputs are read one at a time, each segment file in a single read (readSegmentData) into
+ * one scratch buffer the merge reuses: a merge holds one input besides what it builds.
  */
-import type { SegmentData } from '../store/segment-codec.ts';
+import { readSegmentData, type SegmentData } from '../store/segment-codec.ts';
 import type { LiveDocs } from './live-docs.ts';
-import { Segment, type SegmentField } from './segment.ts';
+import { type InMemoryStored, Segment, type SegmentField } from './segment.ts';
 import { SegmentBuilder } from './segment-builder.ts';
 
 export interface MergeInput {
@@ -19,22 +22,57 @@ export function mergeSegments(inputs: readonly MergeInput[], name?: string): Seg
   return new Segment(data.stored, new Map(data.fields), name);
 }
 
+/**
+ * glibc serves a request this large with a mapping of its own whatever MALLOC_* or its dynamic
+ * mmap threshold say (the threshold never rises past 32 MiB), so the scratch buffer goes back
+ * to the OS when the merge is done instead of staying in an arena. Pages never read into are
+ * never resident.
+ */
+const ALWAYS_MAPPED_BYTES = 32 * 1024 * 1024 + 4096;
+/** Below this, inputs are read into buffers of their own (small merges, small allocations). */
+const SCRATCH_FROM_BYTES = 64 * 1024;
+
+/** One buffer that holds the largest file-backed input, or none when they are all small. */
+function mergeScratch(inputs: readonly MergeInput[]): Uint8Array | undefined {
+  let largest = 0;
+  for (const { segment } of inputs) largest = Math.max(largest, segment.file?.length ?? 0);
+  if (largest < SCRATCH_FROM_BYTES) return undefined;
+  return new Uint8Array(Math.max(largest, ALWAYS_MAPPED_BYTES));
+}
+
+/** An input's arrays: read from its file, or the segment's own when it lives in memory. */
+function inputData(
+  segment: Segment,
+  scratch: Uint8Array | undefined,
+): { stored: InMemoryStored; fields: ReadonlyMap<string, SegmentField> } {
+  if (segment.file) return readSegmentData(segment.file, scratch);
+  const src = segment.sourceBlock();
+  return {
+    stored: {
+      ...segment.stored,
+      sourceBytes: src.bytes,
+      sourceOffsets: src.offsets instanceof Uint32Array ? src.offsets : Uint32Array.from(src.offsets),
+    },
+    fields: segment.fields,
+  };
+}
+
 /** The merged segment's arrays (written to a file by a shard with a data path). */
 export function mergeSegmentData(inputs: readonly MergeInput[], name: string): SegmentData {
   const b = new SegmentBuilder();
-  const docMaps: Int32Array[] = [];
+  const scratch = mergeScratch(inputs);
+  // New doc ids are consecutive in input order, so each input's postings arrive after the
+  // previous input's, as the writers require (docs non-decreasing per term).
   for (const { segment, liveDocs } of inputs) {
+    const { stored, fields } = inputData(segment, scratch);
     const map = new Int32Array(segment.maxDoc).fill(-1);
-    const st = segment.stored;
-    // The whole source block in one read, rather than one positioned read per document.
-    const src = segment.sourceBlock();
-    const { seqNos, versions, primaryTerms, routing } = st;
+    const { ids, routing, seqNos, versions, primaryTerms, sourceBytes, sourceOffsets } = stored;
     for (let d = 0; d < segment.maxDoc; d++) {
       if (!liveDocs.isLive(d)) continue;
       map[d] = b.addStored(
-        segment.id(d),
+        ids[d]!,
         routing[d] ?? null,
-        src.bytes.subarray(src.offsets[d]!, src.offsets[d + 1]!),
+        sourceBytes.subarray(sourceOffsets[d]!, sourceOffsets[d + 1]!),
         {
           seqNo: seqNos[d]!,
           version: versions[d]!,
@@ -42,12 +80,8 @@ export function mergeSegmentData(inputs: readonly MergeInput[], name: string): S
         },
       );
     }
-    docMaps.push(map);
+    for (const f of fields.values()) copyField(b, f, map);
   }
-  inputs.forEach(({ segment }, i) => {
-    const map = docMaps[i]!;
-    for (const f of segment.fields.values()) copyField(b, f, map);
-  });
   return b.buildData(name);
 }
 

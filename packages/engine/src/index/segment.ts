@@ -8,6 +8,7 @@
 import type { ResolvedField } from '../contract.ts';
 import { idOrderOf } from '../store/segment-codec.ts';
 import type { SegmentFile } from '../store/segment-file.ts';
+import { IdFilter } from './id-filter.ts';
 import { compareTerms } from './term-order.ts';
 
 export type LeafType = ResolvedField['type'];
@@ -157,6 +158,8 @@ export class Segment {
   private readonly backing: SegmentBacking;
   private readonly cache = new Map<string, unknown>();
   private refs = 0;
+  /** Built on the first id lookup (every write looks its id up in every segment). */
+  private idFilter: IdFilter | undefined;
   private readonly closeListeners: ((s: Segment) => void)[] = [];
 
   constructor(stored: InMemoryStored, fields: Map<string, SegmentField>, name?: string);
@@ -187,7 +190,7 @@ export class Segment {
   }
 
   get residentBytes(): number {
-    return this.backing.residentBytes;
+    return this.backing.residentBytes + (this.idFilter?.byteLength ?? 0);
   }
 
   /** The segment's file, when it has one (a shard with a data path). */
@@ -224,6 +227,8 @@ export class Segment {
 
   /** The doc holding `id` (deleted or not), or -1. Ids are unique within a segment. */
   docOfId(id: string): number {
+    this.idFilter ??= IdFilter.build(this.maxDoc, (d) => this.backing.id(d));
+    if (!this.idFilter.mayContain(id)) return -1;
     return this.backing.docOfId(id);
   }
 
@@ -239,6 +244,7 @@ export class Segment {
     if (this.refs <= 0) throw new Error(`segment ${this.name} released too often`);
     if (--this.refs === 0) {
       this.cache.clear();
+      this.idFilter = undefined;
       this.backing.close();
       for (const l of this.closeListeners) l(this);
     }

@@ -3,9 +3,16 @@
  * side is index/file-backing.ts, which loads these arrays lazily.
  */
 import { closeSync, openSync } from 'node:fs';
-import type { InMemoryStored, LeafType, SegmentField } from '../index/segment.ts';
+import type { InMemoryStored, LeafType, NumericValues, SegmentField } from '../index/segment.ts';
 import { compareTerms } from '../index/term-order.ts';
-import { type ArrayRef, SegmentFileWriter, type StringsRef } from './segment-file.ts';
+import {
+  type ArrayRef,
+  arrayIn,
+  type SegmentFile,
+  SegmentFileWriter,
+  type StringsRef,
+  stringsIn,
+} from './segment-file.ts';
 
 export interface FieldDirectory {
   path: string;
@@ -127,4 +134,87 @@ export function writeSegmentFile(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A whole segment file read back in one positioned read, every array a view into that one
+ * buffer (what a merge reads of each input): into `scratch` when it is large enough (a merge
+ * reuses one for all its inputs), else into a buffer of its own. Array-by-array reads would be
+ * as many mid-sized malloc blocks, freed in an order that leaves holes in the allocator's
+ * arenas. It also keeps merges out of the section cache, whose room is for searches.
+ */
+export function readSegmentData(file: SegmentFile, scratch?: Uint8Array): SegmentData {
+  const dir = file.directory as SegmentDirectory;
+  const all =
+    scratch && scratch.length >= file.length
+      ? file.readInto(scratch.subarray(0, file.length), 0)
+      : file.bytes(0, file.length);
+  const at = (ref: ArrayRef) => arrayIn(all, ref);
+  const maxDoc = dir.maxDoc;
+  const routing: (string | null)[] = new Array(maxDoc).fill(null);
+  if (dir.routing) {
+    const present = at(dir.routing.present) as Uint8Array;
+    const values = stringsIn(all, dir.routing.values);
+    for (let d = 0; d < maxDoc; d++) if (present[d]) routing[d] = values[d]!;
+  }
+  const stored: InMemoryStored = {
+    ids: stringsIn(all, dir.ids),
+    routing,
+    seqNos: at(dir.seqNos) as Float64Array,
+    versions: at(dir.versions) as Float64Array,
+    primaryTerms: at(dir.primaryTerms) as Float64Array,
+    sourceBytes: at(dir.source) as Uint8Array,
+    sourceOffsets: at(dir.sourceOffsets) as Uint32Array,
+  };
+  const fields = new Map<string, SegmentField>();
+  for (const fd of dir.fields) {
+    const f: SegmentField = {
+      path: fd.path,
+      type: fd.type,
+      docsWithField: at(fd.docsWithField) as Int32Array,
+    };
+    const p = fd.postings;
+    const terms = p ? stringsIn(all, p.terms) : [];
+    if (p) {
+      f.postings = {
+        terms,
+        starts: at(p.starts) as Uint32Array,
+        docs: at(p.docs) as Int32Array,
+        freqs: p.freqs ? (at(p.freqs) as Int32Array) : null,
+        positionStarts: p.positionStarts ? (at(p.positionStarts) as Uint32Array) : null,
+        positions: p.positions ? (at(p.positions) as Int32Array) : null,
+        norms: p.norms ? (at(p.norms) as Uint8Array) : null,
+        sumTotalTermFreq: p.sumTotalTermFreq,
+        sumDocFreq: p.sumDocFreq,
+      };
+    }
+    const ss = fd.sortedSet;
+    if (ss) {
+      f.sortedSet = {
+        terms,
+        starts: at(ss.starts) as Uint32Array,
+        ords: at(ss.ords) as Int32Array,
+        singleValued: ss.singleValued,
+      };
+    }
+    const n = fd.numeric;
+    if (n) {
+      const starts = at(n.starts) as Uint32Array;
+      f.numeric = (
+        n.kind === 'long'
+          ? { kind: 'long', starts, values: at(n.values), singleValued: n.singleValued }
+          : { kind: 'double', starts, values: at(n.values), singleValued: n.singleValued }
+      ) as NumericValues;
+    }
+    const g = fd.geo;
+    if (g) {
+      f.geo = {
+        starts: at(g.starts) as Uint32Array,
+        lat: at(g.lat) as Float64Array,
+        lon: at(g.lon) as Float64Array,
+      };
+    }
+    fields.set(fd.path, f);
+  }
+  return { name: dir.name, stored, fields };
 }

@@ -49,19 +49,22 @@ function kindOf(a: TypedArray): ArrayKind {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Packs strings as UTF-8 bytes and offsets. */
+/**
+ * Packs strings as UTF-8 bytes and offsets. Each string is measured and then written straight
+ * into the one output array: encoding them one by one would allocate a native buffer (and its
+ * bookkeeping) per string, hundreds of thousands of small malloc blocks alive at once for a
+ * merged segment's ids, which fragment the allocator's arenas and stay in the process's RSS.
+ */
 export function packStrings(list: readonly string[]): { bytes: Uint8Array; offsets: Uint32Array } {
-  const parts = list.map((s) => encoder.encode(s));
   const offsets = new Uint32Array(list.length + 1);
   let n = 0;
-  parts.forEach((p, i) => {
-    n += p.length;
+  for (let i = 0; i < list.length; i++) {
+    n += Buffer.byteLength(list[i]!, 'utf8');
     offsets[i + 1] = n;
-  });
+  }
   const bytes = new Uint8Array(n);
-  parts.forEach((p, i) => {
-    bytes.set(p, offsets[i]!);
-  });
+  const out = Buffer.from(bytes.buffer, bytes.byteOffset, n);
+  for (let i = 0; i < list.length; i++) out.write(list[i]!, offsets[i]!, 'utf8');
   return { bytes, offsets };
 }
 
@@ -187,7 +190,12 @@ export class SegmentFile {
   }
 
   bytes(off: number, len: number): Uint8Array {
-    const buf = new Uint8Array(len);
+    return this.readInto(new Uint8Array(len), off);
+  }
+
+  /** Fills `buf` with the file's bytes from `off` on; returns it. */
+  readInto(buf: Uint8Array, off: number): Uint8Array {
+    const len = buf.length;
     let got = 0;
     while (got < len) {
       const n = readSync(this.fd, buf, got, len - got, off + got);
@@ -212,6 +220,18 @@ export class SegmentFile {
     closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+/**
+ * The array `ref` as a view into `file`, a buffer holding the segment file from its first byte
+ * (arrays are 8-byte aligned in the file, so the view needs no copy).
+ */
+export function arrayIn(file: Uint8Array, ref: ArrayRef): TypedArray {
+  return new CTORS[ref.kind](file.buffer as ArrayBuffer, file.byteOffset + ref.off, ref.len);
+}
+
+export function stringsIn(file: Uint8Array, ref: StringsRef): string[] {
+  return unpackStrings(arrayIn(file, ref.bytes) as Uint8Array, arrayIn(file, ref.offsets) as Uint32Array);
 }
 
 export function byteLengthOf(ref: ArrayRef): number {
