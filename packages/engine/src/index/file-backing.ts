@@ -25,6 +25,15 @@ import type {
 let owners = 0;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
+/** Reused for id lookups: a write looks its id up in every segment (ids are at most 512 bytes). */
+let idScratch = new Uint8Array(1024);
+
+/** The UTF-8 bytes of an id, in a buffer the next call reuses. */
+function encodeId(id: string): Uint8Array {
+  if (id.length * 3 > idScratch.length) idScratch = new Uint8Array(id.length * 3);
+  const { written } = encoder.encodeInto(id, idScratch);
+  return idScratch.subarray(0, written);
+}
 
 /** Rough heap cost of a decoded string list. */
 function stringsBytes(list: readonly string[]): number {
@@ -271,7 +280,7 @@ export class FileBacking implements SegmentBacking {
   }
 
   docOfId(id: string): number {
-    const probe = encoder.encode(id);
+    const probe = encodeId(id);
     const order = this.idOrder;
     const bytes = this.idBytes;
     const offs = this.idOffsets;
