@@ -18,9 +18,10 @@ import {
 } from '@shoal/protocol';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
+import { DisconnectWatch } from './disconnect.ts';
 import { readRawBody } from './request-body.ts';
 import type { HttpMethod, RestRequest, RestResponse, Route } from './rest-types.ts';
-import { MethodIndex, orderRoutes } from './route-table.ts';
+import { FirstMatchRouter, MethodIndex, orderRoutes } from './route-table.ts';
 
 type Env = { Bindings: HttpBindings };
 
@@ -49,26 +50,60 @@ function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
   return out;
 }
 
-/**
- * Aborts when the client goes away before the response is complete. Built on first use: most
- * handlers never look at it.
- */
-function lazyDisconnectSignal(c: Context<Env>): () => AbortSignal {
-  let signal: AbortSignal | undefined;
-  return () => {
-    if (signal) return signal;
+/** The request a handler sees: the body parsed on first use, the disconnect signal built on first use. */
+class HttpRestRequest implements RestRequest {
+  #parsed: { v: unknown } | undefined;
+  #signal: AbortSignal | undefined;
+  readonly #disconnect: DisconnectWatch;
+
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly params: Record<string, string>,
+    readonly query: Record<string, string>,
+    readonly body: Buffer | undefined,
+    readonly warnings: string[],
+    readonly headers: Record<string, string | undefined>,
+    disconnect: DisconnectWatch,
+  ) {
+    this.#disconnect = disconnect;
+  }
+
+  json(): unknown {
+    if (!this.#parsed) this.#parsed = { v: this.body === undefined ? undefined : parseJson(this.body) };
+    return this.#parsed.v;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#signal) return this.#signal;
     const ac = new AbortController();
-    signal = ac.signal;
-    const out = c.env?.outgoing;
-    if (out) {
-      if (out.destroyed && !out.writableFinished) ac.abort();
-      else
-        out.once('close', () => {
-          if (!out.writableFinished) ac.abort();
-        });
-    }
-    return signal;
-  };
+    this.#signal = ac.signal;
+    this.#disconnect.on(() => ac.abort());
+    return this.#signal;
+  }
+
+  onDisconnect(listener: () => void): void {
+    this.#disconnect.on(listener);
+  }
+}
+
+/**
+ * negotiateMediaType is a pure function of the two headers, and a client sends the same pair on
+ * every request: the answers are kept (errors are not, they are thrown each time).
+ */
+const negotiated = new Map<string, string>();
+const NEGOTIATED_MAX = 256;
+
+function responseContentType(accept: string | undefined, contentType: string | undefined): string {
+  // Header values hold no NUL and no newline, so the key is unambiguous.
+  const key = `${accept ?? '\u0000'}\n${contentType ?? '\u0000'}`;
+  let type = negotiated.get(key);
+  if (type === undefined) {
+    type = negotiateMediaType(accept, contentType);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(key, type);
+  }
+  return type;
 }
 
 function isPretty(query: Record<string, string>): boolean {
@@ -91,7 +126,7 @@ export function render(
 ): Rendered {
   const out: Record<string, string | string[]> = {};
   if (warnings.length > 0) out.warning = warnings.map((w) => deprecationWarning(w));
-  for (const [k, v] of Object.entries(res.headers ?? {})) out[k.toLowerCase()] = v;
+  if (res.headers) for (const k in res.headers) out[k.toLowerCase()] = res.headers[k]!;
   let text: string;
   if (res.text !== undefined) {
     text = res.text;
@@ -100,7 +135,7 @@ export function render(
     let value = res.body;
     if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
     text = value === undefined ? '' : stringifyJson(value, isPretty(query));
-    out['content-type'] = res.contentType ?? negotiateMediaType(headers.accept, headers['content-type']);
+    out['content-type'] = res.contentType ?? responseContentType(headers.accept, headers['content-type']);
   }
   if (method === 'HEAD') {
     out['content-length'] = String(Buffer.byteLength(text));
@@ -116,7 +151,7 @@ function send(c: Context<Env>, r: Rendered): Response {
 }
 
 export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
-  const app = new Hono<Env>();
+  const app = new Hono<Env>({ router: new FirstMatchRouter() });
   const methods = new MethodIndex(opts.routes as Route<unknown>[]);
 
   const fail = (
@@ -143,30 +178,26 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       const query = queryParams(c.req.url);
       const headers = lowerHeaders(c);
       const warnings: string[] = [];
-      const signal = lazyDisconnectSignal(c);
+      const incoming = c.env?.incoming;
+      const disconnect = new DisconnectWatch(incoming?.socket);
       try {
-        const body = await readRawBody(c.env?.incoming);
-        let parsed: { v: unknown } | undefined;
-        const req: RestRequest = {
+        const body = await readRawBody(incoming);
+        const req = new HttpRestRequest(
           method,
-          path: c.req.path,
-          params: c.req.param() as Record<string, string>,
+          c.req.path,
+          c.req.param() as Record<string, string>,
           query,
           body,
-          json: () => {
-            if (!parsed) parsed = { v: body === undefined ? undefined : parseJson(body) };
-            return parsed.v;
-          },
-          get signal() {
-            return signal();
-          },
           warnings,
           headers,
-        };
+          disconnect,
+        );
         const res = await route.handler(req, opts.services);
         return send(c, render(method, query, headers, res, warnings));
       } catch (err) {
         return send(c, fail(method, query, headers, err, warnings));
+      } finally {
+        disconnect.done();
       }
     });
   }

@@ -18,6 +18,11 @@ export interface RestRequest {
   json(): unknown;
   /** Aborted when the client disconnects before the answer is sent. */
   signal: AbortSignal;
+  /**
+   * Calls `listener` once if the client disconnects before the handler is done (at once when it
+   * already has). Cheaper than `signal` on a hot path: no AbortController, no listener objects.
+   */
+  onDisconnect(listener: () => void): void;
   /** Deprecation warnings to return as `Warning` headers. */
   warnings: string[];
   /** Lower-cased request headers. */

@@ -26,7 +26,7 @@ async function scroll(req: RestRequest, s: NodeServices): Promise<RestResponse> 
       restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
       rawHits: rawHitsFor(req.query),
     },
-    cancelFlag(req.signal),
+    cancelFlag(req),
     startedAt,
   );
   return { status: 200, body };

@@ -89,31 +89,58 @@ export async function runFetchPhase(
 
 /**
  * The page's documents when each shard fetched (some of) its hits with its query (a scroll
- * step): the page takes a prefix of every shard's list, so the k-th page hit of a shard is its
- * k-th fetched document; what a shard did not prefetch is fetched now from its context.
- * Also returns how many hits the page took from each shard, by shard index.
+ * step, a small first page): the page takes a prefix of every shard's list, so the k-th page
+ * hit of a shard is its k-th fetched document. What a shard did not prefetch is left
+ * `undefined` in `hits` and listed in `rest` (page positions by shard index), for
+ * fetchRemainder. Also returns how many hits the page took from each shard, by shard index.
  */
-export async function prefetchedPage(
+export function prefetchedHits(
+  page: MergeHit[],
+  outcomes: ShardQueryOutcome[],
+): {
+  hits: (FetchedHit | undefined)[];
+  consumed: Map<number, number>;
+  rest: Map<number, number[]> | undefined;
+} {
+  // By shard index; a holey array is cheaper than a Map for a handful of small integers.
+  const outcomeOf: ShardQueryOutcome[] = [];
+  for (const o of outcomes) outcomeOf[o.target.shardIndex] = o;
+  const taken: number[] = new Array(outcomeOf.length).fill(0);
+  let rest: Map<number, number[]> | undefined;
+  const hits: (FetchedHit | undefined)[] = new Array(page.length);
+  for (let pos = 0; pos < page.length; pos++) {
+    const hit = page[pos]!;
+    const outcome = outcomeOf[hit.shardIndex]!;
+    const i = taken[hit.shardIndex]!;
+    taken[hit.shardIndex] = i + 1;
+    const fetched = outcome.fetched!;
+    if (i < fetched.ids.length) {
+      hits[pos] = { hit, outcome, fetched, i };
+      continue;
+    }
+    rest ??= new Map();
+    const list = rest.get(hit.shardIndex);
+    if (list) list.push(pos);
+    else rest.set(hit.shardIndex, [pos]);
+  }
+  const consumed = new Map<number, number>();
+  for (let shardIndex = 0; shardIndex < taken.length; shardIndex++) {
+    if (taken[shardIndex]! > 0) consumed.set(shardIndex, taken[shardIndex]!);
+  }
+  return { hits, consumed, rest };
+}
+
+/** Fetches the page hits a prefetch did not cover (prefetchedHits' `rest`) into `hits`. */
+export async function fetchRemainder(
   s: NodeServices,
   page: MergeHit[],
   outcomes: ShardQueryOutcome[],
+  rest: Map<number, number[]>,
+  hits: (FetchedHit | undefined)[],
   req: Omit<ShardFetchRequest, 'docs'>,
   plan: ContextFetchPlan | undefined,
-): Promise<{ hits: (FetchedHit | undefined)[]; failures: ShardFailure[]; consumed: Map<number, number> }> {
+): Promise<ShardFailure[]> {
   const outcomeOf = new Map(outcomes.map((o) => [o.target.shardIndex, o]));
-  const consumed = new Map<number, number>();
-  const rest = new Map<number, number[]>();
-  const hits: (FetchedHit | undefined)[] = page.map((hit, pos) => {
-    const outcome = outcomeOf.get(hit.shardIndex)!;
-    const i = consumed.get(hit.shardIndex) ?? 0;
-    consumed.set(hit.shardIndex, i + 1);
-    const fetched = outcome.fetched!;
-    if (i < fetched.ids.length) return { hit, outcome, fetched, i };
-    const list = rest.get(hit.shardIndex) ?? [];
-    list.push(pos);
-    rest.set(hit.shardIndex, list);
-    return undefined;
-  });
   const failures: ShardFailure[] = [];
   await Promise.all(
     [...rest].map(async ([shardIndex, positions]) => {
@@ -141,5 +168,5 @@ export async function prefetchedPage(
       }
     }),
   );
-  return { hits, failures, consumed };
+  return failures;
 }

@@ -44,27 +44,53 @@ function stringJson(s: string): string {
   return isPlain(s) ? `"${s}"` : JSON.stringify(s);
 }
 
-/** The sources of one fetch as text: slices of one decoded string when they are all ASCII. */
-function sourcesOf(f: ShardFetchResult): (i: number) => string {
-  const text = utf8.decode(f.sourceBytes);
+/**
+ * The sources of one fetch as text, up to document `last`: slices of one decoded string when
+ * they are all ASCII. A page takes a prefix of what each shard prefetched, so only that prefix
+ * is decoded.
+ */
+function sourcesOf(f: ShardFetchResult, last: number): (i: number) => string {
   const o = f.sourceOffsets;
-  if (text.length === f.sourceBytes.byteLength) return (i) => text.slice(o[i]!, o[i + 1]!);
+  const bytes = f.sourceBytes.subarray(0, o[last + 1]!);
+  const text = utf8.decode(bytes);
+  if (text.length === bytes.byteLength) return (i) => text.slice(o[i]!, o[i + 1]!);
   return (i) => utf8.decode(f.sourceBytes.subarray(o[i]!, o[i + 1]!));
 }
 
+/** Per fetch result: the last document the page uses, then its source reader. */
+interface SourceSlot {
+  fetched: ShardFetchResult;
+  last: number;
+  source?: (i: number) => string;
+}
+
 export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolean): RawJson {
-  const sources = new Map<ShardFetchResult, (i: number) => string>();
-  const indexJson = new Map<string, string>();
-  const out: string[] = new Array(hits.length);
-  hits.forEach((f, n) => {
-    const { fetched, i, hit, outcome } = f;
-    const index = outcome.target.meta.name;
-    let ij = indexJson.get(index);
-    if (ij === undefined) {
-      ij = stringJson(index);
-      indexJson.set(index, ij);
+  const withSource = req.source.enabled;
+  // A page reads from a handful of fetch results: a list beats a Map at that size.
+  const slots: SourceSlot[] = [];
+  const slotOf: SourceSlot[] = new Array(hits.length);
+  if (withSource) {
+    for (let n = 0; n < hits.length; n++) {
+      const { fetched, i } = hits[n]!;
+      let slot = slots.find((x) => x.fetched === fetched);
+      if (!slot) {
+        slot = { fetched, last: i };
+        slots.push(slot);
+      } else if (i > slot.last) slot.last = i;
+      slotOf[n] = slot;
     }
-    let text = `{"_index":${ij},"_id":${stringJson(fetched.ids[i]!)}`;
+  }
+  let indexName: string | undefined;
+  let indexJson = '';
+  let out = '[';
+  for (let n = 0; n < hits.length; n++) {
+    const { fetched, i, hit, outcome } = hits[n]!;
+    const index = outcome.target.meta.name;
+    if (index !== indexName) {
+      indexName = index;
+      indexJson = stringJson(index);
+    }
+    let text = `${n === 0 ? '' : ','}{"_index":${indexJson},"_id":${stringJson(fetched.ids[i]!)}`;
     if (req.version) text += `,"_version":${valueJson(fetched.versions[i]!)}`;
     if (req.seqNoPrimaryTerm) {
       text += `,"_seq_no":${valueJson(fetched.seqNos[i]!)},"_primary_term":${valueJson(fetched.primaryTerms[i]!)}`;
@@ -73,19 +99,22 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     const routing = fetched.routing[i];
     if (routing !== null && routing !== undefined) text += `,"_routing":${stringJson(routing)}`;
     if (
-      req.source.enabled &&
+      withSource &&
       fetched.sourceBytes.length > 0 &&
       fetched.sourceOffsets[i + 1]! > fetched.sourceOffsets[i]!
     ) {
-      let source = sources.get(fetched);
-      if (!source) {
-        source = sourcesOf(fetched);
-        sources.set(fetched, source);
-      }
-      text += `,"_source":${source(i)}`;
+      const slot = slotOf[n]!;
+      slot.source ??= sourcesOf(fetched, slot.last);
+      text += `,"_source":${slot.source(i)}`;
     }
-    if (hasSort) text += `,"sort":[${(hit.display ?? hit.sort).map(valueJson).join(',')}]`;
-    out[n] = `${text}}`;
-  });
-  return new RawJson(`[${out.join(',')}]`);
+    if (hasSort) {
+      const values = hit.display ?? hit.sort;
+      let sort = '';
+      for (let k = 0; k < values.length; k++)
+        sort += k === 0 ? valueJson(values[k]!) : `,${valueJson(values[k]!)}`;
+      text += `,"sort":[${sort}]`;
+    }
+    out += `${text}}`;
+  }
+  return new RawJson(`${out}]`);
 }

@@ -47,34 +47,46 @@ export function hitComparator(sort: SortSpec[]): Cmp {
   };
 }
 
+/** A shard's list and the position of its next candidate. */
+interface Head {
+  list: MergeHit[];
+  pos: number;
+}
+
+/*
+ * The heap helpers are module functions, not closures over the merge: Shoal runs under tsx,
+ * whose esbuild keepNames wraps every named closure in `__name()` — an Object.defineProperty
+ * per closure per call.
+ */
+function less(heads: Head[], cmp: Cmp, i: number, j: number): boolean {
+  const a = heads[i]!;
+  const b = heads[j]!;
+  return cmp(a.list[a.pos]!, b.list[b.pos]!) < 0;
+}
+
+function siftDown(heads: Head[], cmp: Cmp, i: number): void {
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heads.length && less(heads, cmp, l, m)) m = l;
+    if (r < heads.length && less(heads, cmp, r, m)) m = r;
+    if (m === i) return;
+    const t = heads[i]!;
+    heads[i] = heads[m]!;
+    heads[m] = t;
+    i = m;
+  }
+}
+
 /**
  * K-way merge of per-shard sorted candidate lists; returns the hits at [from, from + size).
  * A binary heap over the shard heads keeps it O(n log shards).
  */
 export function mergeTopHits(lists: MergeHit[][], cmp: Cmp, from: number, size: number): MergeHit[] {
-  const heads: { list: MergeHit[]; pos: number }[] = lists
-    .filter((l) => l.length > 0)
-    .map((list) => ({ list, pos: 0 }));
-  const less = (i: number, j: number) =>
-    cmp(heads[i]!.list[heads[i]!.pos]!, heads[j]!.list[heads[j]!.pos]!) < 0;
-  const swap = (i: number, j: number) => {
-    const t = heads[i]!;
-    heads[i] = heads[j]!;
-    heads[j] = t;
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heads.length && less(l, m)) m = l;
-      if (r < heads.length && less(r, m)) m = r;
-      if (m === i) return;
-      swap(i, m);
-      i = m;
-    }
-  };
-  for (let i = (heads.length >> 1) - 1; i >= 0; i--) down(i);
+  const heads: Head[] = [];
+  for (const list of lists) if (list.length > 0) heads.push({ list, pos: 0 });
+  for (let i = (heads.length >> 1) - 1; i >= 0; i--) siftDown(heads, cmp, i);
   const out: MergeHit[] = [];
   let taken = 0;
   while (heads.length > 0 && taken < from + size) {
@@ -86,7 +98,7 @@ export function mergeTopHits(lists: MergeHit[][], cmp: Cmp, from: number, size: 
       heads[0] = heads[heads.length - 1]!;
       heads.pop();
     }
-    if (heads.length > 0) down(0);
+    if (heads.length > 0) siftDown(heads, cmp, 0);
   }
   return out;
 }

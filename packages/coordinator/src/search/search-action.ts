@@ -19,12 +19,9 @@ import { type ShardTarget, shardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
 /** An Int32 flag the shards poll: set when the client goes away. */
-export function cancelFlag(signal: AbortSignal): SharedArrayBuffer {
+export function cancelFlag(req: Pick<RestRequest, 'onDisconnect'>): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(4);
-  const flag = new Int32Array(sab);
-  const abort = () => Atomics.store(flag, 0, 1);
-  if (signal.aborted) abort();
-  else signal.addEventListener('abort', abort, { once: true });
+  req.onDisconnect(() => Atomics.store(new Int32Array(sab), 0, 1));
   return sab;
 }
 
@@ -82,7 +79,7 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   const search = parse(req, s, targets);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
-  const cancel = cancelFlag(req.signal);
+  const cancel = cancelFlag(req);
   const rawHits = rawHitsFor(req.query);
   if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
   if (search.scrollKeepAliveMs !== undefined)

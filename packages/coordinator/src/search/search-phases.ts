@@ -7,7 +7,13 @@
 import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
-import { type ContextFetchPlan, type FetchedHit, prefetchedPage, runFetchPhase } from './fetch-phase.ts';
+import {
+  type ContextFetchPlan,
+  type FetchedHit,
+  fetchRemainder,
+  prefetchedHits,
+  runFetchPhase,
+} from './fetch-phase.ts';
 import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
 import {
   releaseContexts,
@@ -56,6 +62,16 @@ export interface PhasesOutput {
   body: Record<string, unknown>;
 }
 
+/** `a` then `b`; no copy when either is empty (failures are read, never changed, after this). */
+function concat(a: readonly ShardFailure[], b: readonly ShardFailure[]): ShardFailure[] {
+  if (b.length === 0) return a as ShardFailure[];
+  if (a.length === 0) return b as ShardFailure[];
+  return [...a, ...b];
+}
+
+const NOTHING_CONSUMED: ReadonlyMap<number, number> = new Map();
+const NO_FAILURES: readonly ShardFailure[] = [];
+
 export async function runSearchPhases(
   s: NodeServices,
   input: PhasesInput,
@@ -63,7 +79,7 @@ export async function runSearchPhases(
 ): Promise<PhasesOutput> {
   const phase = await runQueryPhase(s, input.runnable, input.exec, input.persistent);
   const { outcomes } = phase;
-  const failures = [...input.failures, ...(input.mapFailures?.(phase.failures) ?? phase.failures)];
+  const failures = concat(input.failures, input.mapFailures?.(phase.failures) ?? phase.failures);
   if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
   const { search, sort, hasSort } = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
 
@@ -88,12 +104,16 @@ export async function runSearchPhases(
     version: search.version,
     seqNoPrimaryTerm: search.seqNoPrimaryTerm,
   };
-  let fetched: { hits: (FetchedHit | undefined)[]; failures: ShardFailure[] };
-  let consumed: ReadonlyMap<number, number> = new Map();
+  let fetched: { hits: (FetchedHit | undefined)[]; failures: readonly ShardFailure[] };
+  let consumed: ReadonlyMap<number, number> = NOTHING_CONSUMED;
   if (input.prefetched) {
-    const pre = await prefetchedPage(s, page, outcomes, fetchReq, input.fetchPlan);
-    fetched = pre;
+    const pre = prefetchedHits(page, outcomes);
     consumed = pre.consumed;
+    // Usually the prefetch covers the page: then there is nothing to wait for.
+    const failures = pre.rest
+      ? await fetchRemainder(s, page, outcomes, pre.rest, pre.hits, fetchReq, input.fetchPlan)
+      : NO_FAILURES;
+    fetched = { hits: pre.hits, failures };
   } else {
     try {
       fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan);
@@ -109,7 +129,7 @@ export async function runSearchPhases(
     totalShards: input.totalShards,
     skipped: 0,
     outcomes,
-    failures: [...failures, ...fetched.failures],
+    failures: concat(failures, fetched.failures),
     hits: fetched.hits,
     hasSort,
     maxScore,

@@ -35,9 +35,11 @@ export function shardRequests(
       k,
       trackTotalHitsUpTo: search.trackTotalHits,
       trackScores: search.trackScores,
-      searchAfter: search.searchAfter as ShardQueryRequest['searchAfter'],
       shardIndex: t.shardIndex,
     };
+    // Absent rather than undefined: every key is serialised to the worker thread.
+    if (search.searchAfter !== undefined)
+      req.searchAfter = search.searchAfter as ShardQueryRequest['searchAfter'];
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
     return req;
   };
@@ -68,8 +70,23 @@ export function applyShardLimits(
   return { runnable, failures };
 }
 
+/** The limits of an index; IndexMetadata is replaced, never mutated, so they are read once. */
+const limitsOf = new WeakMap<IndexMetadata, { window: number; maxSlices: number }>();
+
+function indexLimits(meta: IndexMetadata): { window: number; maxSlices: number } {
+  let limits = limitsOf.get(meta);
+  if (!limits) {
+    limits = {
+      window: getInt(meta.settings, 'index.max_result_window'),
+      maxSlices: getInt(meta.settings, 'index.max_slices_per_scroll'),
+    };
+    limitsOf.set(meta, limits);
+  }
+  return limits;
+}
+
 function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean) {
-  const window = getInt(meta.settings, 'index.max_result_window');
+  const { window, maxSlices } = indexLimits(meta);
   const wanted = search.from + search.size;
   if (wanted > window) {
     return illegalArgument(
@@ -78,7 +95,6 @@ function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean)
         : `Result window is too large, from + size must be less than or equal to: [${window}] but was [${wanted}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
     );
   }
-  const maxSlices = getInt(meta.settings, 'index.max_slices_per_scroll');
   if (scroll && search.slice && search.slice.max > maxSlices) {
     return illegalArgument(
       `The number of slices [${search.slice.max}] is too large. It must be less than [${maxSlices}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.`,

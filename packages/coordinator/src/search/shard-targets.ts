@@ -16,6 +16,15 @@ export interface ShardTarget {
 }
 
 export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTarget[] {
+  if (indices.length === 1) {
+    // One index: its shards in shard order are already in request order.
+    const meta = indices[0]!;
+    const out: ShardTarget[] = new Array(meta.numberOfShards);
+    for (let shardId = 0; shardId < meta.numberOfShards; shardId++) {
+      out[shardId] = { shardIndex: shardId, meta, shardId, copy: s.shards.primary(meta.uuid, shardId) };
+    }
+    return out;
+  }
   const pairs: { meta: IndexMetadata; shardId: number }[] = [];
   for (const meta of indices)
     for (let shardId = 0; shardId < meta.numberOfShards; shardId++) pairs.push({ meta, shardId });

@@ -26,8 +26,18 @@ export const STRICT_SINGLE_INDEX_OPTIONS: IndicesOptions = {
   expandWildcards: new Set(['open', 'closed']),
 };
 
+function bool(v: string | undefined, d: boolean): boolean {
+  return v === undefined ? d : v === '' || v === 'true';
+}
+
 export function indicesOptionsFrom(query: Record<string, string>, defaults: IndicesOptions): IndicesOptions {
-  const bool = (v: string | undefined, d: boolean) => (v === undefined ? d : v === '' || v === 'true');
+  if (
+    query.expand_wildcards === undefined &&
+    query.ignore_unavailable === undefined &&
+    query.allow_no_indices === undefined
+  ) {
+    return defaults;
+  }
   const expand = query.expand_wildcards
     ? new Set(query.expand_wildcards.split(',').map((s) => s.trim() as ExpandWildcard))
     : defaults.expandWildcards;
@@ -37,6 +47,9 @@ export function indicesOptionsFrom(query: Record<string, string>, defaults: Indi
     expandWildcards: expand,
   };
 }
+
+/** What makes an expression more than one index name. */
+const SPECIAL = /[,*\s]/;
 
 function isHidden(meta: IndexMetadata): boolean {
   return meta.settings['index.hidden'] === 'true';
@@ -68,6 +81,12 @@ export function resolveIndices(
   indices: ReadonlyMap<string, IndexMetadata>,
   opts: IndicesOptions,
 ): IndexMetadata[] {
+  // One concrete index by its exact name, the common case: what the general walk below would
+  // choose (index names hold no comma, wildcard or white space), without building an alias table.
+  if (expression !== undefined && !SPECIAL.test(expression)) {
+    const meta = indices.get(expression);
+    if (meta) return [meta];
+  }
   const parts = (expression ?? '_all')
     .split(',')
     .map((s) => s.trim())

@@ -17,6 +17,8 @@ import { strictParse } from './strict-parse.ts';
 import { JsonSyntaxError } from './syntax-error.ts';
 
 const BIG_NUMBER_RUN = /\d{16}/;
+/** What `trim()` would keep (the same white space), without copying the text. */
+const NOT_BLANK = /\S/;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -28,7 +30,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJson(input: string | Uint8Array, what = 'request body'): unknown {
   const text = typeof input === 'string' ? input : decodeUtf8(input);
-  if (text.trim().length === 0) throw parseException(`${what} is required`);
+  if (!NOT_BLANK.test(text)) throw parseException(`${what} is required`);
   if (!BIG_NUMBER_RUN.test(text)) {
     let value: unknown;
     try {

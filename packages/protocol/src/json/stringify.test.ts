@@ -42,6 +42,22 @@ describe('stringifyJson', () => {
     expect(out).toContain('"big":5}');
   });
 
+  it('writes a small value with raw parts as JSON.stringify writes the rest', () => {
+    const tricky = {
+      'k"ey': 'v\\al',
+      ctl: '\u0001\n',
+      lone: '\ud800',
+      pair: '😀',
+      date: new Date(0),
+      arr: [undefined, () => 1, 1, -0],
+      nested: { u: undefined, n: null, b: true, e: {}, a: [] },
+      boxed: [Object(1), Object('s'), Object(false)],
+    };
+    expect(stringifyJson({ ...tricky, raw: new RawJson('{"x":1}') })).toBe(
+      JSON.stringify({ ...tricky, raw: { x: 1 } }),
+    );
+  });
+
   it('lets RawJson survive a plain JSON.stringify', () => {
     expect(JSON.stringify({ a: new RawJson('{"b":[1]}') })).toBe('{"a":{"b":[1]}}');
   });

@@ -12,6 +12,10 @@
  * if so, bigints and RawJson turn into placeholders (through toJSON hooks) that one regex pass
  * swaps back, and a replacer quotes non-finite numbers. A string of the caller's that happens to look like a
  * placeholder is detected by count, and the slower exact writer takes over.
+ *
+ * A small value that needs care — a `_search` body is a dozen fields around its raw hits — goes
+ * straight to the exact writer: for it, the placeholder pass (a prototype patch, toJSON calls
+ * and a regex over the whole output, raw text included) costs many times the walk.
  */
 import { RawJson, withRawPlaceholders } from './raw-json.ts';
 
@@ -19,9 +23,10 @@ const PLACEHOLDER = /"\\u0000([BR])([^"\\]*)"/g;
 
 export function stringifyJson(value: unknown, pretty = false): string {
   if (pretty) return `${write(value, '\n', true) ?? 'null'}\n`;
-  const scan = { big: false, nonFinite: false, raw: false };
+  const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
   if (!scan.big && !scan.nonFinite && !scan.raw) return JSON.stringify(value) ?? 'null';
+  if (scan.nodes <= SMALL_VALUE_NODES) return compact(value) ?? 'null';
   const replacer = scan.nonFinite
     ? (_k: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)
     : undefined;
@@ -57,11 +62,16 @@ export function stringifyJson(value: unknown, pretty = false): string {
   return out;
 }
 
+/** Objects and arrays up to which the exact writer beats the placeholder pass. */
+const SMALL_VALUE_NODES = 64;
+
 /** Whether anything needs the careful path: bigint, a non-finite number, RawJson. */
 interface Scan {
   big: boolean;
   nonFinite: boolean;
   raw: boolean;
+  /** Objects and arrays walked (RawJson not included). */
+  nodes: number;
 }
 
 function scanValue(v: unknown, scan: Scan, depth: number): void {
@@ -78,6 +88,7 @@ function scanValue(v: unknown, scan: Scan, depth: number): void {
     scan.raw = true;
     return;
   }
+  scan.nodes++;
   // Deeper than any response Shoal builds: assume everything rather than walk on.
   if (depth > 200) {
     scan.big = scan.nonFinite = true;
@@ -86,14 +97,69 @@ function scanValue(v: unknown, scan: Scan, depth: number): void {
   if (Array.isArray(v)) {
     for (const x of v) {
       scanValue(x, scan, depth + 1);
-      if (scan.big && scan.nonFinite && scan.raw) return;
+      if (scan.big && scan.nonFinite && scan.raw && scan.nodes > SMALL_VALUE_NODES) return;
     }
     return;
   }
   for (const k in v as Record<string, unknown>) {
     scanValue((v as Record<string, unknown>)[k], scan, depth + 1);
-    if (scan.big && scan.nonFinite && scan.raw) return;
+    if (scan.big && scan.nonFinite && scan.raw && scan.nodes > SMALL_VALUE_NODES) return;
   }
+}
+
+/**
+ * The exact writer's compact form, by string concatenation: JSON.stringify's output (own
+ * enumerable keys in their order, toJSON, undefined and functions left out of objects and
+ * written as null in arrays), with bigint exact, non-finite numbers quoted and RawJson spliced.
+ */
+function compact(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return quote(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : `"${v}"`;
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (v === null) return 'null';
+  if (v instanceof RawJson) return v.text;
+  const withToJson = v as { toJSON?: () => unknown };
+  if (typeof withToJson.toJSON === 'function') return compact(withToJson.toJSON());
+  if (v instanceof Number || v instanceof String || v instanceof Boolean) return compact(v.valueOf());
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += ',';
+      out += compact(v[i]) ?? 'null';
+    }
+    return `${out}]`;
+  }
+  let out = '';
+  for (const k of Object.keys(v as Record<string, unknown>)) {
+    const s = compact((v as Record<string, unknown>)[k]);
+    if (s === undefined) continue;
+    out += `${out.length === 0 ? '{' : ','}${quote(k)}:${s}`;
+  }
+  return out.length === 0 ? '{}' : `${out}}`;
+}
+
+/**
+ * A string as JSON.stringify writes it. Most keys and values need no escape: quoting them
+ * directly skips a native JSON.stringify call (and its setup) per string.
+ */
+function quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Quote, backslash, control characters and surrogates (a lone one is escaped).
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
 }
 
 /**

@@ -50,21 +50,28 @@ function complete(s: State): boolean {
 
 function advance(states: readonly State[], key: string): State[] {
   const next: State[] = [];
-  const push = (s: State): void => {
-    if (!next.some((n) => n.path === s.path && n.at === s.at)) next.push(s);
-  };
-  const step = (s: State): void => {
-    if (s.at >= s.path.length) return;
-    const seg = s.path[s.at]!;
-    if (seg === '**') {
-      push(s); // ** consumes this key and stays
-      step({ path: s.path, at: s.at + 1 }); // or matches zero levels
-    } else if (globMatch(seg, key)) {
-      push({ path: s.path, at: s.at + 1 });
-    }
-  };
-  for (const s of states) step(s);
+  for (const s of states) stepInto(next, s, key);
   return next;
+}
+
+/*
+ * Module functions rather than closures in advance(): advance runs for every key of every
+ * filtered object, and tsx (esbuild keepNames) wraps each named closure in an
+ * Object.defineProperty call.
+ */
+function pushState(next: State[], s: State): void {
+  if (!next.some((n) => n.path === s.path && n.at === s.at)) next.push(s);
+}
+
+function stepInto(next: State[], s: State, key: string): void {
+  if (s.at >= s.path.length) return;
+  const seg = s.path[s.at]!;
+  if (seg === '**') {
+    pushState(next, s); // ** consumes this key and stays
+    stepInto(next, { path: s.path, at: s.at + 1 }, key); // or matches zero levels
+  } else if (globMatch(seg, key)) {
+    pushState(next, { path: s.path, at: s.at + 1 });
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -57,12 +57,19 @@ export function readQueryStringParams(params: Params, path: string): DeferredQue
   return { q, options };
 }
 
+function isEmpty(params: Params): boolean {
+  for (const _ in params) return false;
+  return true;
+}
+
 /** Applies the URL parameters to `s`; returns the deferred `q`, if any. */
 export function applySearchParams(
   s: SearchSource,
   params: Params,
   path: string,
 ): DeferredQueryString | undefined {
+  // Most searches carry no parameter at all: then none applies and none is wrong.
+  if (isEmpty(params)) return undefined;
   const q = readQueryStringParams(params, path);
   const from = paramAsInt(params, 'from');
   if (from !== undefined) s.from = checkFrom(from);
