@@ -7,6 +7,10 @@
  * previous page consumed, and the step starts right after the last of them — so a call
  * retried with an older id recomputes the same page (paging.md §3.2; Shoal keeps the last
  * few steps).
+ *
+ * When the coordinator takes rendered hits (`render`, a scroll sorted without scores), a step
+ * returns all its hits rendered, from the context's read-ahead window (scroll-window.ts), and
+ * the next step's hits are read, fetched and rendered as soon as the reply is sent.
  */
 import {
   executeFetch,
@@ -20,7 +24,14 @@ import {
 import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { CounterRef } from './context-counters.ts';
 import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
-import { type ContextRef, type ReaderContexts, recordScrollStep, scrollFrom } from './reader-contexts.ts';
+import {
+  type ContextRef,
+  type ReaderContext,
+  type ReaderContexts,
+  recordScrollStep,
+  scrollFrom,
+} from './reader-contexts.ts';
+import { type ResumedQuery, ScrollWindow } from './scroll-window.ts';
 import type { ShardHost } from './shard-host.ts';
 import type { QueryTaskResult, ShardKey } from './tasks.ts';
 
@@ -49,6 +60,8 @@ export type ContextTask =
       reapIntervalMs: number;
       /** Fetch the documents of this many of the first hits with the query. */
       prefetch: number;
+      /** Later steps return their hits rendered: start reading the next step ahead. */
+      render?: boolean;
     }
   | {
       t: 'scroll_next';
@@ -62,6 +75,11 @@ export type ContextTask =
       cancel: SharedArrayBuffer;
       /** Fetch the documents of this many of the first hits with the query. */
       prefetch: number;
+      /**
+       * Return every hit rendered (RenderedHits) instead of `prefetch` fetched ones: only for
+       * a scroll sorted without scores (`renderable`).
+       */
+      render?: boolean;
     }
   | { t: 'free_contexts'; contexts: { key: ShardKey; context: ContextRef }[]; reason: 'closed' | 'expired' }
   | { t: 'free_scrolls' };
@@ -93,12 +111,14 @@ export interface ContextDeps {
   isCancelled(cancel: SharedArrayBuffer): () => boolean;
 }
 
-function queryContext(h: ShardHost, deps: ContextDeps, cancel: SharedArrayBuffer) {
+const notCancelled = () => false;
+
+function queryContext(h: ShardHost, deps: ContextDeps, cancel: SharedArrayBuffer | undefined) {
   return {
     index: h.spec.index,
     indexUuid: h.spec.indexUuid,
     shardId: h.spec.shardId,
-    isCancelled: deps.isCancelled(cancel),
+    isCancelled: cancel ? deps.isCancelled(cancel) : notCancelled,
     nowMillis: Date.now(),
   };
 }
@@ -129,6 +149,11 @@ export function runContextTask(
   }
 }
 
+/** Whether a scroll's steps can be rendered ahead: its hits carry no score, its pages no max_score. */
+function renderable(spec: ScrollSpec): boolean {
+  return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
+}
+
 function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: ContextDeps) {
   const { contexts } = deps;
   contexts.attach(task.counters);
@@ -155,6 +180,11 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     recordScrollStep(ctx, 0, undefined, positions);
     if (task.req.slice) contexts.recountSliceBytes();
     const fetched = fetchHits(reader, result, task.spec, task.prefetch);
+    if (task.render && renderable(task.spec) && result.hits.length === task.req.k) {
+      const window = new ScrollWindow(task.spec.size, task.spec.fetch, task.spec.explicitSort);
+      state.window = window;
+      readAhead(ctx, window, h, deps);
+    }
     return {
       ...packHits(result, task.req.shardIndex, fetched),
       context: { id: ctx.id, session: contexts.session },
@@ -174,12 +204,30 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
   const from = scrollFrom(ctx, task.step, task.consumed);
   const h = deps.host(task.key);
   try {
+    const spec = state.spec as ScrollSpec;
+    if (task.render && renderable(spec)) {
+      let window = state.window as ScrollWindow | undefined;
+      if (!window) {
+        window = new ScrollWindow(spec.size, spec.fetch, spec.explicitSort);
+        state.window = window;
+      }
+      const query = resumedQuery(ctx, h, deps, task.cancel);
+      const step = window.take(from, ctx.reader, query);
+      recordScrollStep(ctx, task.step, from, step.positions);
+      const out: ShardQueryResult = {
+        totalHits: state.total,
+        totalRelation: state.relation,
+        maxScore: Number.NaN,
+        hits: step.hits,
+      };
+      if (task.keepAliveMs !== undefined && step.hits.length === spec.size) readAhead(ctx, window, h, deps);
+      return { ...packHits(out, state.req.shardIndex, undefined, step.rendered), spec };
+    }
     // The total was counted on the first page; later pages need not count it again.
     const req: ShardQueryRequest = { ...state.req, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED };
     if (from) req.resumeAfter = from;
     const { result, positions } = queryShard(ctx.reader, h.mapping, req, queryContext(h, deps, task.cancel));
     recordScrollStep(ctx, task.step, from, positions);
-    const spec = state.spec as ScrollSpec;
     const out: ShardQueryResult = { ...result, totalHits: state.total, totalRelation: state.relation };
     return {
       ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec, task.prefetch)),
@@ -192,6 +240,40 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
     // A continuation without `scroll` is the last: its batch, then the context is freed.
     if (task.keepAliveMs === undefined) contexts.free(ctx.id, 'closed');
   }
+}
+
+/** The scroll's query (its total not counted again) resumed after a position. */
+function resumedQuery(
+  ctx: ReaderContext,
+  h: ShardHost,
+  deps: ContextDeps,
+  cancel: SharedArrayBuffer | undefined,
+): ResumedQuery {
+  const state = ctx.scroll!;
+  return (from) => {
+    const req: ShardQueryRequest = { ...state.req, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED };
+    if (from) req.resumeAfter = from;
+    const qc = queryContext(h, deps, cancel);
+    const { result, positions } = queryShard(ctx.reader, h.mapping, req, qc);
+    return { hits: result.hits, positions };
+  };
+}
+
+/**
+ * Reads the next step ahead once this reply is on its way (the thread is otherwise idle until
+ * the next task). A failure here is dropped with the window: the next step reads afresh, and
+ * reports it if it happens again.
+ */
+function readAhead(ctx: ReaderContext, window: ScrollWindow, h: ShardHost, deps: ContextDeps): void {
+  setImmediate(() => {
+    const state = ctx.scroll;
+    if (!state || state.window !== window || !deps.contexts.isOpen(ctx)) return;
+    try {
+      window.readAhead(ctx.reader, resumedQuery(ctx, h, deps, undefined));
+    } catch {
+      state.window = undefined;
+    }
+  });
 }
 
 /**

@@ -43,6 +43,8 @@ export interface ScrollState<Spec = unknown> {
   total: number;
   relation: 'eq' | 'gte';
   steps: Map<number, { from?: ScrollPosition; returned?: ScrollPosition[] }>;
+  /** The hits read ahead of the next step (context-tasks.ts, scroll-window.ts). */
+  window?: unknown;
 }
 
 export interface ReaderContext {
@@ -173,6 +175,11 @@ export class ReaderContexts {
       ctx.expiresAt = now + keepAliveMs;
     }
     return ctx;
+  }
+
+  /** Whether `ctx` is still open (read-ahead work after a reply checks before it reads). */
+  isOpen(ctx: ReaderContext): boolean {
+    return this.contexts.get(ctx.id) === ctx && ctx.expiresAt > this.now();
   }
 
   /** A transient (query→fetch) context, or any context by id for the fetch phase. */

@@ -6,9 +6,14 @@
  * with an older id returns the same page again. The total is counted once, on the first page,
  * and is the same on every page. A continuation without `scroll` returns its batch and frees
  * the contexts; a failed one frees them too.
+ *
+ * A scroll sorted without scores (the `_doc` export idiom) has its continuations rendered by
+ * the shards: each shard reads its next batch ahead, renders every hit of it, and the page is
+ * the merge of the shards' lists with the rendered hits concatenated (`renderedContinuation`).
  */
 import {
   getInt,
+  RawJson,
   type SearchRequest,
   type ShoalError,
   searchPhaseExecution,
@@ -24,8 +29,11 @@ import {
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
-import { type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
+import { hitComparator, mergeTopHits } from './merge.ts';
+import { runQueryPhase, type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
+import { searchResponse } from './search-response.ts';
+import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 import type { ShardTarget } from './shard-targets.ts';
 import { shardSlice } from './slice-targets.ts';
@@ -40,6 +48,14 @@ function keepAliveFailure(
     shards.map((x) => ({ ...x, node: s.node.id, reason: error })),
   );
 }
+
+/** A scroll sorted without scores: its hits carry no score and its pages no max_score. */
+function renderable(spec: ScrollSpec): boolean {
+  return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
+}
+
+/** The leases of this node whose continuations the shards render (kept as long as the lease). */
+const renderedLeases = new WeakSet<object>();
 
 export async function startScroll(
   s: NodeServices,
@@ -85,6 +101,7 @@ export async function startScroll(
       counters: s.leases.counters.ref(worker.id),
       reapIntervalMs: reapIntervalMs(s),
       prefetch: prefetchCount(search.size, runnable.length),
+      render: rawHits && renderable(spec),
     });
     opened.set(t.shardIndex, {
       node: s.node.id,
@@ -126,7 +143,7 @@ export async function startScroll(
       { scrollId: (consumed) => scrollId(1, consumed) },
     );
     const shards = shardIndexes().map((i) => opened.get(i)!);
-    s.leases.add({
+    const added = s.leases.add({
       id: lease,
       kind: 'scroll',
       encoded: scrollId(0, new Map()),
@@ -134,6 +151,7 @@ export async function startScroll(
       keepAliveMs,
       size: search.size,
     });
+    if (renderable(spec)) renderedLeases.add(added);
     return body;
   } catch (e) {
     await s.leases.free([...opened.values()], 'closed');
@@ -219,6 +237,13 @@ export async function continueScroll(
     }
   }
   const { targets, failures } = contextTargets(s, id.shards, false);
+  const lease = s.leases.get(id.lease);
+  if (c.rawHits && lease && renderedLeases.has(lease) && id.shards.length > 0) {
+    const body = await renderedContinuation(s, c, id, targets, failures, cancel, startedAt);
+    if (c.keepAliveMs === undefined) s.leases.remove(id.lease);
+    else s.leases.touch(id.lease, c.keepAliveMs);
+    return body;
+  }
   const specs = new Map<number, ScrollSpec>();
   // The batch size is the shards' to know; this node's lease knows it too (else: fetch all).
   const size = s.leases.get(id.lease)?.size ?? Number.MAX_SAFE_INTEGER;
@@ -272,5 +297,107 @@ export async function continueScroll(
   );
   if (c.keepAliveMs === undefined) s.leases.remove(id.lease);
   else s.leases.touch(id.lease, c.keepAliveMs);
+  return body;
+}
+
+/**
+ * A continuation whose shards render their hits (a scroll sorted without scores, written
+ * straight to bytes): the same page as the search phases would give — the merge of the shards'
+ * lists cut at the batch size, each shard's part a prefix of its list — with no fetch phase and
+ * no hit rendering here: each page hit is its shard's rendered JSON, concatenated.
+ */
+async function renderedContinuation(
+  s: NodeServices,
+  c: ScrollContinuation,
+  id: ScrollId,
+  targets: ShardTarget[],
+  failed: ShardFailure[],
+  cancel: SharedArrayBuffer,
+  startedAt: bigint,
+): Promise<Record<string, unknown>> {
+  const specs = new Map<number, ScrollSpec>();
+  const rendered = new Map<number, { bytes: Uint8Array; ends: Uint32Array }>();
+  const phase = await runQueryPhase(
+    s,
+    targets,
+    async (t) => {
+      const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
+      const r = await worker.run({
+        t: 'scroll_next',
+        key,
+        context,
+        step: id.step,
+        consumed: id.consumed[t.shardIndex]!,
+        keepAliveMs: c.keepAliveMs,
+        cancel,
+        prefetch: 0,
+        render: true,
+      });
+      const u = unpackHits(r);
+      if (!u.rendered) throw new Error('the shard did not render its scroll hits');
+      specs.set(t.shardIndex, r.spec);
+      rendered.set(t.shardIndex, u.rendered);
+      return { reply: { result: u.result, contextId: context.id }, worker, key };
+    },
+    true,
+  );
+  const { outcomes } = phase;
+  // A continuation is not addressed to a shard (Elasticsearch reports shard -1, index null).
+  const failures = [...failed, ...phase.failures.map((f) => ({ ...f, shard: -1, index: null }))];
+  if (outcomes.length === 0) throw allShardsFailed('query', failures);
+  const { search, sort, hasSort } = continuationShape(
+    specs.get(outcomes[0]!.target.shardIndex)!,
+    c.restTotalHitsAsInt,
+  );
+  const page = mergeTopHits(
+    outcomes.map((o) => o.hits),
+    hitComparator(sort),
+    0,
+    search.size,
+  );
+  const prefixes = new Map<number, Buffer>();
+  for (const o of outcomes) {
+    prefixes.set(o.target.shardIndex, Buffer.from(`{"_index":${JSON.stringify(o.target.meta.name)},`));
+  }
+  const consumed = new Map<number, number>();
+  let size = 2 + Math.max(0, page.length - 1);
+  for (const hit of page) {
+    const k = consumed.get(hit.shardIndex) ?? 0;
+    consumed.set(hit.shardIndex, k + 1);
+    const r = rendered.get(hit.shardIndex)!;
+    size += prefixes.get(hit.shardIndex)!.length + r.ends[k + 1]! - r.ends[k]!;
+  }
+  const out = Buffer.allocUnsafe(size);
+  out[0] = 0x5b; // [
+  let at = 1;
+  consumed.clear();
+  for (const hit of page) {
+    const k = consumed.get(hit.shardIndex) ?? 0;
+    consumed.set(hit.shardIndex, k + 1);
+    if (at > 1) out[at++] = 0x2c; // ,
+    at += prefixes.get(hit.shardIndex)!.copy(out, at);
+    const r = rendered.get(hit.shardIndex)!;
+    out.set(r.bytes.subarray(r.ends[k]!, r.ends[k + 1]!), at);
+    at += r.ends[k + 1]! - r.ends[k]!;
+  }
+  out[at] = 0x5d; // ]
+  const body = searchResponse({
+    took: Number((process.hrtime.bigint() - startedAt) / 1_000_000n),
+    req: search,
+    totalShards: id.totalShards,
+    skipped: 0,
+    outcomes,
+    failures,
+    hits: [],
+    hasSort,
+    maxScore: Number.NaN,
+    scrollId: encodeContextId({
+      ...id,
+      step: id.step + 1,
+      consumed: id.shards.map((_, i) => consumed.get(i) ?? 0),
+    }),
+    rawHits: true,
+  });
+  (body.hits as Record<string, unknown>).hits = new RawJson(out);
   return body;
 }

@@ -1,0 +1,239 @@
+/**
+ * The hits a scroll context has ready ahead of its next step, already rendered. A scroll step
+ * starts right after a position that the previous step returned, so the hits after that
+ * position are known before the step is asked for: once a step is answered, the shard reads,
+ * fetches and renders the next batch while the coordinator and the client handle the page,
+ * and the next step only copies its hits out.
+ *
+ * The window holds the hits that follow `base` (the start of the scroll when absent), in the
+ * scroll's order, each with its position and its JSON (RenderedHits). On the same pinned
+ * reader a query resumed after position P returns exactly the hits that follow P; so a step
+ * whose start is in the window takes the same hits a fresh query would, and a step whose start
+ * is not (a call retried with an old id) runs the query afresh and restarts the window there.
+ * Only scrolls sorted without scores use it: their hits carry no score and their pages no
+ * max_score.
+ */
+import {
+  executeFetch,
+  type ScrollPosition,
+  type ShardFetchRequest,
+  type ShardFetchResult,
+  type ShardHitRef,
+  type ShardQueryRequest,
+  type ShardReader,
+} from '@shoal/engine';
+import type { SortValue } from '@shoal/protocol';
+import type { RenderedHits } from './hit-codec.ts';
+
+/** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
+const AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** Runs the scroll's query resumed after `from`: its next `k` hits and their positions. */
+export type ResumedQuery = (from: ScrollPosition | undefined) => {
+  hits: ShardHitRef[];
+  positions: ScrollPosition[];
+};
+
+/** One value as the response writes it (bigint exact, non-finite numbers as strings). */
+function valueJson(v: SortValue): string {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? String(v) : `"${v}"`;
+    case 'bigint':
+      return v.toString();
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      return 'null';
+  }
+}
+
+/** A string JSON.stringify leaves as it is (no quote, backslash, control char, surrogate). */
+function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+function stringJson(s: string): string {
+  return isPlain(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/**
+ * Appends each hit's JSON from `"_id"` on, the same fields in the same order as the
+ * coordinator's hits renderer: `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
+ * `_routing`, `_source` (its stored bytes), `sort`.
+ */
+class Arena {
+  buf = Buffer.allocUnsafe(64 * 1024);
+  /** Bytes before `start` belong to hits already dropped. */
+  start = 0;
+  end = 0;
+
+  private room(n: number): void {
+    if (this.end + n <= this.buf.length) return;
+    const live = this.end - this.start;
+    const size = Math.max(this.buf.length, (live + n) * 2);
+    const next = size > this.buf.length || this.start === 0 ? Buffer.allocUnsafe(size) : this.buf;
+    this.buf.copy(next, 0, this.start, this.end);
+    this.buf = next;
+    this.end = live;
+    this.start = 0;
+  }
+
+  text(s: string): void {
+    // ASCII text (nearly everything written here) is at most 1 byte a char; else up to 3.
+    this.room(s.length * 3);
+    this.end += this.buf.write(s, this.end, 'utf8');
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.end);
+    this.end += b.length;
+  }
+}
+
+export class ScrollWindow {
+  /** The position the window starts after; absent: the start of the scroll. */
+  private base: ScrollPosition | undefined;
+  private hits: ShardHitRef[] = [];
+  private positions: ScrollPosition[] = [];
+  /** Hit i is arena bytes [ends[i], ends[i + 1]) (absolute offsets; `ends[0]` = arena start). */
+  private ends: number[] = [0];
+  private readonly arena = new Arena();
+  /** The query found nothing after the last hit. */
+  private exhausted = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly fetch: Omit<ShardFetchRequest, 'docs'>,
+    private readonly explicitSort: boolean,
+  ) {}
+
+  /** The index in the window of the hit after `from`, or -1 when `from` is not in the window. */
+  private indexAfter(from: ScrollPosition | undefined): number {
+    if (from === undefined) return this.base === undefined ? 0 : -1;
+    if (this.base !== undefined && samePosition(this.base, from)) return 0;
+    const ps = this.positions;
+    for (let i = 0; i < ps.length; i++) if (ps[i] === from) return i + 1;
+    for (let i = 0; i < ps.length; i++) if (samePosition(ps[i]!, from)) return i + 1;
+    return -1;
+  }
+
+  /**
+   * The step that starts after `from`: its (up to `size`) hits, their positions and their JSON.
+   * Hits before the step's start are dropped: no later step starts before it.
+   */
+  take(
+    from: ScrollPosition | undefined,
+    reader: ShardReader,
+    query: ResumedQuery,
+  ): { hits: ShardHitRef[]; positions: ScrollPosition[]; rendered: RenderedHits } {
+    let j = this.indexAfter(from);
+    if (j < 0) {
+      this.restart(from);
+      j = 0;
+    }
+    this.drop(j);
+    this.fill(this.size, reader, query);
+    const n = Math.min(this.size, this.hits.length);
+    const ends = new Uint32Array(n + 1);
+    const first = this.ends[0]!;
+    for (let i = 0; i <= n; i++) ends[i] = this.ends[i]! - first;
+    return {
+      hits: this.hits.slice(0, n),
+      positions: this.positions.slice(0, n),
+      rendered: { bytes: this.arena.buf.subarray(first, this.ends[n]!), ends },
+    };
+  }
+
+  /** Reads ahead: the hits of the next step, once the current one (the first `size`) is sent. */
+  readAhead(reader: ShardReader, query: ResumedQuery): void {
+    this.fill(2 * this.size, reader, query);
+  }
+
+  private restart(from: ScrollPosition | undefined): void {
+    this.base = from;
+    this.hits = [];
+    this.positions = [];
+    this.arena.start = this.arena.end = 0;
+    this.ends = [0];
+    this.exhausted = false;
+  }
+
+  private drop(j: number): void {
+    if (j === 0) return;
+    this.base = this.positions[j - 1];
+    this.hits.splice(0, j);
+    this.positions.splice(0, j);
+    this.ends.splice(0, j);
+    this.arena.start = this.ends[0]!;
+  }
+
+  /** Queries, fetches and renders until the window holds `want` hits (or the scroll's end). */
+  private fill(want: number, reader: ShardReader, query: ResumedQuery): void {
+    while (this.hits.length < want && !this.exhausted) {
+      if (this.hits.length > this.size && this.ends.at(-1)! - this.ends[this.size]! > AHEAD_BYTES) return;
+      const from = this.positions.length > 0 ? this.positions.at(-1) : this.base;
+      const next = query(from);
+      if (next.hits.length < this.size) this.exhausted = true;
+      if (next.hits.length === 0) return;
+      const docs = next.hits.map((h) => h.doc);
+      this.render(next.hits, executeFetch(reader, { ...this.fetch, docs }));
+      for (let i = 0; i < next.hits.length; i++) {
+        this.hits.push(next.hits[i]!);
+        this.positions.push(next.positions[i]!);
+      }
+    }
+  }
+
+  private render(hits: ShardHitRef[], f: ShardFetchResult): void {
+    const a = this.arena;
+    // The offsets are absolute: an arena that moves its bytes rebases them.
+    const sourceOn = this.fetch.source.enabled && f.sourceBytes.length > 0;
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i]!;
+      let text = `"_id":${stringJson(f.ids[i]!)}`;
+      if (this.fetch.version) text += `,"_version":${valueJson(f.versions[i]!)}`;
+      if (this.fetch.seqNoPrimaryTerm) {
+        text += `,"_seq_no":${valueJson(f.seqNos[i]!)},"_primary_term":${valueJson(f.primaryTerms[i]!)}`;
+      }
+      text += `,"_score":${Number.isNaN(hit.score) ? 'null' : valueJson(hit.score)}`;
+      const routing = f.routing[i];
+      if (routing !== null && routing !== undefined) text += `,"_routing":${stringJson(routing)}`;
+      const s0 = f.sourceOffsets[i]!;
+      const s1 = f.sourceOffsets[i + 1]!;
+      const before = a.start;
+      if (sourceOn && s1 > s0) {
+        a.text(`${text},"_source":`);
+        a.bytes(f.sourceBytes.subarray(s0, s1));
+        text = '';
+      }
+      if (this.explicitSort) text += `,"sort":[${(hit.display ?? hit.sort).map(valueJson).join(',')}]`;
+      a.text(`${text}}`);
+      if (a.start !== before) this.rebase(before - a.start);
+      this.ends.push(a.end);
+    }
+  }
+
+  /** The arena moved its live bytes down by `by`. */
+  private rebase(by: number): void {
+    for (let i = 0; i < this.ends.length; i++) this.ends[i] = this.ends[i]! - by;
+  }
+}
+
+function samePosition(a: ScrollPosition, b: ScrollPosition): boolean {
+  if (a.doc !== b.doc || a.values.length !== b.values.length) return false;
+  for (let i = 0; i < a.values.length; i++) if (a.values[i] !== b.values[i]) return false;
+  return true;
+}
+
+/** A scroll's query resumed after a position (its `k` is the batch size). */
+export function resumedRequest(req: ShardQueryRequest, from: ScrollPosition | undefined): ShardQueryRequest {
+  return from ? { ...req, resumeAfter: from } : req;
+}
