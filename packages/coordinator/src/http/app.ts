@@ -15,6 +15,7 @@ import {
   noHandlerFound,
   parseJson,
   stringifyJson,
+  stringifyJsonBytes,
 } from '@shoal/protocol';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -114,7 +115,7 @@ export interface Rendered {
   status: number;
   headers: Record<string, string | string[]>;
   /** null for HEAD. */
-  text: string | null;
+  text: string | Uint8Array | null;
 }
 
 export function render(
@@ -127,18 +128,20 @@ export function render(
   const out: Record<string, string | string[]> = {};
   if (warnings.length > 0) out.warning = warnings.map((w) => deprecationWarning(w));
   if (res.headers) for (const k in res.headers) out[k.toLowerCase()] = res.headers[k]!;
-  let text: string;
+  let text: string | Uint8Array;
   if (res.text !== undefined) {
     text = res.text;
     out['content-type'] = res.contentType ?? 'text/plain; charset=UTF-8';
   } else {
     let value = res.body;
     if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
-    text = value === undefined ? '' : stringifyJson(value, isPretty(query));
+    // Pages of hits the shards rendered go out as the bytes they arrived in.
+    text =
+      value === undefined ? '' : isPretty(query) ? stringifyJson(value, true) : stringifyJsonBytes(value);
     out['content-type'] = res.contentType ?? responseContentType(headers.accept, headers['content-type']);
   }
   if (method === 'HEAD') {
-    out['content-length'] = String(Buffer.byteLength(text));
+    out['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
     return { status: res.status, headers: out, text: null };
   }
   return { status: res.status, headers: out, text };
@@ -147,7 +150,7 @@ export function render(
 function send(c: Context<Env>, r: Rendered): Response {
   return r.text === null
     ? c.body(null, r.status as 200, r.headers)
-    : c.body(r.text, r.status as 200, r.headers);
+    : c.body(r.text as string, r.status as 200, r.headers);
 }
 
 export function createApp<S>(opts: AppOptions<S>): Hono<Env> {

@@ -27,6 +27,11 @@ export class RawJson {
     return this.#text;
   }
 
+  /** The bytes it was made of, while they have not been decoded to text. */
+  get bytes(): Uint8Array | undefined {
+    return this.#bytes;
+  }
+
   /** The value itself, for the rare reader that needs it (pretty printing, filter_path). */
   parse(): unknown {
     return parseJson(this.text, 'raw json');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from './parse.ts';
 import { RawJson } from './raw-json.ts';
-import { stringifyJson } from './stringify.ts';
+import { stringifyJson, stringifyJsonBytes } from './stringify.ts';
 
 describe('stringifyJson', () => {
   it('is JSON.stringify for plain values', () => {
@@ -113,5 +113,35 @@ describe('stringifyJson', () => {
     expect(out.length).toBeGreaterThan(1_000_000);
     expect(out).toContain('"sort":[19999000000000000,"k"]');
     expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe('stringifyJsonBytes', () => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  const bigHits = `[${Array.from({ length: 200 }, (_, i) => `{"_id":"${i}","_source":{"t":"é ${'x'.repeat(20)}"}}`).join(',')}]`;
+
+  it('copies large raw bytes into the output and writes the same JSON as stringifyJson', () => {
+    const value = () => ({
+      took: 3,
+      _scroll_id: 'abc\u0000def',
+      hits: { total: { value: 7n, relation: 'eq' }, max_score: null, hits: new RawJson(enc.encode(bigHits)) },
+      tail: [new RawJson(enc.encode(bigHits)), new RawJson('{"small":true}'), Number.NaN],
+    });
+    const bytes = stringifyJsonBytes(value());
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(dec.decode(bytes as Uint8Array)).toBe(stringifyJson(value()));
+    expect(JSON.parse(dec.decode(bytes as Uint8Array)).tail[0][199]._id).toBe('199');
+  });
+
+  it('answers text when nothing is large raw bytes, or the value is not small', () => {
+    const small = { hits: new RawJson(enc.encode('[{"a":1}]')), n: 1 };
+    expect(stringifyJsonBytes(small)).toBe('{"hits":[{"a":1}],"n":1}');
+    const large = {
+      list: Array.from({ length: 100 }, (_, i) => ({ i })),
+      raw: new RawJson(enc.encode(bigHits)),
+    };
+    expect(stringifyJsonBytes(large)).toBe(stringifyJson(large));
+    expect(stringifyJsonBytes({ a: 1 })).toBe('{"a":1}');
   });
 });

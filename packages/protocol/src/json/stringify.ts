@@ -25,6 +25,10 @@ export function stringifyJson(value: unknown, pretty = false): string {
   if (pretty) return `${write(value, '\n', true) ?? 'null'}\n`;
   const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
+  return compactScanned(value, scan);
+}
+
+function compactScanned(value: unknown, scan: Scan): string {
   if (!scan.big && !scan.nonFinite && !scan.raw) return JSON.stringify(value) ?? 'null';
   if (scan.nodes <= SMALL_VALUE_NODES) return compact(value) ?? 'null';
   const replacer = scan.nonFinite
@@ -60,6 +64,57 @@ export function stringifyJson(value: unknown, pretty = false): string {
   });
   if (found !== bigints + raws.length) return write(value, null, false) ?? 'null';
   return out;
+}
+
+/**
+ * Compact JSON, as stringifyJson writes it, or as UTF-8 bytes for a small value holding large
+ * raw JSON still in bytes (a page of hits rendered by the shards): those raw bytes are copied
+ * into the output as they are, never decoded to text and encoded again.
+ */
+export function stringifyJsonBytes(value: unknown): string | Uint8Array {
+  const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
+  scanValue(value, scan, 0);
+  if (!scan.raw || scan.nodes > SMALL_VALUE_NODES) return compactScanned(value, scan);
+  const spliced: Uint8Array[] = [];
+  splicing = spliced;
+  let text: string | undefined;
+  try {
+    text = compact(value);
+  } finally {
+    splicing = null;
+  }
+  if (text === undefined) return 'null';
+  if (spliced.length === 0) return text;
+  // Each spliced raw value left one NUL in the text: no JSON text has one unescaped.
+  const pieces = text.split('\u0000');
+  let size = 0;
+  for (const p of pieces) size += Buffer.byteLength(p);
+  for (const b of spliced) size += b.byteLength;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    at += out.write(pieces[i]!, at);
+    const b = spliced[i];
+    if (b) {
+      out.set(b, at);
+      at += b.byteLength;
+    }
+  }
+  return out;
+}
+
+/** Raw JSON at least this large is spliced as bytes by stringifyJsonBytes. */
+const SPLICE_MIN_BYTES = 4096;
+/** While stringifyJsonBytes runs: the raw byte values compact() left a NUL for, in order. */
+let splicing: Uint8Array[] | null = null;
+
+function rawText(v: RawJson): string {
+  const bytes = v.bytes;
+  if (splicing !== null && bytes !== undefined && bytes.byteLength >= SPLICE_MIN_BYTES) {
+    splicing.push(bytes);
+    return '\u0000';
+  }
+  return v.text;
 }
 
 /** Objects and arrays up to which the exact writer beats the placeholder pass. */
@@ -128,7 +183,7 @@ function compact(v: unknown): string | undefined {
       return undefined;
   }
   if (v === null) return 'null';
-  if (v instanceof RawJson) return v.text;
+  if (v instanceof RawJson) return rawText(v);
   const withToJson = v as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return compact(withToJson.toJSON());
   if (v instanceof Number || v instanceof String || v instanceof Boolean) return compact(v.valueOf());
