@@ -272,22 +272,24 @@ export function unpackHits(reply: PackedReply): {
     ids[i] = f.ids.slice(start, end);
     start = end;
   }
-  const numbers = (at: number) => {
-    const out: number[] = new Array(m);
-    const from = at >> 3;
-    for (let i = 0; i < m; i++) out[i] = f64[from + i]!;
-    return out;
-  };
   const fetched: ShardFetchResult = {
     ids,
     routing: f.routing ?? new Array(m).fill(null),
-    versions: numbers(f.versions),
-    seqNos: numbers(f.seqNos),
-    primaryTerms: numbers(f.primaryTerms),
+    versions: numbers(f64, f.versions, m),
+    seqNos: numbers(f64, f.seqNos, m),
+    primaryTerms: numbers(f64, f.primaryTerms, m),
     sourceBytes: new Uint8Array(buf, base + f.sourceBytes, f.sourceLength),
     sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, m + 1),
   };
   return rendered ? { result, fetched, rendered } : { result, fetched };
+}
+
+/** m Float64 values at byte offset `at`, as a plain array. */
+function numbers(f64: Float64Array, at: number, m: number): number[] {
+  const out: number[] = new Array(m);
+  const from = at >> 3;
+  for (let i = 0; i < m; i++) out[i] = f64[from + i]!;
+  return out;
 }
 
 /**

@@ -126,9 +126,17 @@ export class FileBacking implements SegmentBacking {
   private fieldView(fd: FieldDirectory): SegmentField {
     const self = this;
     const { file } = this;
-    const key = (what: string) => `${what}:${fd.path}`;
+    // Section keys, built once per field rather than on every access.
+    const keys = {
+      docs: `docs:${fd.path}`,
+      geo: `geo:${fd.path}`,
+      numeric: `numeric:${fd.path}`,
+      postings: `postings:${fd.path}`,
+      sortedSet: `sortedSet:${fd.path}`,
+      terms: `terms:${fd.path}`,
+    };
     const terms = () =>
-      self.load(key('terms'), () => {
+      self.load(keys.terms, () => {
         const value = file.strings(fd.postings!.terms);
         return { value, bytes: stringsBytes(value) };
       });
@@ -136,7 +144,7 @@ export class FileBacking implements SegmentBacking {
       path: fd.path,
       type: fd.type,
       get docsWithField() {
-        return self.load(key('docs'), () => ({
+        return self.load(keys.docs, () => ({
           value: file.array(fd.docsWithField) as Int32Array,
           bytes: byteLengthOf(fd.docsWithField),
         }));
@@ -147,7 +155,7 @@ export class FileBacking implements SegmentBacking {
       Object.defineProperty(view, 'postings', {
         enumerable: true,
         get: (): Postings =>
-          self.load(key('postings'), () => {
+          self.load(keys.postings, () => {
             const arr = (r: typeof p.freqs) => (r ? file.array(r) : null);
             const value: Postings = {
               terms: terms(),
@@ -172,7 +180,7 @@ export class FileBacking implements SegmentBacking {
       Object.defineProperty(view, 'sortedSet', {
         enumerable: true,
         get: (): SortedSetValues =>
-          self.load(key('sortedSet'), () => ({
+          self.load(keys.sortedSet, () => ({
             value: {
               terms: terms(),
               starts: file.array(ss.starts) as Uint32Array,
@@ -188,7 +196,7 @@ export class FileBacking implements SegmentBacking {
       Object.defineProperty(view, 'numeric', {
         enumerable: true,
         get: (): NumericValues =>
-          self.load(key('numeric'), () => {
+          self.load(keys.numeric, () => {
             const starts = file.array(n.starts) as Uint32Array;
             const value: NumericValues =
               n.kind === 'long'
@@ -213,7 +221,7 @@ export class FileBacking implements SegmentBacking {
       Object.defineProperty(view, 'geo', {
         enumerable: true,
         get: (): GeoValues =>
-          self.load(key('geo'), () => ({
+          self.load(keys.geo, () => ({
             value: {
               starts: file.array(g.starts) as Uint32Array,
               lat: file.array(g.lat) as Float64Array,

@@ -83,20 +83,33 @@ export class ReaderSnapshot {
   /** A new counted handle on this snapshot. */
   acquire(): ShardReader {
     this.incRef();
-    let released = false;
-    const snap = this;
-    return {
-      id: this.id,
-      segments: this.segments,
-      maxDoc: this.maxDoc,
-      numDocs: this.numDocs,
-      release() {
-        if (released) return;
-        released = true;
-        snap.decRef();
-      },
-      cached: (key, compute) => this.cached(key, compute),
-    };
+    return new ReaderHandle(this);
+  }
+}
+
+/** One counted handle on a snapshot (a class: one is made per search). */
+class ReaderHandle implements ShardReader {
+  readonly id: number;
+  readonly segments: readonly ReaderSegment[];
+  readonly maxDoc: number;
+  readonly numDocs: number;
+  private released = false;
+
+  constructor(private readonly snap: ReaderSnapshot) {
+    this.id = snap.id;
+    this.segments = snap.segments;
+    this.maxDoc = snap.maxDoc;
+    this.numDocs = snap.numDocs;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.snap.decRef();
+  }
+
+  cached<T>(key: string, compute: () => T): T {
+    return this.snap.cached(key, compute);
   }
 }
 

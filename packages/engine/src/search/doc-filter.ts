@@ -16,13 +16,20 @@ export interface DocFilter {
   readonly empty: boolean;
 }
 
+/** The live docs of a reader (a class: one is made per search, with no closure to name). */
+class LiveDocsFilter implements DocFilter {
+  readonly empty = false;
+  constructor(readonly total: number) {}
+  excluded(rs: ReaderSegment): Uint32Array | null {
+    return rs.liveDocs.deletedBits;
+  }
+  count(rs: ReaderSegment): number {
+    return rs.liveDocs.numLive;
+  }
+}
+
 export function liveDocsFilter(reader: ShardReader): DocFilter {
-  return {
-    excluded: (rs) => rs.liveDocs.deletedBits,
-    count: (rs) => rs.liveDocs.numLive,
-    total: reader.numDocs,
-    empty: false,
-  };
+  return new LiveDocsFilter(reader.numDocs);
 }
 
 export const EMPTY_FILTER: DocFilter = {

@@ -34,12 +34,38 @@ export function sortedPermutation(rs: ReaderSegment, fs: FieldSort, reverse: boo
     () => build(rs, fs, useMax, reverse),
   );
   if (fs.source === 'numeric' || !sf?.sortedSet) {
-    const keys = data.keys as Float64Array | BigInt64Array;
-    return { order: data.order, missing: data.missing, value: (i) => keys[i]! };
+    return new NumericPermutation(data.order, data.missing, data.keys as Float64Array | BigInt64Array);
   }
-  const toValue = ordValue(fs, sf.sortedSet.terms, rs);
-  const keys = data.keys as Int32Array;
-  return { order: data.order, missing: data.missing, value: (i) => toValue(keys[i]!) };
+  return new OrdPermutation(
+    data.order,
+    data.missing,
+    data.keys as Int32Array,
+    ordValue(fs, sf.sortedSet.terms, rs),
+  );
+}
+
+/** Classes rather than object literals with arrow functions: one is made per segment and search. */
+class NumericPermutation implements SortedPermutation {
+  constructor(
+    readonly order: Int32Array,
+    readonly missing: Int32Array,
+    private readonly keys: Float64Array | BigInt64Array,
+  ) {}
+  value(i: number): SortValue {
+    return this.keys[i]!;
+  }
+}
+
+class OrdPermutation implements SortedPermutation {
+  constructor(
+    readonly order: Int32Array,
+    readonly missing: Int32Array,
+    private readonly keys: Int32Array,
+    private readonly toValue: (ord: number) => SortValue,
+  ) {}
+  value(i: number): SortValue {
+    return this.toValue(this.keys[i]!);
+  }
 }
 
 function build(rs: ReaderSegment, fs: FieldSort, useMax: boolean, reverse: boolean): PermData {
