@@ -133,7 +133,7 @@ function resolveFieldSort(
   const first = spec.missing === '_first';
   // paging.md §7.2: the substitute is the minimum when (_first XOR reverse).
   const useMin = first !== reverse;
-  const base: Omit<FieldSort, 'conversion' | 'kind' | 'missing' | 'longSemantics' | 'target'> = {
+  const base: FieldBase = {
     path: field.path,
     type,
     unmapped,
@@ -142,40 +142,16 @@ function resolveFieldSort(
   };
   if (type === 'keyword') {
     const target: ValueTarget = { name: spec.field, kind: 'string' };
-    return {
-      ...base,
-      conversion: 'none',
-      kind: 'string',
-      longSemantics: false,
-      missing: custom(spec, target),
-      target,
-    };
+    return fieldSort(base, 'none', 'string', false, custom(spec, target), target);
   }
   if (type === 'ip') {
     const target: ValueTarget = { name: spec.field, kind: 'ip' };
-    const display = (v: SortValue) => (typeof v === 'string' ? formatIp(BigInt(`0x${v}`)) : v);
-    return {
-      ...base,
-      conversion: 'none',
-      kind: 'ip',
-      longSemantics: false,
-      missing: custom(spec, target),
-      target,
-      display,
-    };
+    return fieldSort(base, 'none', 'ip', false, custom(spec, target), target, displayIp);
   }
   if (type === 'boolean') {
     const target: ValueTarget = { name: spec.field, kind: 'bool' };
     const missing = isCustom(spec.missing) ? custom(spec, target) : useMin ? LONG_MIN : LONG_MAX;
-    return {
-      ...base,
-      conversion: 'none',
-      kind: 'bool',
-      longSemantics: true,
-      missing,
-      target,
-      display: (v) => v !== 0 && v !== 0n,
-    };
+    return fieldSort(base, 'none', 'bool', true, missing, target, displayBoolean);
   }
   // Numeric and date fields: the stored kind, then numeric_type.
   const longSemantics = type !== 'double' && type !== 'float';
@@ -216,14 +192,52 @@ function resolveFieldSort(
   else if (kind === 'double') missing = useMin ? -Infinity : Infinity;
   else if (nanos) missing = useMin ? 0n : LONG_MAX;
   else missing = useMin ? LONG_MIN : LONG_MAX;
-  const fs: FieldSort = { ...base, conversion, kind, longSemantics, missing, target };
-  const isMissing = (v: SortValue) => v === missing && !isCustom(spec.missing);
+  let display: ((v: SortValue) => SortValue) | undefined;
   if (spec.format !== undefined && (nanos || millis)) {
     const format = spec.format;
     const res = nanos ? 'nanos' : 'millis';
-    fs.display = (v) => (isMissing(v) || v === null ? v : formatDate(v as number | bigint, res, format));
+    const substitute = isCustom(spec.missing) ? undefined : missing;
+    display = (v) => (v === substitute || v === null ? v : formatDate(v as number | bigint, res, format));
   }
-  return fs;
+  return fieldSort(base, conversion, kind, longSemantics, missing, target, display);
+}
+
+type FieldBase = Pick<FieldSort, 'path' | 'type' | 'unmapped' | 'source' | 'mode'>;
+
+/**
+ * A FieldSort as one literal with every property (display too), so every key has the same
+ * shape: a spread of the common part plus the rest made slow, dictionary-like objects.
+ */
+function fieldSort(
+  b: FieldBase,
+  conversion: Conversion,
+  kind: ValueKind,
+  longSemantics: boolean,
+  missing: SortValue,
+  target: ValueTarget,
+  display?: (v: SortValue) => SortValue,
+): FieldSort {
+  return {
+    path: b.path,
+    type: b.type,
+    unmapped: b.unmapped,
+    source: b.source,
+    mode: b.mode,
+    longSemantics,
+    conversion,
+    kind,
+    missing,
+    display,
+    target,
+  };
+}
+
+function displayIp(v: SortValue): SortValue {
+  return typeof v === 'string' ? formatIp(BigInt(`0x${v}`)) : v;
+}
+
+function displayBoolean(v: SortValue): SortValue {
+  return v !== 0 && v !== 0n;
 }
 
 function isCustom(m: Extract<SortSpec, { kind: 'field' }>['missing']): boolean {
