@@ -17,7 +17,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
 import { compareSortValues } from './sort-values.ts';
-import { type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
+import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 
@@ -192,6 +192,10 @@ function fieldOrder(plan: QueryPlan): Collected {
   const score = matchAll && plan.needsScores ? weight.score : Number.NaN;
   let total = matchAll ? filter.total : 0;
   const cands: Candidate[] = [];
+  const cmp = candidateComparator(keys);
+  const permKey = permutationKey(fs, key.reverse);
+  /** The k-th best candidate so far, once there are k. */
+  let worst: Candidate | undefined;
   for (const rs of reader.segments) {
     plan.cancel.now();
     const excluded = filter.excluded(rs);
@@ -211,7 +215,7 @@ function fieldOrder(plan: QueryPlan): Collected {
       }
     }
     if (k === 0) continue;
-    const perm = sortedPermutation(rs, fs, key.reverse);
+    const perm = sortedPermutation(rs, fs, key.reverse, permKey);
     const n = perm.order.length + perm.missing.length;
     let p = 0;
     if (after) {
@@ -231,10 +235,19 @@ function fieldOrder(plan: QueryPlan): Collected {
       if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
       const doc = rs.docBase + d;
       const value = valueAt(perm, p, missingFirst, fs.missing);
-      cands.push({ doc, score, values: tiebreak ? [value, doc] : [value] });
+      const cand: Candidate = { doc, score, values: tiebreak ? [value, doc] : [value] };
+      // The segment is walked in sort order: once a doc cannot beat the k-th best of the
+      // segments before, none after it in this segment can.
+      if (worst && cmp(cand, worst) >= 0) break;
+      cands.push(cand);
       found++;
     }
+    if (cands.length >= k && k > 0) {
+      cands.sort(cmp);
+      cands.length = k;
+      worst = cands[k - 1];
+    }
   }
-  cands.sort(candidateComparator(keys));
+  cands.sort(cmp);
   return { total, relation: 'eq', maxScore: score, cands: cands.slice(0, k) };
 }

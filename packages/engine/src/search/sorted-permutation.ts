@@ -26,13 +26,20 @@ export interface SortedPermutation {
 
 const EMPTY = new Int32Array(0);
 
-export function sortedPermutation(rs: ReaderSegment, fs: FieldSort, reverse: boolean): SortedPermutation {
+/** The segment-cache key of a permutation (a search computes it once for all its segments). */
+export function permutationKey(fs: FieldSort, reverse: boolean): string {
+  return `perm:${fs.path}:${fs.mode === 'max' ? 'max' : 'min'}:${reverse ? 'desc' : 'asc'}`;
+}
+
+export function sortedPermutation(
+  rs: ReaderSegment,
+  fs: FieldSort,
+  reverse: boolean,
+  key = permutationKey(fs, reverse),
+): SortedPermutation {
   const sf = fs.unmapped ? undefined : rs.segment.field(fs.path);
   const useMax = fs.mode === 'max';
-  const data = rs.segment.cached(
-    `perm:${fs.path}:${useMax ? 'max' : 'min'}:${reverse ? 'desc' : 'asc'}`,
-    () => build(rs, fs, useMax, reverse),
-  );
+  const data = rs.segment.cached(key, () => build(rs, fs, useMax, reverse));
   if (fs.source === 'numeric' || !sf?.sortedSet) {
     return new NumericPermutation(data.order, data.missing, data.keys as Float64Array | BigInt64Array);
   }
