@@ -72,9 +72,15 @@ describe('a node restarted on its data path', () => {
     expect(eight).toMatchObject({ _version: 2, _source: { title: 'updated', year: 1874 } });
     // Searching through an alias works as before.
     expect((await http(node.url, 'POST', '/shelf/_count')).json.count).toBe(59);
-    // seq_no goes on from where the shard was.
+    // seq_no goes on from where the shard was; the restarted copy is a new primary term.
+    expect(eight._primary_term).toBe(1);
     const next = await http(node.url, 'PUT', '/library/_doc/8', { title: 'again' });
     expect(next.json._seq_no).toBeGreaterThan(eight._seq_no);
+    expect(next.json._primary_term).toBe(2);
+    const stale = await http(node.url, 'PUT', '/library/_doc/9?if_seq_no=0&if_primary_term=2', {
+      title: 'x',
+    });
+    expect(stale.status).toBe(409);
 
     // A clean stop flushes; the next start replays nothing.
     node = await node.restart();
@@ -82,5 +88,10 @@ describe('a node restarted on its data path', () => {
     expect(recovered).toHaveLength(3);
     for (const l of recovered) expect(l.replayedOps).toBe(0);
     expect((await http(node.url, 'POST', '/library/_count')).json.count).toBe(59);
+    // Every start is a new term, even one that wrote nothing in the term before.
+    expect((await http(node.url, 'GET', '/library/_doc/8')).json._primary_term).toBe(2);
+    node = await node.restart();
+    const third = await http(node.url, 'PUT', '/library/_doc/8', { title: 'third' });
+    expect(third.json._primary_term).toBe(4);
   });
 });

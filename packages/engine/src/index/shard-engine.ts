@@ -16,7 +16,7 @@ import type { ShardStore, StoreEntry } from '../store/shard-store.ts';
 import { type TranslogOp, translogOpOf } from '../store/translog-ops.ts';
 import { EngineStats } from './engine-stats.ts';
 import { LiveDocs } from './live-docs.ts';
-import { pickMerge } from './merge-policy.ts';
+import { expungeChoice, forceMergeChoice, pickMerge, replaceMerged } from './merge-policy.ts';
 import { Segment } from './segment.ts';
 import { type DocMeta, SegmentBuilder } from './segment-builder.ts';
 import { mergeSegmentData } from './segment-merge.ts';
@@ -98,6 +98,11 @@ export class ShardEngine {
 
   setPrimaryTerm(term: number): void {
     this.primaryTerm = term;
+  }
+
+  /** The term new operations get (the highest seen, after a replay). */
+  get currentPrimaryTerm(): number {
+    return this.primaryTerm;
   }
 
   /** Highest seq_no assigned so far (-1 before the first op). */
@@ -328,23 +333,17 @@ export class ShardEngine {
    */
   forceMerge(maxSegments = 1): boolean {
     this.refresh();
-    const target = Math.max(1, maxSegments);
-    const n = this.entries.length;
-    // Lucene's "already merged" rule: few enough segments, unless it is one with deletions.
-    if (n === 0) return false;
-    if (n <= target && !(n === 1 && this.entries[0]!.liveDocs.numDeleted > 0)) return false;
-    const bySize = [...this.entries].sort((a, b) => a.liveDocs.numLive - b.liveDocs.numLive);
-    this.mergeEntries(bySize.slice(0, Math.max(1, n - target + 1)));
-    return true;
+    const chosen = forceMergeChoice(this.entries, maxSegments);
+    if (chosen) this.mergeEntries(chosen);
+    return chosen !== undefined;
   }
 
   /** `_forcemerge?only_expunge_deletes=true`: rewrites the segments that have deleted docs. */
   expungeDeletes(): boolean {
     this.refresh();
-    const withDeletes = this.entries.filter((e) => e.liveDocs.numDeleted > 0);
-    if (withDeletes.length === 0) return false;
-    this.mergeEntries(withDeletes);
-    return true;
+    const chosen = expungeChoice(this.entries);
+    if (chosen) this.mergeEntries(chosen);
+    return chosen !== undefined;
   }
 
   /**
@@ -365,17 +364,9 @@ export class ShardEngine {
     const merged = this.newSegment(mergeSegmentData(inOrder, this.segmentName()));
     merged.incRef();
     this.stats.recordMerge(inOrder, merged, performance.now() - started);
-    const next: SegmentEntry[] = [];
-    let placed = false;
-    for (const e of this.entries) {
-      if (!set.has(e)) {
-        next.push(e);
-      } else if (!placed) {
-        placed = true;
-        if (merged.maxDoc > 0) next.push({ segment: merged, liveDocs: LiveDocs.allLive(merged.maxDoc) });
-      }
-    }
-    this.entries = next;
+    const entry =
+      merged.maxDoc > 0 ? { segment: merged, liveDocs: LiveDocs.allLive(merged.maxDoc) } : undefined;
+    this.entries = replaceMerged(this.entries, set, entry);
     for (const e of inOrder) e.segment.decRef();
     if (merged.maxDoc === 0) merged.decRef();
     this.publish();

@@ -66,6 +66,16 @@ export function openShardEngine(
     throw e;
   }
   engine.refresh();
+  // A copy started again is a new primary assignment: as Elasticsearch does, its primary term
+  // goes up, so the operations of this run are told apart from those before it.
+  const term = Math.max(engine.currentPrimaryTerm, store.recordedPrimaryTerm()) + 1;
+  try {
+    store.recordPrimaryTerm(term);
+  } catch (e) {
+    engine.close();
+    throw e;
+  }
+  engine.setPrimaryTerm(term);
   return {
     engine,
     recovery: {

@@ -25,7 +25,7 @@ import {
   writeCommit,
 } from './commit-point.ts';
 import { FileDeleter } from './file-deleter.ts';
-import { fsyncDir } from './files.ts';
+import { fsyncDir, readFileOrUndefined, writeFileAtomic } from './files.ts';
 import { readLiveDocs, writeLiveDocs } from './live-docs-file.ts';
 import { type SegmentData, type SegmentDirectory, writeSegmentFile } from './segment-codec.ts';
 import { SegmentFile } from './segment-file.ts';
@@ -43,6 +43,8 @@ export interface SeqNoState {
   primaryTerm: number;
 }
 
+/** The primary term the copy last started under (see recordPrimaryTerm). */
+const PRIMARY_TERM_FILE = 'primary_term';
 const segmentFile = (name: string) => `${name}.seg`;
 
 function fsyncPath(path: string): void {
@@ -131,6 +133,21 @@ export class ShardStore {
       throw e;
     }
     return { store, commit, entries };
+  }
+
+  /** The primary term this copy last started under (0 before its first restart). */
+  recordedPrimaryTerm(): number {
+    const raw = readFileOrUndefined(join(this.path, PRIMARY_TERM_FILE));
+    const term = raw === undefined ? 0 : Number(raw.toString('utf8').trim());
+    return Number.isSafeInteger(term) && term > 0 ? term : 0;
+  }
+
+  /**
+   * Records the primary term the copy starts under, before it takes any write: the next start
+   * goes above it even when no operation of this term reached the translog or a commit.
+   */
+  recordPrimaryTerm(term: number): void {
+    writeFileAtomic(join(this.path, PRIMARY_TERM_FILE), new TextEncoder().encode(`${term}\n`));
   }
 
   get translog(): Translog {
