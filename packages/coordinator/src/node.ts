@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getTimeMs } from '@shoal/protocol';
-import { ShardWorker } from '@shoal/shard';
+import { ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
@@ -31,7 +31,12 @@ export async function startNode(
   cluster: { name: string; settings: Record<string, string> },
   logger: Logger,
 ): Promise<StartedNode> {
-  const workers = Array.from({ length: Math.max(1, config.shardWorkers) }, (_, i) => new ShardWorker(i));
+  // Each worker thread gets its row of the search-context counters when it starts.
+  const counters = ContextCounters.create(Math.max(1, config.shardWorkers));
+  const workers = Array.from(
+    { length: counters.rows },
+    (_, i) => new ShardWorker(i, { counters: counters.ref(i) }),
+  );
   const shards = new ShardTable(workers);
   for (const w of workers) {
     w.onShardsFailed((keys, reason) =>
@@ -71,7 +76,7 @@ export async function startNode(
       indexTotal: 0,
       indexTimeMs: 0,
     },
-    leases: new LeaseRegistry(nodeState.nodeId, workers),
+    leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
   };
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {

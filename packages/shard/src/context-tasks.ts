@@ -46,7 +46,7 @@ export interface ScrollSpec {
 }
 
 export type ContextTask =
-  | { t: 'open_pit'; key: ShardKey; keepAliveMs: number; counters: CounterRef; reapIntervalMs: number }
+  | { t: 'open_pit'; key: ShardKey; keepAliveMs: number; counters?: CounterRef; reapIntervalMs: number }
   | {
       t: 'scroll_start';
       key: ShardKey;
@@ -56,7 +56,7 @@ export type ContextTask =
       /** `search.max_open_scroll_context`. */
       maxOpenScrolls: number;
       spec: ScrollSpec;
-      counters: CounterRef;
+      counters?: CounterRef;
       reapIntervalMs: number;
       /** Fetch the documents of this many of the first hits with the query. */
       prefetch: number;

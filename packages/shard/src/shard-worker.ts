@@ -7,7 +7,8 @@
  */
 import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
-import type { ShardKey, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
+import type { CounterRef } from './context-counters.ts';
+import type { ShardKey, ShardWorkerData, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
 import { tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -26,7 +27,11 @@ export class ShardWorker {
   private failedListeners: ((keys: ShardKey[], reason: string) => void)[] = [];
   private closed = false;
 
-  constructor(id: number) {
+  /**
+   * `counters`: this thread's row of the node's search-context counters, handed to every
+   * thread the pool starts (a replacement too) instead of travelling with each task.
+   */
+  constructor(id: number, opts: { counters?: CounterRef } = {}) {
     this.id = id;
     this.pool = new Piscina({
       filename: workerUrl.href,
@@ -41,6 +46,7 @@ export class ShardWorker {
       maxQueue: MAX_QUEUED_TASKS,
       execArgv: tsExecArgv(workerUrl),
       resourceLimits: workerResourceLimits(),
+      workerData: { counters: opts.counters } satisfies ShardWorkerData,
     });
     // Piscina reports a thread death as an 'error' event only when no task was running on it;
     // otherwise the running tasks reject. 'workerDestroy' fires in both cases.

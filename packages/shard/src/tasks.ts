@@ -17,6 +17,12 @@ import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 import type { PackedHits } from './hit-codec.ts';
 
+/** What every shard worker thread is started with. */
+export interface ShardWorkerData {
+  /** The thread's row of the node's search-context counters (`_nodes/stats`). */
+  counters?: CounterRef;
+}
+
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
 export type ShardKey = string;
 

@@ -6,6 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { workerData } from 'node:worker_threads';
 import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache } from '@shoal/engine';
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
@@ -13,7 +14,15 @@ import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './cont
 import { packedQueryReply, packHits } from './hit-codec.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
-import type { PackedWriteOp, ShardKey, TaskReply, TaskResults, WorkerTask, WriteTask } from './tasks.ts';
+import type {
+  PackedWriteOp,
+  ShardKey,
+  ShardWorkerData,
+  TaskReply,
+  TaskResults,
+  WorkerTask,
+  WriteTask,
+} from './tasks.ts';
 
 const shards = new Map<ShardKey, ShardHost>();
 
@@ -23,6 +32,7 @@ function fullGc(): void {
   (runInNewContext('gc') as () => void)();
 }
 const contexts = new ReaderContexts();
+contexts.attach((workerData as ShardWorkerData | null)?.counters);
 
 function host(key: ShardKey): ShardHost {
   const h = shards.get(key);

@@ -36,8 +36,9 @@ export class LeaseRegistry {
     readonly nodeId: string,
     private readonly workers: readonly ShardWorker[],
     private readonly now: () => number = Date.now,
+    counters: ContextCounters = ContextCounters.create(workers.length),
   ) {
-    this.counters = ContextCounters.create(workers.length);
+    this.counters = counters;
   }
 
   newLeaseId(): string {

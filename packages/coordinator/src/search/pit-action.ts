@@ -58,7 +58,6 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
           t: 'open_pit',
           key,
           keepAliveMs,
-          counters: s.leases.counters.ref(worker.id),
           reapIntervalMs: reapIntervalMs(s),
         });
         opened[t.shardIndex] = {

@@ -85,7 +85,6 @@ export async function executePitSearch(
       cancel,
       keepContext: true,
       pit: { context, keepAliveMs: pitReq.keepAliveMs },
-      counters: s.leases.counters.ref(worker.id),
     });
     return { reply, worker, key };
   };

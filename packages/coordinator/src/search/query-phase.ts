@@ -68,14 +68,12 @@ export function latestReaderQuery(
 ): ShardQueryExec {
   return async (t) => {
     const { worker, key } = startedCopy(t);
-    const counters = s.leases.counters.ref(worker.id);
     const reply = await worker.run({
       t: 'query',
       key,
       req: build(t),
       cancel,
       keepContext: keepContext && !prefetch,
-      counters,
       prefetch,
     });
     if (prefetch && reply.packed && reply.bytes) {

@@ -98,7 +98,6 @@ export async function startScroll(
       keepAliveMs,
       maxOpenScrolls,
       spec,
-      counters: s.leases.counters.ref(worker.id),
       reapIntervalMs: reapIntervalMs(s),
       prefetch: prefetchCount(search.size, runnable.length),
       render: rawHits && renderable(spec),
