@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getTimeMs } from '@shoal/protocol';
-import { ContextCounters, ShardWorker } from '@shoal/shard';
+import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
@@ -33,9 +33,10 @@ export async function startNode(
 ): Promise<StartedNode> {
   // Each worker thread gets its row of the search-context counters when it starts.
   const counters = ContextCounters.create(Math.max(1, config.shardWorkers));
+  const cancelSlots = new CancelSlots();
   const workers = Array.from(
     { length: counters.rows },
-    (_, i) => new ShardWorker(i, { counters: counters.ref(i) }),
+    (_, i) => new ShardWorker(i, { counters: counters.ref(i), cancel: cancelSlots.sab }),
   );
   const shards = new ShardTable(workers);
   for (const w of workers) {
@@ -77,6 +78,7 @@ export async function startNode(
       indexTimeMs: 0,
     },
     leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
+    cancelSlots,
   };
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {

@@ -1,4 +1,4 @@
-import type { ShardWorker } from '@shoal/shard';
+import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
 import type { ShardTable } from './shards/shard-table.ts';
@@ -42,4 +42,6 @@ export interface NodeServices {
   counters: NodeCounters;
   /** Open PITs and scrolls, and the node's search-context counters. */
   leases: LeaseRegistry;
+  /** Cancellation of the shard tasks of searches whose client went away. */
+  cancelSlots: CancelSlots;
 }

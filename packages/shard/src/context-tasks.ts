@@ -22,6 +22,7 @@ import {
   type ShardReader,
 } from '@shoal/engine';
 import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
 import {
@@ -51,7 +52,7 @@ export type ContextTask =
       t: 'scroll_start';
       key: ShardKey;
       req: ShardQueryRequest;
-      cancel: SharedArrayBuffer;
+      cancel: CancelToken;
       keepAliveMs: number;
       /** `search.max_open_scroll_context`. */
       maxOpenScrolls: number;
@@ -72,7 +73,7 @@ export type ContextTask =
       consumed: number;
       /** The new keep-alive; absent: the context keeps its own (and is freed after this page). */
       keepAliveMs?: number;
-      cancel: SharedArrayBuffer;
+      cancel: CancelToken;
       /** Fetch the documents of this many of the first hits with the query. */
       prefetch: number;
       /**
@@ -108,17 +109,17 @@ export interface ContextFetch {
 export interface ContextDeps {
   host(key: ShardKey): ShardHost;
   contexts: ReaderContexts;
-  isCancelled(cancel: SharedArrayBuffer): () => boolean;
+  isCancelled(cancel: CancelToken): () => boolean;
 }
 
 const notCancelled = () => false;
 
-function queryContext(h: ShardHost, deps: ContextDeps, cancel: SharedArrayBuffer | undefined) {
+function queryContext(h: ShardHost, deps: ContextDeps, cancel: CancelToken | undefined) {
   return {
     index: h.spec.index,
     indexUuid: h.spec.indexUuid,
     shardId: h.spec.shardId,
-    isCancelled: cancel ? deps.isCancelled(cancel) : notCancelled,
+    isCancelled: cancel === undefined ? notCancelled : deps.isCancelled(cancel),
     nowMillis: Date.now(),
   };
 }
@@ -247,7 +248,7 @@ function resumedQuery(
   ctx: ReaderContext,
   h: ShardHost,
   deps: ContextDeps,
-  cancel: SharedArrayBuffer | undefined,
+  cancel: CancelToken | undefined,
 ): ResumedQuery {
   const state = ctx.scroll!;
   return (from) => {
@@ -298,7 +299,7 @@ export function pitQuery(
   key: ShardKey,
   req: ShardQueryRequest,
   pit: PitQuery,
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   deps: ContextDeps,
 ): QueryTaskResult {
   const ctx = deps.contexts.use(key, pit.context, pit.keepAliveMs);

@@ -1,3 +1,4 @@
+export { CancelSlots, type CancelToken, NOT_CANCELLABLE } from './cancel-slots.ts';
 export { ContextCounters, type ContextTotals, type CounterRef } from './context-counters.ts';
 export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
 export { type PackedReply, packHits, unpackHits } from './hit-codec.ts';

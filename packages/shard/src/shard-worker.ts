@@ -28,10 +28,11 @@ export class ShardWorker {
   private closed = false;
 
   /**
-   * `counters`: this thread's row of the node's search-context counters, handed to every
-   * thread the pool starts (a replacement too) instead of travelling with each task.
+   * `counters` (this thread's row of the node's search-context counters) and `cancel` (the
+   * node's cancellation flags) are handed to every thread the pool starts, a replacement too,
+   * instead of travelling with each task.
    */
-  constructor(id: number, opts: { counters?: CounterRef } = {}) {
+  constructor(id: number, opts: { counters?: CounterRef; cancel?: SharedArrayBuffer } = {}) {
     this.id = id;
     this.pool = new Piscina({
       filename: workerUrl.href,
@@ -46,7 +47,7 @@ export class ShardWorker {
       maxQueue: MAX_QUEUED_TASKS,
       execArgv: tsExecArgv(workerUrl),
       resourceLimits: workerResourceLimits(),
-      workerData: { counters: opts.counters } satisfies ShardWorkerData,
+      workerData: { counters: opts.counters, cancel: opts.cancel } satisfies ShardWorkerData,
     });
     // Piscina reports a thread death as an 'error' event only when no task was running on it;
     // otherwise the running tasks reject. 'workerDestroy' fires in both cases.

@@ -13,6 +13,7 @@ import type {
   ShardWriteResult,
 } from '@shoal/engine';
 import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
+import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 import type { PackedHits } from './hit-codec.ts';
@@ -21,6 +22,8 @@ import type { PackedHits } from './hit-codec.ts';
 export interface ShardWorkerData {
   /** The thread's row of the node's search-context counters (`_nodes/stats`). */
   counters?: CounterRef;
+  /** The node's cancellation flags (cancel-slots.ts); tasks carry a token into them. */
+  cancel?: SharedArrayBuffer;
 }
 
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
@@ -106,7 +109,7 @@ export type WorkerTask =
       key: ShardKey;
       req: ShardQueryRequest;
       /** Int32 flag set to 1 by the coordinator when the client goes away. */
-      cancel: SharedArrayBuffer;
+      cancel: CancelToken;
       /** Keep the reader for the fetch phase and return its context id. */
       keepContext: boolean;
       /** Run on this PIT's reader (its context then serves the fetch phase too). */
@@ -120,7 +123,7 @@ export type WorkerTask =
       /** The node's search-context counters (`_nodes/stats`). */
       counters?: CounterRef;
     }
-  | { t: 'count'; key: ShardKey; query: QueryNode; cancel: SharedArrayBuffer }
+  | { t: 'count'; key: ShardKey; query: QueryNode; cancel: CancelToken }
   | {
       t: 'fetch';
       key: ShardKey;

@@ -10,6 +10,7 @@ import { workerData } from 'node:worker_threads';
 import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache } from '@shoal/engine';
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply, packHits } from './hit-codec.ts';
 import { ReaderContexts } from './reader-contexts.ts';
@@ -32,7 +33,8 @@ function fullGc(): void {
   (runInNewContext('gc') as () => void)();
 }
 const contexts = new ReaderContexts();
-contexts.attach((workerData as ShardWorkerData | null)?.counters);
+const startData = workerData as ShardWorkerData | null;
+contexts.attach(startData?.counters);
 
 function host(key: ShardKey): ShardHost {
   const h = shards.get(key);
@@ -42,9 +44,13 @@ function host(key: ShardKey): ShardHost {
   return h;
 }
 
-function cancelCheck(cancel: SharedArrayBuffer): () => boolean {
-  const flag = new Int32Array(cancel);
-  return () => Atomics.load(flag, 0) !== 0;
+/** The node's cancellation flags, shared with every shard worker thread at its start. */
+const cancelFlags = startData?.cancel ? new CancelFlags(startData.cancel) : undefined;
+
+function cancelCheck(cancel: CancelToken): () => boolean {
+  const flags = cancelFlags;
+  if (!flags || cancel < 0) return () => false;
+  return () => flags.isCancelled(cancel);
 }
 
 const contextDeps: ContextDeps = { host, contexts, isCancelled: cancelCheck };

@@ -2,7 +2,7 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { executeCount } from '../search/count-action.ts';
 import { clearScrolls, parseClearScrollRequest, parseScrollRequest } from '../search/scroll-request.ts';
 import { continueScroll } from '../search/scroll-search.ts';
-import { cancelFlag, executeSearch, rawHitsFor } from '../search/search-action.ts';
+import { executeSearch, rawHitsFor, withCancel } from '../search/search-action.ts';
 import type { NodeServices } from '../services.ts';
 import { boolParam } from './params.ts';
 
@@ -19,15 +19,17 @@ const count = async (req: RestRequest, s: NodeServices): Promise<RestResponse> =
 async function scroll(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const startedAt = process.hrtime.bigint();
   const r = parseScrollRequest(req);
-  const body = await continueScroll(
-    s,
-    {
-      ...r,
-      restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
-      rawHits: rawHitsFor(req.query),
-    },
-    cancelFlag(req),
-    startedAt,
+  const body = await withCancel(req, s, (cancel) =>
+    continueScroll(
+      s,
+      {
+        ...r,
+        restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
+        rawHits: rawHitsFor(req.query),
+      },
+      cancel,
+      startedAt,
+    ),
   );
   return { status: 200, body };
 }

@@ -3,6 +3,7 @@ import { parseCountRequest } from '@shoal/protocol';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
 import { shardTargets } from './shard-targets.ts';
 
@@ -10,24 +11,24 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
   const query = parseCountRequest(req.json(), req.query, { path: req.path });
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const targets = shardTargets(s, indices);
-  const cancel = new SharedArrayBuffer(4);
-  req.signal.addEventListener('abort', () => Atomics.store(new Int32Array(cancel), 0, 1), { once: true });
   const failures: ShardFailure[] = [];
   let count = 0;
-  await Promise.all(
-    targets.map(async (t) => {
-      try {
-        if (t.copy?.state !== 'STARTED' || !t.copy.worker) {
-          throw asShoalError(
-            new Error(`[${t.meta.name}][${t.shardId}] shard copy is ${t.copy?.state ?? 'UNASSIGNED'}`),
-          );
+  await withCancel(req, s, (cancel) =>
+    Promise.all(
+      targets.map(async (t) => {
+        try {
+          if (t.copy?.state !== 'STARTED' || !t.copy.worker) {
+            throw asShoalError(
+              new Error(`[${t.meta.name}][${t.shardId}] shard copy is ${t.copy?.state ?? 'UNASSIGNED'}`),
+            );
+          }
+          const r = await t.copy.worker.run({ t: 'count', key: t.copy.key, query, cancel });
+          count += r.count;
+        } catch (e) {
+          failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
         }
-        const r = await t.copy.worker.run({ t: 'count', key: t.copy.key, query, cancel });
-        count += r.count;
-      } catch (e) {
-        failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
-      }
-    }),
+      }),
+    ),
   );
   if (targets.length > 0 && failures.length === targets.length) throw allShardsFailed('query', failures);
   const shards: Record<string, unknown> = {

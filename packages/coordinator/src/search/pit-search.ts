@@ -10,6 +10,7 @@ import {
   type SortSpec,
   searchPhaseExecution,
 } from '@shoal/protocol';
+import type { CancelToken } from '@shoal/shard';
 import { decodePitId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -56,7 +57,7 @@ export function withShardDocTiebreaker(
 export async function executePitSearch(
   s: NodeServices,
   search: SearchRequest,
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
 ): Promise<Record<string, unknown>> {

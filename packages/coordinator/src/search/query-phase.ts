@@ -6,7 +6,13 @@
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
-import { type QueryTaskResult, type ShardKey, type ShardWorker, unpackHits } from '@shoal/shard';
+import {
+  type CancelToken,
+  type QueryTaskResult,
+  type ShardKey,
+  type ShardWorker,
+  unpackHits,
+} from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
@@ -62,7 +68,7 @@ export function startedCopy(t: ShardTarget): { worker: ShardWorker; key: ShardKe
 export function latestReaderQuery(
   s: NodeServices,
   build: (t: ShardTarget) => ShardQueryRequest,
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   keepContext: boolean,
   prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> },
 ): ShardQueryExec {

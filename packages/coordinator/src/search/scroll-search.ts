@@ -19,7 +19,7 @@ import {
   searchPhaseExecution,
   TRACK_TOTAL_HITS_ACCURATE,
 } from '@shoal/protocol';
-import { type ScrollSpec, unpackHits } from '@shoal/shard';
+import { type CancelToken, type ScrollSpec, unpackHits } from '@shoal/shard';
 import {
   decodeScrollId,
   encodeContextId,
@@ -61,7 +61,7 @@ export async function startScroll(
   s: NodeServices,
   search: SearchRequest,
   targets: ShardTarget[],
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
 ): Promise<Record<string, unknown>> {
@@ -218,7 +218,7 @@ export interface ScrollContinuation {
 export async function continueScroll(
   s: NodeServices,
   c: ScrollContinuation,
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   startedAt: bigint,
 ): Promise<Record<string, unknown>> {
   const id: ScrollId = decodeScrollId(c.scrollId);
@@ -311,7 +311,7 @@ async function renderedContinuation(
   id: ScrollId,
   targets: ShardTarget[],
   failed: ShardFailure[],
-  cancel: SharedArrayBuffer,
+  cancel: CancelToken,
   startedAt: bigint,
 ): Promise<Record<string, unknown>> {
   const specs = new Map<number, ScrollSpec>();

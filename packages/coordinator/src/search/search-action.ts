@@ -6,6 +6,7 @@
  * when every shard failed, the search fails with `search_phase_execution_exception`.
  */
 import { isShoalError, parseSearchRequest, type SearchRequest, ShoalError } from '@shoal/protocol';
+import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
@@ -18,11 +19,23 @@ import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts'
 import { type ShardTarget, shardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
-/** An Int32 flag the shards poll: set when the client goes away. */
-export function cancelFlag(req: Pick<RestRequest, 'onDisconnect'>): SharedArrayBuffer {
-  const sab = new SharedArrayBuffer(4);
-  req.onDisconnect(() => Atomics.store(new Int32Array(sab), 0, 1));
-  return sab;
+/**
+ * Runs `f` with a cancellation token the shards poll (cancel-slots.ts): cancelled when the
+ * client goes away, given back when `f` is done.
+ */
+export async function withCancel<T>(
+  req: Pick<RestRequest, 'onDisconnect'>,
+  s: Pick<NodeServices, 'cancelSlots'>,
+  f: (cancel: CancelToken) => Promise<T>,
+): Promise<T> {
+  const slots = s.cancelSlots;
+  const token = slots.acquire();
+  req.onDisconnect(() => slots.cancel(token));
+  try {
+    return await f(token);
+  } finally {
+    slots.release(token);
+  }
 }
 
 /**
@@ -79,12 +92,24 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   const search = parse(req, s, targets);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
-  const cancel = cancelFlag(req);
   const rawHits = rawHitsFor(req.query);
-  if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
-  if (search.scrollKeepAliveMs !== undefined)
-    return startScroll(s, search, targets, cancel, startedAt, rawHits);
+  return withCancel(req, s, (cancel) => {
+    if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+    if (search.scrollKeepAliveMs !== undefined)
+      return startScroll(s, search, targets, cancel, startedAt, rawHits);
+    return searchLatest(s, search, targets, cancel, startedAt, rawHits);
+  });
+}
 
+/** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */
+async function searchLatest(
+  s: NodeServices,
+  search: SearchRequest,
+  targets: ShardTarget[],
+  cancel: CancelToken,
+  startedAt: bigint,
+  rawHits: boolean,
+): Promise<Record<string, unknown>> {
   const sort = search.sort ?? SCORE_SORT;
   const limits = applyShardLimits(targets, search, s, false);
   if (limits.failures.length > 0 && limits.runnable.length === 0)
