@@ -9,7 +9,7 @@ import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
 import type { CounterRef } from './context-counters.ts';
 import type { ShardKey, ShardWorkerData, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
-import { tsExecArgv, workerResourceLimits } from './ts-worker.ts';
+import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const workerUrl = new URL(`./worker${ext}`, import.meta.url);
@@ -34,21 +34,25 @@ export class ShardWorker {
    */
   constructor(id: number, opts: { counters?: CounterRef; cancel?: SharedArrayBuffer } = {}) {
     this.id = id;
-    this.pool = new Piscina({
-      filename: workerUrl.href,
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // Timers (periodic refresh) must run between tasks: never park the thread in Atomics.wait.
-      atomics: 'disabled',
-      concurrentTasksPerWorker: 16,
-      // Tasks beyond the 16 in flight wait here; past this bound the node sheds load with a
-      // 429, as an Elasticsearch thread pool with a full queue does.
-      maxQueue: MAX_QUEUED_TASKS,
-      execArgv: tsExecArgv(workerUrl),
-      resourceLimits: workerResourceLimits(),
-      workerData: { counters: opts.counters, cancel: opts.cancel } satisfies ShardWorkerData,
-    });
+    this.pool = startWithExecArgv(
+      tsExecArgv(workerUrl),
+      (execArgv) =>
+        new Piscina({
+          filename: workerUrl.href,
+          minThreads: 1,
+          maxThreads: 1,
+          idleTimeout: Number.POSITIVE_INFINITY,
+          // Timers (periodic refresh) must run between tasks: never park the thread in Atomics.wait.
+          atomics: 'disabled',
+          concurrentTasksPerWorker: 16,
+          // Tasks beyond the 16 in flight wait here; past this bound the node sheds load with a
+          // 429, as an Elasticsearch thread pool with a full queue does.
+          maxQueue: MAX_QUEUED_TASKS,
+          execArgv,
+          resourceLimits: workerResourceLimits(),
+          workerData: { counters: opts.counters, cancel: opts.cancel } satisfies ShardWorkerData,
+        }),
+    );
     // Piscina reports a thread death as an 'error' event only when no task was running on it;
     // otherwise the running tasks reject. 'workerDestroy' fires in both cases.
     this.pool.on('error', (err: unknown) => {

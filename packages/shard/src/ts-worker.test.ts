@@ -1,5 +1,6 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { tsExecArgv, workerResourceLimits } from './ts-worker.ts';
+import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 
 const tsFile = new URL('file:///shoal/worker.ts');
 const jsFile = new URL('file:///shoal/worker.js');
@@ -23,5 +24,21 @@ describe('worker thread options from the process flags', () => {
     });
     expect(workerResourceLimits(['--max_old_space_size=512'])).toEqual({ maxOldGenerationSizeMb: 512 });
     expect(workerResourceLimits(['--max-old-space-size=x'])).toEqual({});
+  });
+
+  it('starts worker threads without the flags Node refuses in a worker, naming the rest', async () => {
+    const seen: (string[] | undefined)[] = [];
+    const worker = startWithExecArgv(['--expose-gc', '--no-warnings', '--trace-gc'], (argv) => {
+      seen.push(argv);
+      return new Worker('', { eval: true, execArgv: argv });
+    });
+    await worker.terminate();
+    expect(seen).toEqual([['--expose-gc', '--no-warnings', '--trace-gc'], ['--no-warnings']]);
+    // Any other failure is the caller's.
+    expect(() =>
+      startWithExecArgv([], () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
   });
 });

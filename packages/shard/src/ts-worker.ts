@@ -57,3 +57,29 @@ export function tsExecArgv(
 export function workerResourceLimits(execArgv: readonly string[] = process.execArgv): ResourceLimits {
   return splitHeapFlags(execArgv).limits;
 }
+
+/** The flags Node named in a worker's ERR_WORKER_INVALID_EXEC_ARGV error, if that was it. */
+function refusedFlags(e: unknown): string[] {
+  if ((e as { code?: unknown })?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return [];
+  const m = /flags: (.*)$/.exec((e as Error).message);
+  return m ? m[1]!.split(', ') : [];
+}
+
+/**
+ * Runs `start` (something that creates worker threads) with `execArgv`; when Node refuses
+ * some of the flags in a worker (V8 options such as `--trace-gc` or `--expose-gc`, which a
+ * developer may start the node with), starts again without them.
+ */
+export function startWithExecArgv<T>(
+  execArgv: string[] | undefined,
+  start: (argv: string[] | undefined) => T,
+): T {
+  try {
+    return start(execArgv);
+  } catch (e) {
+    const refused = refusedFlags(e);
+    if (refused.length === 0) throw e;
+    const argv = execArgv ?? [...process.execArgv];
+    return start(argv.filter((a) => !refused.includes(a)));
+  }
+}
