@@ -32,9 +32,13 @@ import {
   recordScrollStep,
   scrollFrom,
 } from './reader-contexts.ts';
-import { type ResumedQuery, ScrollWindow } from './scroll-window.ts';
+import { type ResumedQuery, ScrollWindow, scrollWindowBytes } from './scroll-window.ts';
+
 import type { ShardHost } from './shard-host.ts';
 import type { QueryTaskResult, ShardKey } from './tasks.ts';
+
+/** What the scroll windows of one shard worker thread may hold before read-ahead stops. */
+const READ_AHEAD_BUDGET_BYTES = 128 * 1024 * 1024;
 
 /** What a scroll continuation needs besides the shard's query: kept with every shard context. */
 export interface ScrollSpec {
@@ -266,6 +270,13 @@ function resumedQuery(
  * reports it if it happens again.
  */
 function readAhead(ctx: ReaderContext, window: ScrollWindow, h: ShardHost, deps: ContextDeps): void {
+  if (scrollWindowBytes() > READ_AHEAD_BUDGET_BYTES) {
+    // Many scrolls are open at once: this one gives its window back, and its next step is
+    // read when it is asked for.
+    if (ctx.scroll?.window === window) ctx.scroll.window = undefined;
+    window.dispose();
+    return;
+  }
   setImmediate(() => {
     const state = ctx.scroll;
     if (!state || state.window !== window || !deps.contexts.isOpen(ctx)) return;
@@ -273,6 +284,7 @@ function readAhead(ctx: ReaderContext, window: ScrollWindow, h: ShardHost, deps:
       window.readAhead(ctx.reader, resumedQuery(ctx, h, deps, undefined));
     } catch {
       state.window = undefined;
+      window.dispose();
     }
   });
 }

@@ -3,6 +3,7 @@ import { isShoalError } from '@shoal/protocol';
 import { describe, expect, it } from 'vitest';
 import { ContextCounters } from './context-counters.ts';
 import { ReaderContexts, recordScrollStep, SCROLL_STEPS_KEPT, scrollFrom } from './reader-contexts.ts';
+import { ScrollWindow, scrollWindowBytes } from './scroll-window.ts';
 
 const enc = new TextEncoder();
 
@@ -144,6 +145,26 @@ describe('reader contexts', () => {
     expect(contexts.tombstoneCount).toBeLessThanOrEqual(4096);
     expect(segment.refCount).toBe(refsBefore);
     probe.release();
+    contexts.close();
+  });
+
+  it('give a scroll window its memory back when the scroll is freed', () => {
+    const contexts = new ReaderContexts();
+    const engine = shard();
+    const before = scrollWindowBytes();
+    const ctx = contexts.openScroll('k', engine.acquireReader(), 60_000, 100, scrollState);
+    const window = new ScrollWindow(
+      10,
+      { source: { enabled: true, includes: [], excludes: [] } } as never,
+      true,
+    );
+    ctx.scroll!.window = window;
+    expect(scrollWindowBytes()).toBeGreaterThan(before);
+    contexts.free(ctx.id, 'closed');
+    expect(scrollWindowBytes()).toBe(before);
+    // Disposing twice changes nothing.
+    window.dispose();
+    expect(scrollWindowBytes()).toBe(before);
     contexts.close();
   });
 });

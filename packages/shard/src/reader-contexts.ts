@@ -44,7 +44,7 @@ export interface ScrollState<Spec = unknown> {
   relation: 'eq' | 'gte';
   steps: Map<number, { from?: ScrollPosition; returned?: ScrollPosition[] }>;
   /** The hits read ahead of the next step (context-tasks.ts, scroll-window.ts). */
-  window?: unknown;
+  window?: { dispose(): void };
 }
 
 export interface ReaderContext {
@@ -211,6 +211,7 @@ export class ReaderContexts {
     if (!ctx) return false;
     this.contexts.delete(id);
     ctx.reader.release();
+    ctx.scroll?.window?.dispose();
     const c = this.counters;
     if (c) {
       c.add(this.row, Slot.Open, -1);

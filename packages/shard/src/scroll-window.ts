@@ -28,6 +28,14 @@ import type { RenderedHits } from './hit-codec.ts';
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
 const AHEAD_BYTES = 4 * 1024 * 1024;
 
+/** Bytes held by the windows of this thread's scroll contexts (their arenas). */
+let heldBytes = 0;
+
+/** What the scroll windows of this thread hold (context-tasks.ts bounds read-ahead by it). */
+export function scrollWindowBytes(): number {
+  return heldBytes;
+}
+
 /** Runs the scroll's query resumed after `from`: its next `k` hits and their positions. */
 export type ResumedQuery = (from: ScrollPosition | undefined) => {
   hits: ShardHitRef[];
@@ -74,12 +82,24 @@ class Arena {
   start = 0;
   end = 0;
 
+  constructor() {
+    heldBytes += this.buf.length;
+  }
+
+  /** Gives the memory back (the window is dropped). */
+  release(): void {
+    heldBytes -= this.buf.length;
+    this.buf = Buffer.alloc(0);
+    this.start = this.end = 0;
+  }
+
   private room(n: number): void {
     if (this.end + n <= this.buf.length) return;
     const live = this.end - this.start;
     const size = Math.max(this.buf.length, (live + n) * 2);
     const next = size > this.buf.length || this.start === 0 ? Buffer.allocUnsafe(size) : this.buf;
     this.buf.copy(next, 0, this.start, this.end);
+    heldBytes += next.length - this.buf.length;
     this.buf = next;
     this.end = live;
     this.start = 0;
@@ -150,6 +170,16 @@ export class ScrollWindow {
       positions: this.positions.slice(0, n),
       rendered: { bytes: this.arena.buf.subarray(first, this.ends[n]!), ends },
     };
+  }
+
+  /** Frees what the window holds (its context was freed, or read-ahead is over budget). */
+  dispose(): void {
+    this.arena.release();
+    this.hits = [];
+    this.positions = [];
+    this.ends = [0];
+    this.base = undefined;
+    this.exhausted = false;
   }
 
   /** Reads ahead: the hits of the next step, once the current one (the first `size`) is sent. */
