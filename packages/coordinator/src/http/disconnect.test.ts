@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DisconnectWatch } from './disconnect.ts';
 
-function fakeSocket(): Socket & { destroyed: boolean } {
+/** A connection the test closes by emitting its 'close' event. */
+function closableConnection(): Socket & { destroyed: boolean } {
   const s = new EventEmitter() as unknown as Socket & { destroyed: boolean };
   s.destroyed = false;
   return s;
@@ -11,7 +12,7 @@ function fakeSocket(): Socket & { destroyed: boolean } {
 
 describe('DisconnectWatch', () => {
   it('tells the requests in flight when their connection closes, once', () => {
-    const socket = fakeSocket();
+    const socket = closableConnection();
     const a = new DisconnectWatch(socket);
     const b = new DisconnectWatch(socket);
     const calls: string[] = [];
@@ -23,7 +24,7 @@ describe('DisconnectWatch', () => {
   });
 
   it('forgets a request once it is done, and keeps one close listener per connection', () => {
-    const socket = fakeSocket();
+    const socket = closableConnection();
     const calls: string[] = [];
     for (let i = 0; i < 5; i++) {
       const w = new DisconnectWatch(socket);
@@ -38,7 +39,7 @@ describe('DisconnectWatch', () => {
   });
 
   it('calls at once when the connection is already gone, and never without a connection', () => {
-    const socket = fakeSocket();
+    const socket = closableConnection();
     socket.destroyed = true;
     let called = 0;
     new DisconnectWatch(socket).on(() => called++);

@@ -72,7 +72,9 @@ export class FirstMatchRouter<T> implements Router<T> {
     const names: (string | null)[] = [];
     for (const part of parts) {
       if (part.includes('*') || part.includes('{') || part.endsWith('?') || part.indexOf(':') > 0) {
-        throw new Error(`unsupported route path [${path}]`);
+        throw new Error(
+          `unsupported route path [${path}]: the node's router takes literal segments and whole-segment :params only (no wildcards, regexps or optional params)`,
+        );
       }
       const param = part.startsWith(':');
       literals.push(param ? null : part);

@@ -14,7 +14,7 @@
  * placeholder is detected by count, and the slower exact writer takes over.
  *
  * A small value that needs care — a `_search` body is a dozen fields around its raw hits — goes
- * straight to the exact writer: for it, the placeholder pass (a prototype patch, toJSON calls
+ * straight to the exact writer: for it, the marker pass (a prototype patch, toJSON calls
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
 import { RawJson, withRawPlaceholders } from './raw-json.ts';
@@ -117,7 +117,7 @@ function rawText(v: RawJson): string {
   return v.text;
 }
 
-/** Objects and arrays up to which the exact writer beats the placeholder pass. */
+/** Objects and arrays up to which the exact writer beats the marker pass. */
 const SMALL_VALUE_NODES = 64;
 
 /** Whether anything needs the careful path: bigint, a non-finite number, RawJson. */
