@@ -22,7 +22,7 @@ import {
   type ShardQueryRequest,
   type ShardReader,
 } from '@shoal/engine';
-import type { SortValue } from '@shoal/protocol';
+import { jsonScalar, jsonString } from '@shoal/protocol';
 import type { RenderedHits } from './hit-codec.ts';
 
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
@@ -41,35 +41,6 @@ export type ResumedQuery = (from: ScrollPosition | undefined) => {
   hits: ShardHitRef[];
   positions: ScrollPosition[];
 };
-
-/** One value as the response writes it (bigint exact, non-finite numbers as strings). */
-function valueJson(v: SortValue): string {
-  switch (typeof v) {
-    case 'number':
-      return Number.isFinite(v) ? String(v) : `"${v}"`;
-    case 'bigint':
-      return v.toString();
-    case 'string':
-      return JSON.stringify(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    default:
-      return 'null';
-  }
-}
-
-/** A string JSON.stringify leaves as it is (no quote, backslash, control char, surrogate). */
-function isPlain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
-  }
-  return true;
-}
-
-function stringJson(s: string): string {
-  return isPlain(s) ? `"${s}"` : JSON.stringify(s);
-}
 
 /**
  * Appends each hit's JSON from `"_id"` on, the same fields in the same order as the
@@ -228,14 +199,14 @@ export class ScrollWindow {
     const sourceOn = this.fetch.source.enabled && f.sourceBytes.length > 0;
     for (let i = 0; i < hits.length; i++) {
       const hit = hits[i]!;
-      let text = `"_id":${stringJson(f.ids[i]!)}`;
-      if (this.fetch.version) text += `,"_version":${valueJson(f.versions[i]!)}`;
+      let text = `"_id":${jsonString(f.ids[i]!)}`;
+      if (this.fetch.version) text += `,"_version":${jsonScalar(f.versions[i]!)}`;
       if (this.fetch.seqNoPrimaryTerm) {
-        text += `,"_seq_no":${valueJson(f.seqNos[i]!)},"_primary_term":${valueJson(f.primaryTerms[i]!)}`;
+        text += `,"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)}`;
       }
-      text += `,"_score":${Number.isNaN(hit.score) ? 'null' : valueJson(hit.score)}`;
+      text += `,"_score":${Number.isNaN(hit.score) ? 'null' : jsonScalar(hit.score)}`;
       const routing = f.routing[i];
-      if (routing !== null && routing !== undefined) text += `,"_routing":${stringJson(routing)}`;
+      if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
       const s0 = f.sourceOffsets[i]!;
       const s1 = f.sourceOffsets[i + 1]!;
       const before = a.start;
@@ -244,7 +215,7 @@ export class ScrollWindow {
         a.bytes(f.sourceBytes.subarray(s0, s1));
         text = '';
       }
-      if (this.explicitSort) text += `,"sort":[${(hit.display ?? hit.sort).map(valueJson).join(',')}]`;
+      if (this.explicitSort) text += `,"sort":[${(hit.display ?? hit.sort).map(jsonScalar).join(',')}]`;
       a.text(`${text}}`);
       if (a.start !== before) this.rebase(before - a.start);
       this.ends.push(a.end);

@@ -7,42 +7,10 @@
  */
 
 import type { ShardFetchResult } from '@shoal/engine';
-import { RawJson, type SearchRequest, type SortValue } from '@shoal/protocol';
+import { jsonScalar, jsonString, RawJson, type SearchRequest } from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 
 const utf8 = new TextDecoder();
-
-/** One value as stringifyJson writes it (bigint exact, non-finite numbers as strings). */
-function valueJson(v: SortValue): string {
-  switch (typeof v) {
-    case 'number':
-      return Number.isFinite(v) ? String(v) : `"${v}"`;
-    case 'bigint':
-      return v.toString();
-    case 'string':
-      return JSON.stringify(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    default:
-      return 'null';
-  }
-}
-
-/**
- * A string JSON.stringify leaves as it is: no quote, backslash or control character, and no
- * surrogate (a lone one would be escaped).
- */
-function isPlain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
-  }
-  return true;
-}
-
-function stringJson(s: string): string {
-  return isPlain(s) ? `"${s}"` : JSON.stringify(s);
-}
 
 /**
  * The sources of one fetch as text, up to document `last`: slices of one decoded string when
@@ -88,16 +56,16 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     const index = outcome.target.meta.name;
     if (index !== indexName) {
       indexName = index;
-      indexJson = stringJson(index);
+      indexJson = jsonString(index);
     }
-    let text = `${n === 0 ? '' : ','}{"_index":${indexJson},"_id":${stringJson(fetched.ids[i]!)}`;
-    if (req.version) text += `,"_version":${valueJson(fetched.versions[i]!)}`;
+    let text = `${n === 0 ? '' : ','}{"_index":${indexJson},"_id":${jsonString(fetched.ids[i]!)}`;
+    if (req.version) text += `,"_version":${jsonScalar(fetched.versions[i]!)}`;
     if (req.seqNoPrimaryTerm) {
-      text += `,"_seq_no":${valueJson(fetched.seqNos[i]!)},"_primary_term":${valueJson(fetched.primaryTerms[i]!)}`;
+      text += `,"_seq_no":${jsonScalar(fetched.seqNos[i]!)},"_primary_term":${jsonScalar(fetched.primaryTerms[i]!)}`;
     }
-    text += `,"_score":${Number.isNaN(hit.score) ? 'null' : valueJson(hit.score)}`;
+    text += `,"_score":${Number.isNaN(hit.score) ? 'null' : jsonScalar(hit.score)}`;
     const routing = fetched.routing[i];
-    if (routing !== null && routing !== undefined) text += `,"_routing":${stringJson(routing)}`;
+    if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
     if (
       withSource &&
       fetched.sourceBytes.length > 0 &&
@@ -111,7 +79,7 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
       const values = hit.display ?? hit.sort;
       let sort = '';
       for (let k = 0; k < values.length; k++)
-        sort += k === 0 ? valueJson(values[k]!) : `,${valueJson(values[k]!)}`;
+        sort += k === 0 ? jsonScalar(values[k]!) : `,${jsonScalar(values[k]!)}`;
       text += `,"sort":[${sort}]`;
     }
     out += `${text}}`;

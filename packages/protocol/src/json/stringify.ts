@@ -17,6 +17,7 @@
  * straight to the exact writer: for it, the marker pass (a prototype patch, toJSON calls
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
+import { jsonString } from './json-scalars.ts';
 import { RawJson, withRawPlaceholders } from './raw-json.ts';
 
 const PLACEHOLDER = /"\\u0000([BR])([^"\\]*)"/g;
@@ -170,7 +171,7 @@ function scanValue(v: unknown, scan: Scan, depth: number): void {
 function compact(v: unknown): string | undefined {
   switch (typeof v) {
     case 'string':
-      return quote(v);
+      return jsonString(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : `"${v}"`;
     case 'bigint':
@@ -199,22 +200,9 @@ function compact(v: unknown): string | undefined {
   for (const k of Object.keys(v as Record<string, unknown>)) {
     const s = compact((v as Record<string, unknown>)[k]);
     if (s === undefined) continue;
-    out += `${out.length === 0 ? '{' : ','}${quote(k)}:${s}`;
+    out += `${out.length === 0 ? '{' : ','}${jsonString(k)}:${s}`;
   }
   return out.length === 0 ? '{}' : `${out}}`;
-}
-
-/**
- * A string as JSON.stringify writes it. Most keys and values need no escape: quoting them
- * directly skips a native JSON.stringify call (and its setup) per string.
- */
-function quote(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // Quote, backslash, control characters and surrogates (a lone one is escaped).
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
-  }
-  return `"${s}"`;
 }
 
 /**

@@ -1,0 +1,34 @@
+/**
+ * Scalars as Shoal's JSON writers write them (stringifyJson, and the hit renderers that build
+ * `hits.hits` text directly): strings as JSON.stringify quotes them, bigint exact, non-finite
+ * numbers as strings.
+ */
+
+/**
+ * A string as JSON.stringify writes it. Most keys and values need no escape (no quote,
+ * backslash, control character or surrogate, a lone one being escaped): quoting them directly
+ * skips a native JSON.stringify call per string.
+ */
+export function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
+/** A scalar value (a sort value, a version): bigint exact, NaN and ±Infinity quoted. */
+export function jsonScalar(v: string | number | bigint | boolean | null | undefined): string {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? String(v) : `"${v}"`;
+    case 'bigint':
+      return v.toString();
+    case 'string':
+      return jsonString(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      return 'null';
+  }
+}
