@@ -17,18 +17,33 @@ export function jsonString(s: string): string {
   return `"${s}"`;
 }
 
-/** A scalar value (a sort value, a version): bigint exact, NaN and ±Infinity quoted. */
-export function jsonScalar(v: string | number | bigint | boolean | null | undefined): string {
+/** What `primitive` answers for objects and arrays. */
+export const OBJECT = Symbol('object');
+
+/**
+ * A primitive (or null) as JSON.stringify writes it, bigint exact and non-finite numbers
+ * quoted; undefined for what JSON leaves out (undefined, functions, symbols); OBJECT otherwise.
+ */
+export function primitive(v: unknown): string | undefined | typeof OBJECT {
   switch (typeof v) {
+    case 'string':
+      return jsonString(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : `"${v}"`;
     case 'bigint':
       return v.toString();
-    case 'string':
-      return jsonString(v);
     case 'boolean':
       return v ? 'true' : 'false';
-    default:
-      return 'null';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
   }
+  return v === null ? 'null' : OBJECT;
+}
+
+/** A scalar value (a sort value, a version): bigint exact, NaN and ±Infinity quoted. */
+export function jsonScalar(v: string | number | bigint | boolean | null | undefined): string {
+  const p = primitive(v);
+  return typeof p === 'string' ? p : 'null';
 }

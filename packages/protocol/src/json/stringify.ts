@@ -17,7 +17,7 @@
  * straight to the exact writer: for it, the marker pass (a prototype patch, toJSON calls
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
-import { jsonString } from './json-scalars.ts';
+import { jsonString, OBJECT, primitive } from './json-scalars.ts';
 import { RawJson, withRawPlaceholders } from './raw-json.ts';
 
 const PLACEHOLDER = /"\\u0000([BR])([^"\\]*)"/g;
@@ -169,21 +169,8 @@ function scanValue(v: unknown, scan: Scan, depth: number): void {
  * written as null in arrays), with bigint exact, non-finite numbers quoted and RawJson spliced.
  */
 function compact(v: unknown): string | undefined {
-  switch (typeof v) {
-    case 'string':
-      return jsonString(v);
-    case 'number':
-      return Number.isFinite(v) ? String(v) : `"${v}"`;
-    case 'bigint':
-      return v.toString();
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-  }
-  if (v === null) return 'null';
+  const p = primitive(v);
+  if (p !== OBJECT) return p;
   if (v instanceof RawJson) return rawText(v);
   const withToJson = v as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return compact(withToJson.toJSON());
@@ -210,21 +197,8 @@ function compact(v: unknown): string | undefined {
  * null). Returns undefined for values JSON leaves out (undefined, functions, symbols).
  */
 function write(v: unknown, newline: string | null, reparseRaw: boolean): string | undefined {
-  switch (typeof v) {
-    case 'string':
-      return JSON.stringify(v);
-    case 'number':
-      return Number.isFinite(v) ? String(v) : `"${v}"`;
-    case 'bigint':
-      return v.toString();
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-  }
-  if (v === null) return 'null';
+  const p = primitive(v);
+  if (p !== OBJECT) return p;
   if (v instanceof RawJson) return reparseRaw ? write(v.parse(), newline, true) : v.text;
   const withToJson = v as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON(), newline, reparseRaw);
