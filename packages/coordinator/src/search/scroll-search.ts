@@ -247,15 +247,7 @@ export async function continueScroll(
   // The batch size is the shards' to know; this node's lease knows it too (else: fetch all).
   const size = s.leases.get(id.lease)?.size ?? Number.MAX_SAFE_INTEGER;
   const exec: ShardQueryExec = async (t) => {
-    const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
-    const r = await worker.run({
-      t: 'scroll_next',
-      key,
-      context,
-      step: id.step,
-      consumed: id.consumed[t.shardIndex]!,
-      keepAliveMs: c.keepAliveMs,
-      cancel,
+    const { worker, key, context, r } = await scrollNext(s, c, id, t, cancel, {
       // The last page frees its contexts: nothing could be fetched from them afterwards.
       prefetch:
         c.keepAliveMs === undefined
@@ -299,6 +291,29 @@ export async function continueScroll(
   return body;
 }
 
+/** One shard's step of a scroll continuation, on the worker holding its context. */
+async function scrollNext(
+  s: NodeServices,
+  c: ScrollContinuation,
+  id: ScrollId,
+  t: ShardTarget,
+  cancel: CancelToken,
+  opts: { prefetch: number; render?: boolean },
+) {
+  const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
+  const r = await worker.run({
+    t: 'scroll_next',
+    key,
+    context,
+    step: id.step,
+    consumed: id.consumed[t.shardIndex]!,
+    keepAliveMs: c.keepAliveMs,
+    cancel,
+    ...opts,
+  });
+  return { worker, key, context, r };
+}
+
 /**
  * A continuation whose shards render their hits (a scroll sorted without scores, written
  * straight to bytes): the same page as the search phases would give — the merge of the shards'
@@ -320,15 +335,7 @@ async function renderedContinuation(
     s,
     targets,
     async (t) => {
-      const { worker, key, context } = contextWorker(s, id.shards[t.shardIndex]!);
-      const r = await worker.run({
-        t: 'scroll_next',
-        key,
-        context,
-        step: id.step,
-        consumed: id.consumed[t.shardIndex]!,
-        keepAliveMs: c.keepAliveMs,
-        cancel,
+      const { worker, key, context, r } = await scrollNext(s, c, id, t, cancel, {
         prefetch: 0,
         render: true,
       });
