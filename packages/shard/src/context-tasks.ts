@@ -23,7 +23,6 @@ import {
 } from '@shoal/engine';
 import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
-import type { CounterRef } from './context-counters.ts';
 import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
 import {
   type ContextRef,
@@ -51,7 +50,7 @@ export interface ScrollSpec {
 }
 
 export type ContextTask =
-  | { t: 'open_pit'; key: ShardKey; keepAliveMs: number; counters?: CounterRef; reapIntervalMs: number }
+  | { t: 'open_pit'; key: ShardKey; keepAliveMs: number; reapIntervalMs: number }
   | {
       t: 'scroll_start';
       key: ShardKey;
@@ -61,7 +60,6 @@ export type ContextTask =
       /** `search.max_open_scroll_context`. */
       maxOpenScrolls: number;
       spec: ScrollSpec;
-      counters?: CounterRef;
       reapIntervalMs: number;
       /** Fetch the documents of this many of the first hits with the query. */
       prefetch: number;
@@ -135,7 +133,6 @@ export function runContextTask(
   const { contexts } = deps;
   switch (task.t) {
     case 'open_pit': {
-      contexts.attach(task.counters);
       contexts.setReapInterval(task.reapIntervalMs);
       const reader = deps.host(task.key).engine.acquireReader();
       return { context: contexts.openPit(task.key, reader, task.keepAliveMs) };
@@ -161,7 +158,6 @@ function renderable(spec: ScrollSpec): boolean {
 
 function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: ContextDeps) {
   const { contexts } = deps;
-  contexts.attach(task.counters);
   contexts.setReapInterval(task.reapIntervalMs);
   const h = deps.host(task.key);
   const reader = h.engine.acquireReader();

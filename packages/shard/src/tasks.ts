@@ -120,8 +120,6 @@ export type WorkerTask =
        * costs less than a second message to every shard.
        */
       prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> };
-      /** The node's search-context counters (`_nodes/stats`). */
-      counters?: CounterRef;
     }
   | { t: 'count'; key: ShardKey; query: QueryNode; cancel: CancelToken }
   | {

@@ -120,7 +120,6 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
     case 'refresh':
       return { refreshed: host(task.key).refresh() };
     case 'query': {
-      contexts.attach(task.counters);
       if (task.pit) {
         // The context first: a PIT whose shard is gone says what became of it.
         const pitStarted = performance.now();
