@@ -26,10 +26,10 @@ export function stringifyJson(value: unknown, pretty = false): string {
   if (pretty) return `${write(value, '\n', true) ?? 'null'}\n`;
   const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
-  return compactScanned(value, scan);
+  return writeAfterScan(value, scan);
 }
 
-function compactScanned(value: unknown, scan: Scan): string {
+function writeAfterScan(value: unknown, scan: Scan): string {
   if (!scan.big && !scan.nonFinite && !scan.raw) return JSON.stringify(value) ?? 'null';
   if (scan.nodes <= SMALL_VALUE_NODES) return compact(value) ?? 'null';
   const replacer = scan.nonFinite
@@ -75,7 +75,7 @@ function compactScanned(value: unknown, scan: Scan): string {
 export function stringifyJsonBytes(value: unknown): string | Uint8Array {
   const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
-  if (!scan.raw || scan.nodes > SMALL_VALUE_NODES) return compactScanned(value, scan);
+  if (!scan.raw || scan.nodes > SMALL_VALUE_NODES) return writeAfterScan(value, scan);
   const spliced: Uint8Array[] = [];
   splicing = spliced;
   let text: string | undefined;
