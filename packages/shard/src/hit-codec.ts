@@ -14,7 +14,7 @@
 import type { ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
 
-type Column =
+export type Column =
   | { kind: 'doc' }
   | { kind: 'shard_doc' }
   | { kind: 'f64'; at: number }
@@ -226,25 +226,7 @@ export function unpackHits(reply: PackedReply): {
   for (let i = 0; i < n; i++) {
     const doc = i32[d + i]!;
     const sort: SortValue[] = new Array(keys);
-    for (let j = 0; j < keys; j++) {
-      const c = columns[j]!;
-      switch (c.kind) {
-        case 'doc':
-          sort[j] = doc;
-          break;
-        case 'shard_doc':
-          sort[j] = high | BigInt(doc);
-          break;
-        case 'f64':
-          sort[j] = f64[(c.at >> 3) + i]!;
-          break;
-        case 'i64':
-          sort[j] = v.i64()[(c.at >> 3) + i]!;
-          break;
-        default:
-          sort[j] = c.values[i] ?? null;
-      }
-    }
+    for (let j = 0; j < keys; j++) sort[j] = sortValueAt(v, columns[j]!, i, doc, high);
     const hit: ShardHitRef = { doc, score: f64[s + i]!, sort };
     if (p.display) hit.display = p.display[i]!;
     hits[i] = hit;
@@ -255,11 +237,7 @@ export function unpackHits(reply: PackedReply): {
     maxScore: p.maxScore,
     hits,
   };
-  const r = p.rendered;
-  const rendered: RenderedHits | undefined = r && {
-    bytes: new Uint8Array(buf, base + r.bytes, r.length),
-    ends: new Uint32Array(buf, base + r.ends, r.count + 1),
-  };
+  const rendered = renderedViews(buf, base, p.rendered);
   const f = p.fetch;
   if (!f) return rendered ? { result, rendered } : { result };
   const m = f.count;
@@ -284,6 +262,41 @@ export function unpackHits(reply: PackedReply): {
   return rendered ? { result, fetched, rendered } : { result, fetched };
 }
 
+/** The rendered hits of a packed reply, as views of its buffer. */
+export function renderedHits(reply: PackedReply): RenderedHits | undefined {
+  const v = BufferViews.of(reply.bytes);
+  return renderedViews(v.buf, v.base, reply.hits.rendered);
+}
+
+function renderedViews(
+  buf: ArrayBuffer,
+  base: number,
+  r: PackedRendered | undefined,
+): RenderedHits | undefined {
+  return (
+    r && {
+      bytes: new Uint8Array(buf, base + r.bytes, r.length),
+      ends: new Uint32Array(buf, base + r.ends, r.count + 1),
+    }
+  );
+}
+
+/** Hit i's value in a sort column (`high` is the shard index shifted for `_shard_doc`). */
+export function sortValueAt(v: BufferViews, c: Column, i: number, doc: number, high: bigint): SortValue {
+  switch (c.kind) {
+    case 'doc':
+      return doc;
+    case 'shard_doc':
+      return high | BigInt(doc);
+    case 'f64':
+      return v.f64[(c.at >> 3) + i]!;
+    case 'i64':
+      return v.i64()[(c.at >> 3) + i]!;
+    default:
+      return c.values[i] ?? null;
+  }
+}
+
 /** m Float64 values at byte offset `at`, as a plain array. */
 function numbers(f64: Float64Array, at: number, m: number): number[] {
   const out: number[] = new Array(m);
@@ -296,7 +309,7 @@ function numbers(f64: Float64Array, at: number, m: number): number[] {
  * Typed views over a packed buffer, one per element type, indexed from the buffer's start:
  * element type T at byte offset `at` is `view[at / T.BYTES_PER_ELEMENT]`.
  */
-class BufferViews {
+export class BufferViews {
   readonly f64: Float64Array;
   readonly i32: Int32Array;
   private _u32: Uint32Array | undefined;

@@ -19,7 +19,7 @@ import {
   searchPhaseExecution,
   TRACK_TOTAL_HITS_ACCURATE,
 } from '@shoal/protocol';
-import { type CancelToken, type ScrollSpec, unpackHits } from '@shoal/shard';
+import { type CancelToken, type PackedReply, type ScrollSpec, unpackHits } from '@shoal/shard';
 import {
   decodeScrollId,
   encodeContextId,
@@ -29,8 +29,9 @@ import {
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
-import { hitComparator, mergeTopHits } from './merge.ts';
+import { hitComparator } from './merge.ts';
 import { runQueryPhase, type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
+import { concatRenderedPage } from './rendered-page.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { searchResponse } from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
@@ -330,7 +331,7 @@ async function renderedContinuation(
   startedAt: bigint,
 ): Promise<Record<string, unknown>> {
   const specs = new Map<number, ScrollSpec>();
-  const rendered = new Map<number, { bytes: Uint8Array; ends: Uint32Array }>();
+  const packed = new Map<number, PackedReply>();
   const phase = await runQueryPhase(
     s,
     targets,
@@ -339,11 +340,17 @@ async function renderedContinuation(
         prefetch: 0,
         render: true,
       });
-      const u = unpackHits(r);
-      if (!u.rendered) throw new Error('the shard did not render its scroll hits');
+      if (!r.hits.rendered) throw new Error('the shard did not render its scroll hits');
       specs.set(t.shardIndex, r.spec);
-      rendered.set(t.shardIndex, u.rendered);
-      return { reply: { result: u.result, contextId: context.id }, worker, key };
+      packed.set(t.shardIndex, r);
+      // The hits stay packed: the page is merged from them below, without a hit object each.
+      const result = {
+        totalHits: r.hits.totalHits,
+        totalRelation: r.hits.totalRelation,
+        maxScore: r.hits.maxScore,
+        hits: [],
+      };
+      return { reply: { result, contextId: context.id }, worker, key };
     },
     true,
   );
@@ -355,38 +362,15 @@ async function renderedContinuation(
     specs.get(outcomes[0]!.target.shardIndex)!,
     c.restTotalHitsAsInt,
   );
-  const page = mergeTopHits(
-    outcomes.map((o) => o.hits),
+  const { out, consumed } = concatRenderedPage(
+    outcomes.map((o) => ({
+      reply: packed.get(o.target.shardIndex)!,
+      shardIndex: o.target.shardIndex,
+      index: o.target.meta.name,
+    })),
     hitComparator(sort),
-    0,
     search.size,
   );
-  const prefixes = new Map<number, Buffer>();
-  for (const o of outcomes) {
-    prefixes.set(o.target.shardIndex, Buffer.from(`{"_index":${JSON.stringify(o.target.meta.name)},`));
-  }
-  const consumed = new Map<number, number>();
-  let size = 2 + Math.max(0, page.length - 1);
-  for (const hit of page) {
-    const k = consumed.get(hit.shardIndex) ?? 0;
-    consumed.set(hit.shardIndex, k + 1);
-    const r = rendered.get(hit.shardIndex)!;
-    size += prefixes.get(hit.shardIndex)!.length + r.ends[k + 1]! - r.ends[k]!;
-  }
-  const out = Buffer.allocUnsafe(size);
-  out[0] = 0x5b; // [
-  let at = 1;
-  consumed.clear();
-  for (const hit of page) {
-    const k = consumed.get(hit.shardIndex) ?? 0;
-    consumed.set(hit.shardIndex, k + 1);
-    if (at > 1) out[at++] = 0x2c; // ,
-    at += prefixes.get(hit.shardIndex)!.copy(out, at);
-    const r = rendered.get(hit.shardIndex)!;
-    out.set(r.bytes.subarray(r.ends[k]!, r.ends[k + 1]!), at);
-    at += r.ends[k + 1]! - r.ends[k]!;
-  }
-  out[at] = 0x5d; // ]
   const body = searchResponse({
     took: Number((process.hrtime.bigint() - startedAt) / 1_000_000n),
     req: search,
