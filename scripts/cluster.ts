@@ -7,12 +7,23 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadClusterConfig } from '@shoal/coordinator';
+import { type ClusterConfig, ConfigError, loadClusterConfig } from '@shoal/coordinator';
 
 const require = createRequire(import.meta.url);
-const { values } = parseArgs({ options: { config: { type: 'string', default: 'cluster.config.json' } } });
-const configPath = resolve(values.config!);
-const cluster = loadClusterConfig(configPath);
+function loadConfig(): { configPath: string; cluster: ClusterConfig } {
+  try {
+    const { values } = parseArgs({ options: { config: { type: 'string', default: 'cluster.config.json' } } });
+    const configPath = resolve(values.config!);
+    return { configPath, cluster: loadClusterConfig(configPath) };
+  } catch (e) {
+    const usage =
+      e instanceof ConfigError ? '' : '\nusage: npm run cluster [-- --config cluster.config.json]';
+    console.error(`shoal: ${e instanceof Error ? e.message : String(e)}${usage}`);
+    process.exit(2);
+  }
+}
+
+const { configPath, cluster } = loadConfig();
 const main = resolve(import.meta.dirname, '../packages/coordinator/src/main.ts');
 const tsx = require.resolve('tsx');
 

@@ -248,16 +248,33 @@ function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+const USAGE =
+  'usage: npm run load-sample -- [--url http://127.0.0.1:9200] [--dataset flights|movies|all] ' +
+  '[--shards 1] [--batch 5000] [--concurrency 2]';
+
+function args() {
+  try {
+    return parseArgs({
+      options: {
+        url: { type: 'string', default: 'http://127.0.0.1:9200' },
+        dataset: { type: 'string', default: 'all' },
+        shards: { type: 'string', default: '1' },
+        batch: { type: 'string', default: '5000' },
+        concurrency: { type: 'string', default: '2' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (e) {
+    throw new LoadError(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      url: { type: 'string', default: 'http://127.0.0.1:9200' },
-      dataset: { type: 'string', default: 'all' },
-      shards: { type: 'string', default: '1' },
-      batch: { type: 'string', default: '5000' },
-      concurrency: { type: 'string', default: '2' },
-    },
-  });
+  const values = args();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const name = values.dataset!;
   if (name !== 'all' && !isDatasetName(name)) throw new LoadError(`--dataset must be flights, movies or all`);
   const selected = name === 'all' ? allDatasets() : [datasets[name]];

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { z } from 'zod';
 
 export interface NodeConfig {
   name: string;
@@ -24,25 +25,51 @@ export interface ClusterConfig {
   settings: Record<string, string>;
 }
 
-interface RawNode {
-  name?: string;
-  roles?: string[];
-  host?: string;
-  http_port?: number;
-  transport_port?: number;
-  path_data?: string;
-  shard_workers?: number;
-}
+const port = z.number().int().min(0).max(65535);
 
-interface RawConfig {
-  cluster_name?: string;
-  defaults?: RawNode;
-  nodes?: RawNode[];
-  settings?: Record<string, unknown>;
+const rawNode = z.strictObject({
+  name: z.string().min(1).optional(),
+  roles: z.array(z.string()).optional(),
+  host: z.string().min(1).optional(),
+  http_port: port.optional(),
+  transport_port: port.optional(),
+  path_data: z.string().min(1).optional(),
+  shard_workers: z.number().int().min(1).optional(),
+});
+
+const rawConfig = z.strictObject({
+  cluster_name: z.string().min(1).optional(),
+  defaults: rawNode.optional(),
+  nodes: z.array(rawNode).min(1).optional(),
+  settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+
+/** A config file or a command-line override that cannot be used; the message says why. */
+export class ConfigError extends Error {}
+
+function readConfig(path: string): z.infer<typeof rawConfig> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read the cluster config [${path}]: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`the cluster config [${path}] is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = rawConfig.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new ConfigError(`the cluster config [${path}] is invalid: ${problems.join('; ')}`);
+  }
+  return parsed.data;
 }
 
 export function loadClusterConfig(path: string): ClusterConfig {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as RawConfig;
+  const raw = readConfig(path);
   const base = resolve(path, '..');
   const defaults = raw.defaults ?? {};
   const nodes = (raw.nodes ?? [{}]).map((n, i): NodeConfig => {
@@ -58,6 +85,11 @@ export function loadClusterConfig(path: string): ClusterConfig {
       shardWorkers: merged.shard_workers ?? availableParallelism(),
     };
   });
+  const names = new Set<string>();
+  for (const n of nodes) {
+    if (names.has(n.name)) throw new ConfigError(`the cluster config [${path}] names node [${n.name}] twice`);
+    names.add(n.name);
+  }
   const settings: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw.settings ?? {})) settings[k] = String(v);
   return { clusterName: raw.cluster_name ?? 'shoal', nodes, settings };
@@ -65,23 +97,47 @@ export function loadClusterConfig(path: string): ClusterConfig {
 
 export interface NodeOverrides {
   name?: string;
-  httpPort?: number;
+  /** As given on the command line; checked here. */
+  httpPort?: string | number;
   dataPath?: string;
-  shardWorkers?: number;
+  shardWorkers?: string | number;
+}
+
+/** A whole number in [min, max] from a flag or variable, or a ConfigError naming it. */
+function wholeNumber(
+  what: string,
+  v: string | number | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${what} must be a whole number from ${min} to ${max}, got [${v}]`);
+  }
+  return n;
 }
 
 /** Picks one node of the config and applies overrides (flags, then `SHOAL_*` variables). */
 export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): NodeConfig {
   const env = process.env;
-  const name = overrides.name ?? env.SHOAL_NODE_NAME ?? cluster.nodes[0]?.name;
-  const found = cluster.nodes.find((n) => n.name === name) ?? cluster.nodes[0];
-  if (!found) throw new Error('cluster config lists no nodes');
-  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  const name = overrides.name ?? env.SHOAL_NODE_NAME;
+  const found = name === undefined ? cluster.nodes[0] : cluster.nodes.find((n) => n.name === name);
+  if (!found) {
+    throw new ConfigError(
+      `the cluster config has no node named [${name}]; it has ${cluster.nodes.map((n) => `[${n.name}]`).join(', ')}`,
+    );
+  }
   return {
     ...found,
-    name: name ?? found.name,
-    httpPort: overrides.httpPort ?? num(env.SHOAL_HTTP_PORT) ?? found.httpPort,
+    httpPort:
+      wholeNumber('--http-port', overrides.httpPort, 0, 65535) ??
+      wholeNumber('SHOAL_HTTP_PORT', env.SHOAL_HTTP_PORT, 0, 65535) ??
+      found.httpPort,
     dataPath: overrides.dataPath ?? env.SHOAL_PATH_DATA ?? found.dataPath,
-    shardWorkers: overrides.shardWorkers ?? num(env.SHOAL_SHARD_WORKERS) ?? found.shardWorkers,
+    shardWorkers:
+      wholeNumber('--workers', overrides.shardWorkers, 1, 1024) ??
+      wholeNumber('SHOAL_SHARD_WORKERS', env.SHOAL_SHARD_WORKERS, 1, 1024) ??
+      found.shardWorkers,
   };
 }

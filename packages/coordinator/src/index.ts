@@ -1,3 +1,3 @@
-export { type ClusterConfig, loadClusterConfig, type NodeConfig, nodeConfig } from './config.ts';
+export { type ClusterConfig, ConfigError, loadClusterConfig, type NodeConfig, nodeConfig } from './config.ts';
 export { createLogger } from './logger.ts';
 export { type StartedNode, startNode } from './node.ts';

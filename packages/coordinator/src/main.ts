@@ -4,27 +4,41 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadClusterConfig, nodeConfig } from './config.ts';
+import { ConfigError, loadClusterConfig, nodeConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startNode } from './node.ts';
 
-const { values } = parseArgs({
-  options: {
-    config: { type: 'string', default: 'cluster.config.json' },
-    node: { type: 'string' },
-    'http-port': { type: 'string' },
-    'data-path': { type: 'string' },
-    workers: { type: 'string' },
-  },
-});
+const USAGE =
+  'usage: node --import tsx packages/coordinator/src/main.ts [--config cluster.config.json] ' +
+  '[--node NAME] [--http-port N] [--data-path PATH] [--workers N]';
 
-const cluster = loadClusterConfig(resolve(values.config!));
-const config = nodeConfig(cluster, {
-  name: values.node,
-  httpPort: values['http-port'] === undefined ? undefined : Number(values['http-port']),
-  dataPath: values['data-path'],
-  shardWorkers: values.workers === undefined ? undefined : Number(values.workers),
-});
+function startupConfig() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        config: { type: 'string', default: 'cluster.config.json' },
+        node: { type: 'string' },
+        'http-port': { type: 'string' },
+        'data-path': { type: 'string' },
+        workers: { type: 'string' },
+      },
+    });
+    const cluster = loadClusterConfig(resolve(values.config!));
+    const config = nodeConfig(cluster, {
+      name: values.node,
+      httpPort: values['http-port'],
+      dataPath: values['data-path'],
+      shardWorkers: values.workers,
+    });
+    return { cluster, config };
+  } catch (e) {
+    const usage = e instanceof ConfigError ? '' : `\n${USAGE}`;
+    console.error(`shoal: ${e instanceof Error ? e.message : String(e)}${usage}`);
+    process.exit(2);
+  }
+}
+
+const { cluster, config } = startupConfig();
 const logger = createLogger(config.name);
 
 startNode(config, { name: cluster.clusterName, settings: cluster.settings }, logger).then(
