@@ -18,6 +18,7 @@ export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './re
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
 export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
+export * from './search/aggs/index.ts';
 export {
   parseCountRequest,
   parseSearchRequest,

@@ -1,0 +1,23 @@
+/** What other packages use of the aggregations: the spec parser, partial shapes, merge and render. */
+export { isCountDesc, isKeyOrder } from './bucket-order.ts';
+export {
+  addHash,
+  addValue,
+  cardinalityOf,
+  type DistinctValue,
+  estimate,
+  hashValue,
+  newRegisters,
+  precisionFromThreshold,
+} from './cardinality-sketch.ts';
+export { compareComposite } from './composite-order.ts';
+export { emptyPartial, mergeAggregations, mergePartials } from './merge.ts';
+export { checkOrderPaths, pathValue } from './order-path.ts';
+export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';
+export type * from './partial.ts';
+export { RAW_FORMAT } from './partial.ts';
+export { DEFAULT_MAX_BUCKETS, type RenderOptions, reduceAggregations, renderAggregations } from './render.ts';
+export { bucketComparator } from './render-buckets.ts';
+export type * from './spec.ts';
+export { isBucketSpec } from './spec.ts';
+export { type AggDates, compareKeys, compareText, ipText } from './value-text.ts';

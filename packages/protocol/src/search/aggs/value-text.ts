@@ -1,0 +1,107 @@
+/**
+ * How keys and values compare and print in aggregation responses (DocValueFormat): dates
+ * through the format and time zone the shard reported, booleans as `true`/`false`, ips from
+ * their hex keys, doubles as Java prints them where a text is needed.
+ */
+
+import { javaDouble } from './java-double.ts';
+import type { ValueFormat } from './partial.ts';
+import type { DateRounding } from './spec.ts';
+
+/**
+ * Date services the reduce needs and only the engine has (date patterns, time-zone rules).
+ * The engine exports an implementation (`aggDates`); reduce and render take it as a parameter.
+ */
+export interface AggDates {
+  /** Epoch millis printed with a date format (`strict_date_optional_time`) in a time zone. */
+  format(millis: number, pattern: string, timeZone?: string): string;
+  /** The start of the date_histogram bucket after the one starting at `key`. */
+  nextKey(key: number, rounding: DateRounding): number;
+}
+
+/** Code point order of two strings (Lucene's BytesRef order for UTF-8 terms). */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      if (ca >= 0xd800 && cb >= 0xd800) {
+        // Surrogates above U+E000–U+FFFF, so code units compare like code points.
+        ca = ca >= 0xe000 ? ca - 0x800 : ca + 0x2000;
+        cb = cb >= 0xe000 ? cb - 0x800 : cb + 0x2000;
+      }
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** Terms and composite keys: text in code point order, numbers and bigints numerically. */
+export function compareKeys(a: string | number | bigint, b: string | number | bigint): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Java's Double.compare: -0.0 before 0.0, NaN after everything. */
+export function compareDoubles(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (a === b) {
+    if (a !== 0) return 0;
+    const na = Object.is(a, -0);
+    const nb = Object.is(b, -0);
+    return na === nb ? 0 : na ? -1 : 1;
+  }
+  const aNaN = Number.isNaN(a);
+  const bNaN = Number.isNaN(b);
+  return aNaN === bNaN ? 0 : aNaN ? 1 : -1;
+}
+
+/** `*_as_string` of a numeric value (DocValueFormat.format(double)); undefined for raw. */
+export function valueText(v: number, fmt: ValueFormat, dates: AggDates): string | undefined {
+  switch (fmt.kind) {
+    case 'raw':
+    case 'ip':
+      return undefined;
+    case 'bool':
+      return v !== 0 ? 'true' : 'false';
+    case 'date':
+      // DateTime.format(double) prints the value truncated to a long.
+      return Number.isFinite(v) ? dates.format(Math.trunc(v), fmt.pattern, fmt.timeZone) : javaDouble(v);
+  }
+}
+
+/** A key's text where one is needed: keyed buckets, range keys. Raw doubles print as Java does. */
+export function keyText(v: number, fmt: ValueFormat, dates: AggDates): string {
+  return valueText(v, fmt, dates) ?? javaDouble(v);
+}
+
+/** The address a hex ip key stands for: dotted IPv4 for mapped addresses, else RFC 5952 IPv6. */
+export function ipText(hex: string): string {
+  const v = BigInt(`0x${hex}`);
+  if (v >> 32n === 0xffffn) {
+    return [24n, 16n, 8n, 0n].map((s) => String((v >> s) & 0xffn)).join('.');
+  }
+  const words: number[] = [];
+  for (let i = 7; i >= 0; i--) words.push(Number((v >> BigInt(i * 16)) & 0xffffn));
+  let best = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8; ) {
+    if (words[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && words[j] === 0) j++;
+    if (j - i > bestLen && j - i >= 2) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const text = words.map((w) => w.toString(16));
+  if (best < 0) return text.join(':');
+  return `${text.slice(0, best).join(':')}::${text.slice(best + bestLen).join(':')}`;
+}
