@@ -1,3 +1,6 @@
+export { aggDates } from './aggs/agg-dates.ts';
+export { type AggDocs, aggregateShard, readerDocs } from './aggs/aggregate-shard.ts';
+export type { AggShardContext } from './aggs/field-source.ts';
 export * from './analysis/index.ts';
 export type * from './contract.ts';
 export * from './dates/index.ts';

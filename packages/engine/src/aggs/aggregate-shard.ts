@@ -1,0 +1,138 @@
+/**
+ * A shard's aggregations: collectors are built for the spec tree (errors for bad fields and
+ * order paths are raised here, before any doc is read, as Elasticsearch's aggregator factories
+ * raise them), fed every matching live doc segment by segment — `global` aggregations every live
+ * doc instead — and turned into partials, one per top-level aggregation, for the coordinator's
+ * reduce (protocol merge.ts / render.ts).
+ */
+import type { AggregationsSpec, AggSpec, ShardAggregations } from '@shoal/protocol';
+import type { IndexMapping } from '../contract.ts';
+import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import { topLevelFields } from '../search/top-level-fields.ts';
+import { CardinalityCollector } from './cardinality-collector.ts';
+import { AggCancel, type AggCollector } from './collector.ts';
+import { CompositeCollector } from './composite-collector.ts';
+import type { AggEnv, AggShardContext } from './field-source.ts';
+import { HistogramCollector } from './histogram-collector.ts';
+import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
+import { RangeCollector } from './range-collector.ts';
+import {
+  FilterCollector,
+  FiltersCollector,
+  GlobalCollector,
+  MissingCollector,
+} from './single-bucket-collectors.ts';
+import { TermsCollector } from './terms-collector.ts';
+
+/** The docs an aggregation pass visits, segment by segment. */
+export interface AggDocs {
+  /** The segment's matching docs, ascending; null when every doc of the segment matches. */
+  docs(rs: ReaderSegment): Int32Array | null;
+  /** Docs to skip (deleted, or outside a slice); null when none. */
+  excluded(rs: ReaderSegment): Uint32Array | null;
+}
+
+function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
+  const subs = 'aggs' in spec ? spec.aggs.map((s) => createCollector(s, env)) : [];
+  switch (spec.type) {
+    case 'avg':
+    case 'sum':
+    case 'min':
+    case 'max':
+    case 'stats':
+    case 'extended_stats':
+      return new StatsCollector(spec, env);
+    case 'value_count':
+      return new ValueCountCollector(spec, env);
+    case 'cardinality':
+      return new CardinalityCollector(spec, env);
+    case 'terms':
+      return new TermsCollector(spec, env, subs);
+    case 'histogram':
+    case 'date_histogram':
+      return new HistogramCollector(spec, env, subs);
+    case 'range':
+    case 'date_range':
+      return new RangeCollector(spec, env, subs);
+    case 'filter':
+      return new FilterCollector(spec, env, subs);
+    case 'filters':
+      return new FiltersCollector(spec, env, subs);
+    case 'missing':
+      return new MissingCollector(spec, env, subs);
+    case 'global':
+      return new GlobalCollector(subs);
+    case 'composite':
+      return new CompositeCollector(spec, env, subs);
+  }
+}
+
+/**
+ * Runs `aggs` over the docs `docs` gives (reader doc ids of live docs matching the query) and
+ * returns the shard's partials, aligned with `aggs`.
+ */
+export function aggregateShard(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  aggs: AggregationsSpec,
+  docs: AggDocs,
+  ctx: AggShardContext,
+): ShardAggregations {
+  const env: AggEnv = { reader, mapping: topLevelFields(mapping), ctx };
+  const collectors = aggs.map((spec) => createCollector(spec, env));
+  const cancel = new AggCancel(ctx.isCancelled);
+  const scoped: AggCollector[] = [];
+  const global: AggCollector[] = [];
+  aggs.forEach((spec, i) => {
+    (spec.type === 'global' ? global : scoped).push(collectors[i]!);
+  });
+  if (scoped.length > 0) collect(reader, scoped, docs, cancel);
+  if (global.length > 0) collect(reader, global, LIVE_DOCS, cancel);
+  return collectors.map((c) => c.build(0));
+}
+
+function collect(
+  reader: ShardReader,
+  collectors: readonly AggCollector[],
+  docs: AggDocs,
+  cancel: AggCancel,
+): void {
+  const n = collectors.length;
+  for (const rs of reader.segments) {
+    const excluded = docs.excluded(rs);
+    const matching = docs.docs(rs);
+    if (matching !== null && matching.length === 0) continue;
+    for (let c = 0; c < n; c++) collectors[c]!.setSegment(rs);
+    const count = matching === null ? rs.segment.maxDoc : matching.length;
+    for (let i = 0; i < count; i++) {
+      const d = matching === null ? i : matching[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      for (let c = 0; c < n; c++) collectors[c]!.collect(d, 0);
+    }
+  }
+}
+
+/** Every live doc of the reader (what `global` aggregates). */
+export const LIVE_DOCS: AggDocs = {
+  docs: () => null,
+  excluded: (rs) => rs.liveDocs.deletedBits,
+};
+
+/** The given reader doc ids (live ones only), for callers that already hold a doc list. */
+export function readerDocs(reader: ShardReader, ids: readonly number[]): AggDocs {
+  const sorted = Int32Array.from(new Set(ids)).sort();
+  const bySegment = new Map<number, Int32Array>();
+  let i = 0;
+  for (const rs of reader.segments) {
+    const end = rs.docBase + rs.segment.maxDoc;
+    const from = i;
+    while (i < sorted.length && sorted[i]! < end) i++;
+    const local = sorted.subarray(from, i).map((d) => d - rs.docBase);
+    bySegment.set(rs.ord, local);
+  }
+  return {
+    docs: (rs) => bySegment.get(rs.ord) ?? new Int32Array(0),
+    excluded: (rs) => rs.liveDocs.deletedBits,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * composite on one shard (CompositeAggregator): each doc's key combinations — one value per
+ * source, every combination of a multi-valued doc, null for a doc without a value when the
+ * source has `missing_bucket` (else the doc has no key) — those after `after` collected, and the
+ * first `size` in composite order returned.
+ */
+import {
+  type AggPartial,
+  type CompositeBucket,
+  type CompositeSourceSpec,
+  type CompositeSpec,
+  type CompositeValue,
+  compareComposite,
+  type JsonScalar,
+  RAW_FORMAT,
+  type ValueFormat,
+} from '@shoal/protocol';
+import type { NumericValues, SortedSetValues } from '../index/segment.ts';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { rounderFor } from './agg-dates.ts';
+import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
+import type { DateRounder } from './date-rounding.ts';
+import {
+  type AggEnv,
+  type DoubleView,
+  doubleView,
+  exactLong,
+  type FieldSource,
+  ipKeyFor,
+  ipKeys,
+  longValues,
+  normalizeLong,
+  numberFor,
+  resolveSource,
+} from './field-source.ts';
+
+const TERMS_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip']);
+const NUMERIC_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
+
+/** One source: its values per doc, as sorted distinct composite values. */
+class SourceValues {
+  readonly src: FieldSource;
+  readonly fmt: ValueFormat;
+  private readonly rounder: DateRounder | null;
+  private readonly interval: number;
+  private ords: SortedSetValues | null = null;
+  private keys: readonly string[] = [];
+  private longs: Extract<NumericValues, { kind: 'long' }> | null = null;
+  private doubles: DoubleView | null = null;
+
+  constructor(
+    readonly spec: CompositeSourceSpec,
+    private readonly env: AggEnv,
+  ) {
+    const date = spec.kind === 'date_histogram';
+    this.src = resolveSource(
+      spec.source,
+      spec.kind,
+      spec.kind === 'terms' ? TERMS_KINDS : NUMERIC_KINDS,
+      env,
+      date,
+    );
+    this.rounder = spec.rounding ? rounderFor(spec.rounding) : null;
+    this.interval = spec.interval ?? 0;
+    if (spec.kind === 'terms') this.fmt = this.src.fmt;
+    else if (date && spec.source.format !== undefined) this.fmt = this.src.fmt;
+    else this.fmt = RAW_FORMAT;
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    this.ords = null;
+    this.longs = null;
+    this.doubles = null;
+    const src = this.src;
+    if (src.kind === 'unmapped') return;
+    if (src.kind === 'keyword' || src.kind === 'ip') {
+      this.ords = rs.segment.field(src.path)?.sortedSet ?? null;
+      if (this.ords) this.keys = src.kind === 'ip' ? ipKeys(src, rs, this.ords.terms) : this.ords.terms;
+      return;
+    }
+    if (this.spec.kind === 'terms' && src.long) this.longs = longValues(src, rs);
+    if (this.longs === null) this.doubles = doubleView(src, rs);
+  }
+
+  /** The doc's values into `out` (emptied first), ascending and distinct. */
+  values(doc: number, out: CompositeValue[]): void {
+    out.length = 0;
+    const ss = this.ords;
+    if (ss !== null) {
+      for (let i = ss.starts[doc]!; i < ss.starts[doc + 1]!; i++) out.push(this.keys[ss.ords[i]!]!);
+    } else if (this.longs !== null) {
+      const n = this.longs;
+      for (let i = n.starts[doc]!; i < n.starts[doc + 1]!; i++) {
+        if (i > n.starts[doc]! && n.values[i] === n.values[i - 1]) continue;
+        out.push(normalizeLong(n.values[i]!));
+      }
+    } else if (this.doubles !== null) {
+      const n = this.doubles;
+      let previous = Number.NaN;
+      for (let i = n.starts[doc]!; i < n.starts[doc + 1]!; i++) {
+        const k = this.key(n.values[i]!);
+        if (k === previous) continue;
+        previous = k;
+        out.push(k);
+      }
+    }
+    if (out.length === 0 && this.src.constant !== undefined) out.push(this.src.constant);
+    if (out.length === 0 && this.spec.missingBucket) out.push(null);
+  }
+
+  private key(v: number): number {
+    if (this.rounder !== null) return this.rounder.round(v);
+    if (this.spec.kind === 'histogram') return Math.floor(v / this.interval) * this.interval;
+    return v;
+  }
+
+  /** An `after` value as this source's key. */
+  afterValue(v: JsonScalar): CompositeValue {
+    if (v === null) return null;
+    const src = this.src;
+    if (this.spec.kind !== 'terms') return this.key(numberFor(src, v, this.env));
+    switch (src.kind) {
+      case 'keyword':
+      case 'unmapped':
+        return String(v);
+      case 'ip':
+        return ipKeyFor(v);
+      case 'number':
+        return src.long || src.type !== 'double' ? exactLong(v) : numberFor(src, v, this.env);
+      default:
+        return numberFor(src, v, this.env);
+    }
+  }
+}
+
+export class CompositeCollector implements AggCollector {
+  private readonly sources: SourceValues[];
+  private readonly after: CompositeValue[] | undefined;
+  private readonly buckets = new BucketOrds<string>();
+  private readonly keys: CompositeValue[][] = [];
+  private readonly counts = new BucketDoubles();
+  private readonly perSource: CompositeValue[][];
+  private readonly key: CompositeValue[];
+
+  constructor(
+    private readonly spec: CompositeSpec,
+    env: AggEnv,
+    private readonly subs: readonly AggCollector[],
+  ) {
+    this.sources = spec.sources.map((s) => new SourceValues(s, env));
+    this.after = spec.after
+      ? this.sources.map((s) => s.afterValue(spec.after![s.spec.name] ?? null))
+      : undefined;
+    this.perSource = this.sources.map(() => []);
+    this.key = new Array<CompositeValue>(this.sources.length).fill(null);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    for (const s of this.subs) s.setSegment(rs);
+    for (const s of this.sources) s.setSegment(rs);
+  }
+
+  collect(doc: number, owner: number): void {
+    for (let i = 0; i < this.sources.length; i++) {
+      this.sources[i]!.values(doc, this.perSource[i]!);
+      if (this.perSource[i]!.length === 0) return;
+    }
+    this.combine(doc, owner, 0);
+  }
+
+  /** Every combination of the sources' values from source `i` on. */
+  private combine(doc: number, owner: number, i: number): void {
+    if (i === this.sources.length) {
+      if (this.after && compareComposite(this.key, this.after, this.spec.sources) <= 0) return;
+      let text = '';
+      for (const v of this.key) text += `${v === null ? 'z' : typeof v === 'string' ? 's' : 'n'}${v}\u0001`;
+      const bucket = this.buckets.ord(owner, text);
+      if (bucket === this.keys.length) this.keys.push([...this.key]);
+      this.counts.add(bucket, 1);
+      for (const s of this.subs) s.collect(doc, bucket);
+      return;
+    }
+    for (const v of this.perSource[i]!) {
+      this.key[i] = v;
+      this.combine(doc, owner, i + 1);
+    }
+  }
+
+  build(owner: number): AggPartial {
+    const ords = this.buckets.ordsOf(owner);
+    ords.sort((a, b) => compareComposite(this.keys[a]!, this.keys[b]!, this.spec.sources));
+    const buckets: CompositeBucket[] = ords.slice(0, this.spec.size).map((b) => ({
+      key: this.keys[b]!,
+      docCount: this.counts.get(b),
+      aggs: this.subs.map((s) => s.build(b)),
+    }));
+    return { t: 'composite', buckets, formats: this.sources.map((s) => s.fmt) };
+  }
+}

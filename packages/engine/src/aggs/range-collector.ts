@@ -1,0 +1,112 @@
+/**
+ * range and date_range on one shard (RangeAggregator): the ranges' bounds resolved — text bounds
+ * of date fields as date math in the aggregation's format and time zone — and ordered by
+ * (from, to); a doc counts once in every range one of its values falls in (`from` inclusive,
+ * `to` exclusive). Bucket ordinals are `owner * ranges + range`.
+ */
+import type { AggPartial, RangeBucket, RangeSpec } from '@shoal/protocol';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { type AggCollector, BucketDoubles } from './collector.ts';
+import {
+  type AggEnv,
+  type DoubleView,
+  doubleView,
+  type FieldSource,
+  numberFor,
+  resolveSource,
+} from './field-source.ts';
+
+const RANGE_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
+
+interface ResolvedRange {
+  key?: string;
+  from: number;
+  to: number;
+}
+
+export class RangeCollector implements AggCollector {
+  private readonly src: FieldSource;
+  private readonly ranges: ResolvedRange[];
+  private readonly froms: Float64Array;
+  private readonly tos: Float64Array;
+  private readonly counts = new BucketDoubles();
+  private readonly missing: number | undefined;
+  /** Per range, the collect call that last counted in it: a doc counts once per range. */
+  private readonly lastCall: Int32Array;
+  private call = 0;
+  private view: DoubleView | null = null;
+
+  constructor(
+    spec: RangeSpec,
+    env: AggEnv,
+    private readonly subs: readonly AggCollector[],
+  ) {
+    this.src = resolveSource(spec.source, spec.type, RANGE_KINDS, env, spec.type === 'date_range');
+    const src = this.src;
+    this.ranges = spec.ranges.map((r) => {
+      const out: ResolvedRange = {
+        from: r.from === undefined ? Number.NEGATIVE_INFINITY : numberFor(src, r.from, env),
+        to: r.to === undefined ? Number.POSITIVE_INFINITY : numberFor(src, r.to, env),
+      };
+      if (r.key !== undefined) out.key = r.key;
+      return out;
+    });
+    this.ranges.sort((a, b) => a.from - b.from || a.to - b.to);
+    this.froms = Float64Array.from(this.ranges, (r) => r.from);
+    this.tos = Float64Array.from(this.ranges, (r) => r.to);
+    this.lastCall = new Int32Array(this.ranges.length);
+    const m = spec.source.missing;
+    this.missing = m === undefined || m === null ? undefined : numberFor(src, m, env);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    for (const s of this.subs) s.setSegment(rs);
+    this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
+  }
+
+  collect(doc: number, owner: number): void {
+    if (++this.call === 0x7fffffff) {
+      this.call = 1;
+      this.lastCall.fill(0);
+    }
+    const v = this.view;
+    if (v !== null) {
+      const s = v.starts[doc]!;
+      const e = v.starts[doc + 1]!;
+      if (s < e) {
+        for (let i = s; i < e; i++) this.collectValue(doc, owner, v.values[i]!);
+        return;
+      }
+    }
+    if (this.missing !== undefined) this.collectValue(doc, owner, this.missing);
+  }
+
+  private collectValue(doc: number, owner: number, value: number): void {
+    const n = this.froms.length;
+    for (let r = 0; r < n; r++) {
+      if (value < this.froms[r]! || value >= this.tos[r]!) continue;
+      if (this.lastCall[r] === this.call) continue;
+      this.lastCall[r] = this.call;
+      const bucket = owner * n + r;
+      this.counts.add(bucket, 1);
+      for (const s of this.subs) s.collect(doc, bucket);
+    }
+  }
+
+  build(owner: number): AggPartial {
+    const n = this.ranges.length;
+    const buckets: RangeBucket[] = this.ranges.map((r, i) => {
+      const bucket = owner < 0 ? -1 : owner * n + i;
+      const b: { -readonly [K in keyof RangeBucket]: RangeBucket[K] } = {
+        from: r.from,
+        to: r.to,
+        docCount: this.counts.get(bucket),
+        aggs: this.subs.map((s) => s.build(bucket)),
+      };
+      if (r.key !== undefined) b.key = r.key;
+      return b;
+    });
+    const out: AggPartial = { t: 'range', buckets, fmt: this.src.fmt };
+    return this.src.kind === 'unmapped' ? { ...out, unmapped: true } : out;
+  }
+}

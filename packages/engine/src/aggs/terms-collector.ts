@@ -1,0 +1,269 @@
+/**
+ * terms on one shard (GlobalOrdinalsStringTermsAggregator, NumericTermsAggregator): a bucket per
+ * distinct value of each owning bucket, the shard's top `shard_size` by the requested order
+ * returned, with what the coordinator needs for `sum_other_doc_count` and
+ * `doc_count_error_upper_bound`. Keyword and ip values are read as segment ordinals, mapped to
+ * buckets through a per-segment table at the top level; numbers, dates and booleans as values.
+ */
+import {
+  type AggPartial,
+  bucketComparator,
+  checkOrderPaths,
+  isCountDesc,
+  isKeyOrder,
+  type JsonScalar,
+  type TermsBucket,
+  type TermsKind,
+  type TermsSpec,
+} from '@shoal/protocol';
+import type { NumericValues, SortedSetValues } from '../index/segment.ts';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import {
+  type AggEnv,
+  type DoubleView,
+  doubleView,
+  exactLong,
+  type FieldSource,
+  ipKeyFor,
+  ipKeys,
+  longValues,
+  normalizeLong,
+  numberFor,
+  resolveSource,
+} from './field-source.ts';
+
+type Key = string | number | bigint;
+
+const TERMS_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip']);
+
+function termsKind(src: FieldSource): TermsKind {
+  switch (src.kind) {
+    case 'keyword':
+      return 'string';
+    case 'ip':
+      return 'ip';
+    case 'date':
+      return 'date';
+    case 'bool':
+      return 'bool';
+    case 'number':
+      return src.type === 'double' || src.type === 'float' ? 'double' : 'long';
+    default:
+      // An unmapped field: a `value_type` hint decides what its `missing` value is.
+      switch (src.spec.valueType) {
+        case 'long':
+          return 'long';
+        case 'double':
+          return 'double';
+        case 'date':
+          return 'date';
+        case 'boolean':
+          return 'bool';
+        case 'ip':
+          return 'ip';
+        default:
+          return 'string';
+      }
+  }
+}
+
+export class TermsCollector implements AggCollector {
+  private readonly src: FieldSource;
+  private readonly kind: TermsKind;
+  private readonly buckets = new BucketOrds<Key>();
+  private readonly counts = new BucketDoubles();
+  private readonly include: ReadonlySet<Key> | null;
+  private readonly exclude: ReadonlySet<Key> | null;
+  private readonly missingKey: Key | undefined;
+  // The segment being collected.
+  private ords: SortedSetValues | null = null;
+  private segKeys: readonly string[] = [];
+  private allowed: Uint8Array | null = null;
+  private topBuckets: Int32Array | null = null;
+  private longs: Extract<NumericValues, { kind: 'long' }> | null = null;
+  private doubles: DoubleView | null = null;
+
+  constructor(
+    private readonly spec: TermsSpec,
+    private readonly env: AggEnv,
+    private readonly subs: readonly AggCollector[],
+  ) {
+    checkOrderPaths(spec.order, spec.aggs);
+    this.src = resolveSource(spec.source, 'terms', TERMS_KINDS, env);
+    this.kind = termsKind(this.src);
+    this.include = spec.include ? new Set(spec.include.map((v) => this.keyOf(v))) : null;
+    this.exclude = spec.exclude ? new Set(spec.exclude.map((v) => this.keyOf(v))) : null;
+    const m = this.src.constant ?? spec.source.missing;
+    this.missingKey = m === undefined || m === null ? undefined : this.keyOf(m);
+  }
+
+  /** A request value (include, exclude, missing) as a key of this aggregation's kind. */
+  private keyOf(v: JsonScalar): Key {
+    switch (this.kind) {
+      case 'string':
+        return String(v);
+      case 'ip':
+        return ipKeyFor(v);
+      case 'long':
+        return exactLong(v);
+      default:
+        return numberFor(this.src, v, this.env);
+    }
+  }
+
+  private accepts(key: Key): boolean {
+    return (
+      (this.include === null || this.include.has(key)) && (this.exclude === null || !this.exclude.has(key))
+    );
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    for (const s of this.subs) s.setSegment(rs);
+    this.ords = null;
+    this.longs = null;
+    this.doubles = null;
+    this.allowed = null;
+    this.topBuckets = null;
+    const src = this.src;
+    if (src.kind === 'unmapped') return;
+    if (src.kind === 'keyword' || src.kind === 'ip') {
+      const ss = rs.segment.field(src.path)?.sortedSet ?? null;
+      if (ss === null) return;
+      this.ords = ss;
+      this.segKeys = src.kind === 'ip' ? ipKeys(src, rs, ss.terms) : ss.terms;
+      if (this.include !== null || this.exclude !== null) {
+        const allowed = new Uint8Array(ss.terms.length);
+        for (let o = 0; o < allowed.length; o++) allowed[o] = this.accepts(this.segKeys[o]!) ? 1 : 0;
+        this.allowed = allowed;
+      }
+      this.topBuckets = new Int32Array(ss.terms.length).fill(-1);
+      return;
+    }
+    if (this.kind === 'long') this.longs = longValues(src, rs);
+    if (this.longs === null) this.doubles = doubleView(src, rs);
+  }
+
+  collect(doc: number, owner: number): void {
+    let found = false;
+    const ss = this.ords;
+    if (ss !== null) {
+      const s = ss.starts[doc]!;
+      const e = ss.starts[doc + 1]!;
+      found = s < e;
+      for (let i = s; i < e; i++) {
+        const ord = ss.ords[i]!;
+        if (this.allowed !== null && this.allowed[ord] === 0) continue;
+        this.collectBucket(doc, this.ordBucket(owner, ord));
+      }
+    } else if (this.longs !== null) {
+      const n = this.longs;
+      const s = n.starts[doc]!;
+      const e = n.starts[doc + 1]!;
+      found = s < e;
+      for (let i = s; i < e; i++) {
+        const raw = n.values[i]!;
+        if (i > s && raw === n.values[i - 1]) continue;
+        const key = normalizeLong(raw);
+        if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      }
+    } else if (this.doubles !== null) {
+      const n = this.doubles;
+      const s = n.starts[doc]!;
+      const e = n.starts[doc + 1]!;
+      found = s < e;
+      for (let i = s; i < e; i++) {
+        const key = n.values[i]!;
+        if (i > s && key === n.values[i - 1]) continue;
+        if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      }
+    }
+    if (!found && this.missingKey !== undefined && this.accepts(this.missingKey)) {
+      this.collectBucket(doc, this.buckets.ord(owner, this.missingKey));
+    }
+  }
+
+  /** The bucket of a segment ordinal; at the top level through the segment's table. */
+  private ordBucket(owner: number, ord: number): number {
+    const top = this.topBuckets;
+    if (owner === 0 && top !== null) {
+      let b = top[ord]!;
+      if (b < 0) {
+        b = this.buckets.ord(0, this.segKeys[ord]!);
+        top[ord] = b;
+      }
+      return b;
+    }
+    return this.buckets.ord(owner, this.segKeys[ord]!);
+  }
+
+  private collectBucket(doc: number, bucket: number): void {
+    this.counts.add(bucket, 1);
+    for (const s of this.subs) s.collect(doc, bucket);
+  }
+
+  build(owner: number): AggPartial {
+    const spec = this.spec;
+    if (spec.minDocCount === 0 && owner !== NO_OWNER) this.addEmptyTerms(owner);
+    const candidates = this.buckets.ordsOf(owner).filter((b) => this.counts.get(b) >= spec.shardMinDocCount);
+    const byPath = spec.order.some((o) => o.kind === 'path');
+    const entries = candidates.map((b) => ({
+      ord: b,
+      key: this.buckets.key(b),
+      docCount: this.counts.get(b),
+      aggs: byPath ? this.subs.map((s) => s.build(b)) : [],
+    }));
+    entries.sort(bucketComparator(spec.order, spec.aggs));
+    const top = entries.slice(0, spec.shardSize);
+    let otherDocCount = 0;
+    for (let i = top.length; i < entries.length; i++) otherDocCount += entries[i]!.docCount;
+    let docCountError = 0;
+    if (top.length >= spec.shardSize && !isKeyOrder(spec.order)) {
+      docCountError = isCountDesc(spec.order) ? top[top.length - 1]!.docCount : -1;
+    }
+    const presentError = Math.max(0, docCountError);
+    const buckets: TermsBucket[] = top.map((x) => ({
+      key: x.key,
+      docCount: x.docCount,
+      presentError,
+      aggs: byPath ? x.aggs : this.subs.map((s) => s.build(x.ord)),
+    }));
+    const out: AggPartial = {
+      t: 'terms',
+      kind: this.kind,
+      buckets,
+      otherDocCount,
+      docCountError,
+      fmt: this.src.fmt,
+    };
+    return this.src.kind === 'unmapped' && this.src.constant === undefined ? { ...out, unmapped: true } : out;
+  }
+
+  /** min_doc_count 0: every value of the field on the shard gets a bucket, empty or not. */
+  private addEmptyTerms(owner: number): void {
+    const src = this.src;
+    if (src.kind === 'unmapped') return;
+    for (const rs of this.env.reader.segments) {
+      const sf = rs.segment.field(src.path);
+      if (!sf) continue;
+      if (src.kind === 'keyword' || src.kind === 'ip') {
+        if (!sf.sortedSet) continue;
+        const keys = src.kind === 'ip' ? ipKeys(src, rs, sf.sortedSet.terms) : sf.sortedSet.terms;
+        for (const k of keys) if (this.accepts(k) && !this.buckets.has(owner, k)) this.buckets.ord(owner, k);
+        continue;
+      }
+      const live = rs.liveDocs;
+      const longs = this.kind === 'long' ? longValues(src, rs) : null;
+      const view = longs ?? doubleView(src, rs);
+      if (!view) continue;
+      for (let d = 0; d < rs.segment.maxDoc; d++) {
+        if (!live.isLive(d)) continue;
+        for (let i = view.starts[d]!; i < view.starts[d + 1]!; i++) {
+          const v = view.values[i]!;
+          const k = typeof v === 'bigint' ? normalizeLong(v) : v;
+          if (this.accepts(k) && !this.buckets.has(owner, k)) this.buckets.ord(owner, k);
+        }
+      }
+    }
+  }
+}
