@@ -4,7 +4,15 @@
  * the shard worker and the coordinator use the request/result types to talk to a shard.
  * Everything that crosses a thread here is structured-clonable and small.
  */
-import type { QueryNode, SortSpec, SortValue, SourceFilter, WireError } from '@shoal/protocol';
+import type {
+  AggregationsSpec,
+  QueryNode,
+  ShardAggregations,
+  SortSpec,
+  SortValue,
+  SourceFilter,
+  WireError,
+} from '@shoal/protocol';
 
 // ---------------------------------------------------------------- mapping
 
@@ -134,6 +142,13 @@ export interface ShardQueryRequest {
   slice?: ShardSlice;
   /** Resume strictly after this entry: a scroll's position (set by the shard, never by a client). */
   resumeAfter?: ScrollPosition;
+  /**
+   * Aggregations over every live doc the query matches (within the slice), whatever `k`,
+   * `trackTotalHitsUpTo` and search_after are; the result carries the shard's partials.
+   */
+  aggs?: AggregationsSpec;
+  /** `post_filter`: narrows the hits, not what the aggregations see. */
+  postFilter?: QueryNode;
 }
 
 /**
@@ -173,6 +188,8 @@ export interface ShardQueryResult {
   /** NaN when nothing was scored. */
   maxScore: number;
   hits: ShardHitRef[];
+  /** The partial aggregations, aligned with the request's `aggs` (when it had some). */
+  aggregations?: ShardAggregations;
 }
 
 export interface ShardFetchRequest {

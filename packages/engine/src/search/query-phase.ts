@@ -4,9 +4,12 @@
  * query-fast-paths.ts) serve match_all, doc-order and single-field sorts without visiting
  * every doc; everything else runs the query per segment and feeds a bounded heap.
  * Equal sort values are ordered by doc id ascending (the coordinator then breaks ties across
- * shards by shard index).
+ * shards by shard index). Aggregations, when requested, are a pass of their own over every
+ * matching doc (aggs/aggregate-shard.ts), so the hit paths stay unchanged.
  */
 import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
+import { aggregateShard } from '../aggs/aggregate-shard.ts';
+import { QueryDocs } from '../aggs/query-docs.ts';
 import type {
   IndexMapping,
   ScrollPosition,
@@ -62,6 +65,8 @@ export interface QueryPlan {
   cancel: CancelCheck;
   /** Live docs, narrowed to the request's slice. */
   filter: DocFilter;
+  /** With aggregations and a post_filter: the query without the post_filter, which they see. */
+  aggWeight?: Weight;
 }
 
 /** What a collector found, before it is turned into hits. */
@@ -98,15 +103,17 @@ export function queryShard(
     ? { total: 0, relation: 'eq', maxScore: Number.NaN, cands: [] }
     : (tryFastPath(plan) ?? collectTopK(plan));
   const scored = plan.needsScores;
-  return {
-    result: {
-      totalHits: found.total,
-      totalRelation: found.relation,
-      maxScore: scored && found.total > 0 ? floatValue(found.maxScore) : Number.NaN,
-      hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
-    },
-    positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })),
+  const result: ShardQueryResult = {
+    totalHits: found.total,
+    totalRelation: found.relation,
+    maxScore: scored && found.total > 0 ? floatValue(found.maxScore) : Number.NaN,
+    hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
   };
+  if (req.aggs !== undefined) {
+    const docs = new QueryDocs(plan.aggWeight ?? plan.weight, plan.filter);
+    result.aggregations = aggregateShard(reader, mapping, req.aggs, docs, ctx);
+  }
+  return { result, positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })) };
 }
 
 /** `_count`: the number of live docs the query matches. */
@@ -153,9 +160,28 @@ function planQuery(
     });
   }
   const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
-  const weight = compileQuery(req.query, envOf(reader, mapping, ctx));
+  const env = envOf(reader, mapping, ctx);
+  const post = req.postFilter;
+  const weight = compileQuery(post === undefined ? req.query : withPostFilter(req.query, post), env);
   const needsScores = req.trackScores || keys.some((k) => k.spec.kind === 'score');
-  return { reader, req: { ...req, sort }, keys, after, afterDoc, weight, needsScores, cancel, filter };
+  const plan: QueryPlan = {
+    reader,
+    req: { ...req, sort },
+    keys,
+    after,
+    afterDoc,
+    weight,
+    needsScores,
+    cancel,
+    filter,
+  };
+  if (post !== undefined && req.aggs !== undefined) plan.aggWeight = compileQuery(req.query, env);
+  return plan;
+}
+
+/** The hits' query: the query's matches (and scores) narrowed by the post_filter. */
+function withPostFilter(query: QueryNode, postFilter: QueryNode): QueryNode {
+  return { type: 'bool', must: [query], filter: [postFilter], should: [], mustNot: [], boost: 1 };
 }
 
 export function candidateComparator(keys: readonly SortKey[]): (a: Candidate, b: Candidate) => number {
