@@ -90,7 +90,7 @@ export type ContextTask =
 export interface ContextTaskResults {
   open_pit: { context: ContextRef };
   /** The first page: the shard's hits and their documents, packed (hit-codec.ts). */
-  scroll_start: PackedReply & { context: ContextRef };
+  scroll_start: PackedReply & { context: ContextRef; aggregations?: ShardQueryResult['aggregations'] };
   scroll_next: PackedReply & { spec: ScrollSpec };
   free_contexts: { freed: number };
   free_scrolls: { freed: number };
@@ -163,8 +163,10 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
   const reader = h.engine.acquireReader();
   let ctx: ReturnType<ReaderContexts['openScroll']>;
   try {
+    // Aggregations belong to the first page only: the steps after it run the query without them.
+    const { aggs: _firstPageOnly, ...stepReq } = task.req;
     ctx = contexts.openScroll(task.key, reader, task.keepAliveMs, task.maxOpenScrolls, {
-      req: task.req,
+      req: stepReq,
       spec: task.spec,
       total: 0,
       relation: 'eq',
@@ -186,10 +188,12 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
       state.window = window;
       readAhead(ctx, window, h, deps);
     }
-    return {
+    const reply: ContextTaskResults['scroll_start'] = {
       ...packHits(result, task.req.shardIndex, fetched),
       context: { id: ctx.id, session: contexts.session },
     };
+    if (result.aggregations !== undefined) reply.aggregations = result.aggregations;
+    return reply;
   } catch (e) {
     // Elasticsearch frees a scroll's context on any failure of its phases.
     contexts.free(ctx.id, 'closed');

@@ -84,11 +84,21 @@ export function latestReaderQuery(
     });
     if (prefetch && reply.packed && reply.bytes) {
       const { result, fetched } = unpackHits({ hits: reply.packed, bytes: reply.bytes });
+      withAggregations(result, reply.result);
       s.counters.fetchTotal++;
       return { reply: { result }, worker, key, fetched };
     }
     return { reply, worker, key };
   };
+}
+
+/** A result unpacked from packed hits, given the partial aggregations its reply carried beside them. */
+export function withAggregations(
+  result: ShardQueryResult,
+  from: { aggregations?: ShardQueryResult['aggregations'] },
+): ShardQueryResult {
+  if (from.aggregations !== undefined) result.aggregations = from.aggregations;
+  return result;
 }
 
 export async function runQueryPhase(
@@ -107,7 +117,7 @@ export async function runQueryPhase(
         const { reply, worker, key, fetched } = await exec(t);
         const result =
           reply.packed && reply.bytes
-            ? unpackHits({ hits: reply.packed, bytes: reply.bytes }).result
+            ? withAggregations(unpackHits({ hits: reply.packed, bytes: reply.bytes }).result, reply.result)
             : reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];

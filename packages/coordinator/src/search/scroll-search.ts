@@ -30,7 +30,13 @@ import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { hitComparator } from './merge.ts';
-import { runQueryPhase, type ShardQueryExec, type ShardQueryOutcome, startedCopy } from './query-phase.ts';
+import {
+  runQueryPhase,
+  type ShardQueryExec,
+  type ShardQueryOutcome,
+  startedCopy,
+  withAggregations,
+} from './query-phase.ts';
 import { concatRenderedPage } from './rendered-page.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { searchResponse } from './search-response.ts';
@@ -112,7 +118,7 @@ export async function startScroll(
       context: r.context,
     });
     const { result, fetched } = unpackHits(r);
-    return { reply: { result, contextId: r.context.id }, worker, key, fetched };
+    return { reply: { result: withAggregations(result, r), contextId: r.context.id }, worker, key, fetched };
   };
   const lease = s.leases.newLeaseId();
   const shardIndexes = () => [...opened.keys()].sort((a, b) => a - b);

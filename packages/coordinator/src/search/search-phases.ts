@@ -7,6 +7,7 @@
 import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
+import { reduceAggregations } from './aggregations.ts';
 import {
   type ContextFetchPlan,
   type FetchedHit,
@@ -98,6 +99,21 @@ export async function runSearchPhases(
   }
   if (hasSort && !search.trackScores && !scoreSorted) maxScore = Number.NaN;
   if (input.totalShards === 0) maxScore = 0;
+  let aggregations: Record<string, unknown> | undefined;
+  if (search.aggs) {
+    try {
+      aggregations = reduceAggregations(
+        s,
+        search.aggs,
+        outcomes.map((o) => o.result),
+        search.typedKeys,
+      );
+    } catch (e) {
+      // Too many buckets: the search fails, and the contexts kept for its fetch phase go.
+      releaseContexts(outcomes);
+      throw e;
+    }
+  }
 
   const fetchReq: Omit<ShardFetchRequest, 'docs'> = {
     source: search.source,
@@ -136,6 +152,7 @@ export async function runSearchPhases(
     scrollId: ids.scrollId?.(consumed),
     rawHits: input.rawHits,
     pitId: ids.pitId,
+    aggregations,
   });
   return { outcomes, page, body };
 }

@@ -56,6 +56,8 @@ export interface SearchResponseParts {
   pitId?: string;
   /** Write `hits.hits` straight to bytes (nothing needs the object form: no `filter_path`). */
   rawHits?: boolean;
+  /** The reduced aggregations (written after `hits`). */
+  aggregations?: Record<string, unknown>;
 }
 
 export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
@@ -82,5 +84,6 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   out.timed_out = false;
   out._shards = shards;
   out.hits = hits;
+  if (p.aggregations !== undefined) out.aggregations = p.aggregations;
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * What every kind of search sends each shard: the query (post_filter folded in), the sort,
- * how many candidates, and the per-index result-window check a shard would make.
+ * how many candidates, the aggregations, and the per-index result-window check a shard would make.
  */
 import type { ShardQueryRequest, ShardSlice } from '@shoal/engine';
 import { getInt, illegalArgument, type QueryNode, type SearchRequest, type SortSpec } from '@shoal/protocol';
@@ -12,9 +12,12 @@ import { shardSlice } from './slice-targets.ts';
 
 export const SCORE_SORT: SortSpec[] = [{ kind: 'score', order: 'desc' }];
 
-/** Without aggregations, post_filter narrows the hits exactly as a scoreless filter would. */
+/**
+ * Without aggregations, post_filter narrows the hits exactly as a scoreless filter would; with
+ * them it goes to the shard on its own, as the aggregations must not see it.
+ */
 export function effectiveQuery(search: SearchRequest): QueryNode {
-  return search.postFilter
+  return search.postFilter && !search.aggs
     ? { type: 'bool', must: [search.query], filter: [search.postFilter], should: [], mustNot: [], boost: 1 }
     : search.query;
 }
@@ -41,6 +44,10 @@ export function shardRequests(
     if (search.searchAfter !== undefined)
       req.searchAfter = search.searchAfter as ShardQueryRequest['searchAfter'];
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
+    if (search.aggs) {
+      req.aggs = search.aggs;
+      if (search.postFilter) req.postFilter = search.postFilter;
+    }
     return req;
   };
 }

@@ -17,7 +17,6 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
 };
 
 export function refuseUnsupported(req: SearchRequest): void {
-  if (req.aggs !== undefined) throw notImplemented('aggregations');
   if (req.collapse !== undefined) throw notImplemented('field collapsing (collapse)');
   if (req.rescore !== undefined) throw notImplemented('rescoring (rescore)');
   if (req.minScore !== undefined) throw notImplemented('min_score');

@@ -72,7 +72,7 @@ describe('parseSearchRequest: defaults and body', () => {
       terminateAfter: 100,
       minScore: 0.5,
       explain: true,
-      aggs: { t: { terms: { field: 'a' } } },
+      aggs: [expect.objectContaining({ name: 't', type: 'terms', source: { field: 'a' } })],
       ignoredKeys: ['highlight', 'stored_fields'],
     });
   });

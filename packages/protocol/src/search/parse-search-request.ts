@@ -89,6 +89,7 @@ export function parseSearchRequest(
   if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
   if (requestCache !== undefined) req.requestCache = requestCache;
   if (s.ignoredKeys.length > 0) req.ignoredKeys = s.ignoredKeys;
+  if (paramAsBoolean(params, 'typed_keys')) req.typedKeys = true;
   return req;
 }
 

@@ -21,6 +21,8 @@ import {
 import { parseInnerQuery } from '../query/parse-query.ts';
 import { booleanValue, floatValue, intValue, scalarText, text } from '../query/xcontent-values.ts';
 import { parseTimeValue } from '../values/time-value.ts';
+import { parseAggregations } from './aggs/parse-aggs.ts';
+import type { AggregationsSpec } from './aggs/spec.ts';
 import { readFetchSource } from './fetch-source.ts';
 import { readSort } from './parse-sort.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
@@ -45,7 +47,7 @@ export interface SearchSource {
   minScore?: number;
   explain?: boolean;
   profile?: boolean;
-  aggs?: Record<string, unknown>;
+  aggs?: AggregationsSpec;
   pit?: NonNullable<SearchRequest['pit']>;
   slice?: NonNullable<SearchRequest['slice']>;
   collapse?: Record<string, unknown>;
@@ -172,9 +174,12 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       s.source = readFetchSource(ctx, v, s.warnings);
       break;
     case 'aggregations':
-    case 'aggs':
-      s.aggs = v;
+    case 'aggs': {
+      const parsed = parseAggregations(v, { body: ctx.root, path: ctx.path });
+      if (parsed.aggs.length > 0) s.aggs = parsed.aggs;
+      s.warnings.push(...parsed.warnings);
       break;
+    }
     case 'sort':
       s.sort = readSort(ctx, v);
       break;

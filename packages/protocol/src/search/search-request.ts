@@ -1,4 +1,5 @@
 import type { QueryNode } from '../query/ast.ts';
+import type { AggregationsSpec } from './aggs/spec.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -37,8 +38,10 @@ export interface SearchRequest {
   minScore?: number;
   explain?: boolean;
   profile?: boolean;
-  /** The raw `aggs` / `aggregations` object. */
-  aggs?: Record<string, unknown>;
+  /** `typed_keys=true`: aggregation names prefixed with their type. */
+  typedKeys?: boolean;
+  /** `aggs` / `aggregations`, parsed (never an empty list: no aggregations is absent). */
+  aggs?: AggregationsSpec;
   /** Body `pit`: the id as sent (opaque base64url) and the keep-alive extension, if any. */
   pit?: { id: string; keepAliveMs?: number };
   /** Body `slice`; `id`/`max` are -1 when not given. */

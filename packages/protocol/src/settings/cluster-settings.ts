@@ -101,6 +101,7 @@ export const CLUSTER_SETTINGS: readonly Setting[] = [
     'true',
   ),
   cluster('search.max_open_scroll_context', { kind: 'int', min: 0 }, '500'),
+  cluster('search.max_buckets', { kind: 'int', min: 0 }, '65536'),
   cluster('search.default_keep_alive', { kind: 'time', minMs: 0 }, '5m'),
   cluster('search.max_keep_alive', { kind: 'time', minMs: 0 }, '24h'),
   cluster('search.default_allow_partial_results', { kind: 'bool' }, 'true'),

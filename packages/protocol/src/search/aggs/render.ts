@@ -20,6 +20,16 @@ export interface RenderOptions {
   readonly dates: AggDates;
   /** search.max_buckets: more buckets in the response fail the search. */
   readonly maxBuckets?: number;
+  /** `typed_keys=true`: each name is written `<type>#<name>` (`sterms#tags`, `avg#price`). */
+  readonly typedKeys?: boolean;
+}
+
+/** The type name `typed_keys` writes before an aggregation's name (InternalAggregation#getType). */
+function typedName(spec: AggSpec, p: AggPartial): string {
+  if (spec.type !== 'terms' || p.t !== 'terms') return `${spec.type}#${spec.name}`;
+  if (p.unmapped) return `umterms#${spec.name}`;
+  const kind = p.kind === 'double' ? 'dterms' : p.kind === 'string' || p.kind === 'ip' ? 'sterms' : 'lterms';
+  return `${kind}#${spec.name}`;
 }
 
 /** What rendering carries along: the options and the buckets created so far. */
@@ -30,6 +40,7 @@ export class Renderer {
   constructor(
     readonly dates: AggDates,
     maxBuckets = DEFAULT_MAX_BUCKETS,
+    readonly typedKeys = false,
   ) {
     this.maxBuckets = maxBuckets;
   }
@@ -50,7 +61,11 @@ export class Renderer {
 
   /** The response objects of a list of aggregations (top level, or a bucket's sub-aggregations). */
   renderAll(specs: readonly AggSpec[], partials: readonly AggPartial[], into: Record<string, unknown>): void {
-    for (let i = 0; i < specs.length; i++) into[specs[i]!.name] = this.render(specs[i]!, partials[i]!);
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i]!;
+      const p = partials[i]!;
+      into[this.typedKeys ? typedName(spec, p) : spec.name] = this.render(spec, p);
+    }
   }
 
   render(spec: AggSpec, p: AggPartial): Record<string, unknown> {
@@ -68,7 +83,7 @@ export function renderAggregations(
   merged: readonly AggPartial[],
   opts: RenderOptions,
 ): Record<string, unknown> {
-  const r = new Renderer(opts.dates, opts.maxBuckets);
+  const r = new Renderer(opts.dates, opts.maxBuckets, opts.typedKeys);
   const out: Record<string, unknown> = {};
   r.renderAll(specs, merged, out);
   return out;

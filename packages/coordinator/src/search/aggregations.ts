@@ -1,0 +1,32 @@
+/**
+ * The `aggregations` of a search response: the partial aggregations of every shard that
+ * answered, merged and rendered as Elasticsearch shapes them (the reduce phase). Shards that
+ * failed are left out, as Elasticsearch leaves them out; with no shard at all there is
+ * nothing to reduce and the response has no `aggregations`, as in Elasticsearch.
+ */
+import { aggDates, type ShardQueryResult } from '@shoal/engine';
+import {
+  type AggregationsSpec,
+  getInt,
+  mergeAggregations,
+  renderAggregations,
+  type ShardAggregations,
+} from '@shoal/protocol';
+import type { NodeServices } from '../services.ts';
+
+export function reduceAggregations(
+  s: NodeServices,
+  spec: AggregationsSpec,
+  results: readonly ShardQueryResult[],
+  typedKeys = false,
+): Record<string, unknown> | undefined {
+  const partials: ShardAggregations[] = [];
+  for (const r of results) if (r.aggregations !== undefined) partials.push(r.aggregations);
+  if (partials.length === 0) return undefined;
+  const maxBuckets = getInt(s.clusterSettings.effective(), 'search.max_buckets');
+  return renderAggregations(spec, mergeAggregations(spec, partials), {
+    dates: aggDates,
+    maxBuckets,
+    typedKeys,
+  });
+}
