@@ -6,7 +6,7 @@ export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/s
 export { isShoalError, ShoalError, type WireError } from './errors/shoal-error.ts';
 export { jsonScalar, jsonString } from './json/json-scalars.ts';
 export { parseJson } from './json/parse.ts';
-export { RawJson } from './json/raw-json.ts';
+export { RawJson, type RawJsonWriter } from './json/raw-json.ts';
 export { stringifyJson, stringifyJsonBytes } from './json/stringify.ts';
 export type { FieldBoost, JsonScalar, QueryNode, QueryType } from './query/ast.ts';
 export { tokenOf } from './query/parse-context.ts';

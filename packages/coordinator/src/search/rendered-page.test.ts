@@ -55,7 +55,12 @@ describe('a page of rendered scroll hits', () => {
             size,
           );
           const page = concatRenderedPage(shards, hitComparator(sort), size);
-          const json = JSON.parse(page.out.toString()) as { _index: string; _id: string }[];
+          const bytes = new Uint8Array(page.hits.byteLength + 4);
+          page.hits.writeTo(bytes, 2);
+          const json = JSON.parse(Buffer.from(bytes.subarray(2, 2 + page.hits.byteLength)).toString()) as {
+            _index: string;
+            _id: string;
+          }[];
           expect(json.map((h) => h._id)).toEqual(expected.map((h) => `${h.shardIndex}-${h.doc}`));
           expect(json.every((h) => h._index === 'idx')).toBe(true);
           for (const s of shards) {

@@ -368,7 +368,7 @@ async function renderedContinuation(
     specs.get(outcomes[0]!.target.shardIndex)!,
     c.restTotalHitsAsInt,
   );
-  const { out, consumed } = concatRenderedPage(
+  const { hits: pageHits, consumed } = concatRenderedPage(
     outcomes.map((o) => ({
       reply: packed.get(o.target.shardIndex)!,
       shardIndex: o.target.shardIndex,
@@ -394,6 +394,6 @@ async function renderedContinuation(
     }),
     rawHits: true,
   });
-  (body.hits as Record<string, unknown>).hits = new RawJson(out);
+  (body.hits as Record<string, unknown>).hits = new RawJson(pageHits);
   return body;
 }

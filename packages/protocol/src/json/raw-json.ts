@@ -10,18 +10,29 @@ const utf8 = new TextDecoder();
 /** Set by stringifyJson while it serialises; see rawJsonSentinel. */
 let activeRaws: string[] | null = null;
 
+/**
+ * JSON bytes not assembled yet: their length, and how to write them at a position of a larger
+ * buffer. A response that holds them writes them once, in place, with no copy of their own.
+ */
+export interface RawJsonWriter {
+  readonly byteLength: number;
+  writeTo(out: Uint8Array, at: number): void;
+}
+
 export class RawJson {
   #bytes: Uint8Array | undefined;
   #text: string | undefined;
+  #writer: RawJsonWriter | undefined;
 
-  constructor(json: string | Uint8Array) {
+  constructor(json: string | Uint8Array | RawJsonWriter) {
     if (typeof json === 'string') this.#text = json;
-    else this.#bytes = json;
+    else if (json instanceof Uint8Array) this.#bytes = json;
+    else this.#writer = json;
   }
 
   get text(): string {
     if (this.#text === undefined) {
-      this.#text = utf8.decode(this.#bytes!);
+      this.#text = utf8.decode(this.bytes!);
       this.#bytes = undefined;
     }
     return this.#text;
@@ -29,7 +40,25 @@ export class RawJson {
 
   /** The bytes it was made of, while they have not been decoded to text. */
   get bytes(): Uint8Array | undefined {
+    if (this.#writer !== undefined) {
+      const bytes = new Uint8Array(this.#writer.byteLength);
+      this.#writer.writeTo(bytes, 0);
+      this.#bytes = bytes;
+      this.#writer = undefined;
+    }
     return this.#bytes;
+  }
+
+  /** How many bytes it holds while they are bytes or a writer; -1 once decoded to text. */
+  get byteLength(): number {
+    return this.#writer?.byteLength ?? this.#bytes?.byteLength ?? -1;
+  }
+
+  /** The bytes as a writer (without assembling them when they are still a writer); undefined once text. */
+  get writer(): RawJsonWriter | undefined {
+    if (this.#writer !== undefined) return this.#writer;
+    const bytes = this.#bytes;
+    return bytes === undefined ? undefined : new BytesWriter(bytes);
   }
 
   /** The value itself, for the rare reader that needs it (pretty printing, filter_path). */
@@ -45,6 +74,16 @@ export class RawJson {
     if (activeRaws === null) return this.parse();
     activeRaws.push(this.text);
     return `\u0000R${activeRaws.length - 1}`;
+  }
+}
+
+class BytesWriter implements RawJsonWriter {
+  constructor(private readonly bytes: Uint8Array) {}
+  get byteLength(): number {
+    return this.bytes.byteLength;
+  }
+  writeTo(out: Uint8Array, at: number): void {
+    out.set(this.bytes, at);
   }
 }
 

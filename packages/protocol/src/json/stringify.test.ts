@@ -134,6 +134,24 @@ describe('stringifyJsonBytes', () => {
     expect(JSON.parse(dec.decode(bytes as Uint8Array)).tail[0][199]._id).toBe('199');
   });
 
+  it('has a raw writer write its bytes in place, and still gives them to every other reader', () => {
+    const source = enc.encode(bigHits);
+    let writes = 0;
+    const writer = {
+      byteLength: source.byteLength,
+      writeTo(out: Uint8Array, at: number) {
+        writes++;
+        out.set(source, at);
+      },
+    };
+    const bytes = stringifyJsonBytes({ took: 1, hits: new RawJson(writer) });
+    expect(writes).toBe(1);
+    expect(dec.decode(bytes as Uint8Array)).toBe(`{"took":1,"hits":${bigHits}}`);
+    // Pretty printing and filter_path need the text: the writer then fills a buffer of its own.
+    expect(stringifyJson({ hits: new RawJson(writer) })).toBe(`{"hits":${bigHits}}`);
+    expect(writes).toBe(2);
+  });
+
   it('answers text when nothing is large raw bytes, or the value is not small', () => {
     const small = { hits: new RawJson(enc.encode('[{"a":1}]')), n: 1 };
     expect(stringifyJsonBytes(small)).toBe('{"hits":[{"a":1}],"n":1}');

@@ -18,7 +18,7 @@
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
 import { jsonString, OBJECT, primitive } from './json-scalars.ts';
-import { RawJson, withRawPlaceholders } from './raw-json.ts';
+import { RawJson, type RawJsonWriter, withRawPlaceholders } from './raw-json.ts';
 
 const PLACEHOLDER = /"\\u0000([BR])([^"\\]*)"/g;
 
@@ -76,7 +76,7 @@ export function stringifyJsonBytes(value: unknown): string | Uint8Array {
   const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
   if (!scan.raw || scan.nodes > SMALL_VALUE_NODES) return writeAfterScan(value, scan);
-  const spliced: Uint8Array[] = [];
+  const spliced: RawJsonWriter[] = [];
   splicing = spliced;
   let text: string | undefined;
   try {
@@ -97,7 +97,7 @@ export function stringifyJsonBytes(value: unknown): string | Uint8Array {
     at += out.write(pieces[i]!, at);
     const b = spliced[i];
     if (b) {
-      out.set(b, at);
+      b.writeTo(out, at);
       at += b.byteLength;
     }
   }
@@ -107,12 +107,11 @@ export function stringifyJsonBytes(value: unknown): string | Uint8Array {
 /** Raw JSON at least this large is spliced as bytes by stringifyJsonBytes. */
 const SPLICE_MIN_BYTES = 4096;
 /** While stringifyJsonBytes runs: the raw byte values compact() left a NUL for, in order. */
-let splicing: Uint8Array[] | null = null;
+let splicing: RawJsonWriter[] | null = null;
 
 function rawText(v: RawJson): string {
-  const bytes = v.bytes;
-  if (splicing !== null && bytes !== undefined && bytes.byteLength >= SPLICE_MIN_BYTES) {
-    splicing.push(bytes);
+  if (splicing !== null && v.byteLength >= SPLICE_MIN_BYTES) {
+    splicing.push(v.writer!);
     return '\u0000';
   }
   return v.text;
