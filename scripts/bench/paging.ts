@@ -1,9 +1,10 @@
 /**
  * `npm run bench -- paging`: every way to page flights-200k (2 shards, 2 shard workers).
  *
- * - PIT + search_after, size 100, page time at depths 0, 10k, 100k and 190k, as a ratio to the
- *   first page (target: flat, ≤ 1.3): sorted on `_shard_doc` with track_total_hits false (the
- *   export fast path), and on `distance` with the implicit `_shard_doc` tiebreaker;
+ * - PIT + search_after, size 100, page time at depths 0, 10k, 100k and 190k (the median of 40
+ *   samples, the depths taken in turn), as a ratio to the first page (target: flat, ≤ 1.3):
+ *   sorted on `_shard_doc` with track_total_hits false (the export fast path), and on
+ *   `distance` with the implicit `_shard_doc` tiebreaker;
  * - `from` paging, size 100, from 0 up to the result window (its cost grows with `from`);
  * - scroll export, size 1000, `_doc` sort: docs/s alone, and with 2 and 4 slices in parallel,
  *   each as a ratio to the "read every stored _source once" baseline measured in the same run
@@ -58,12 +59,15 @@ async function timeIt(f: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-/** The median time of `f` over SAMPLES runs, after a few warm-up runs. */
-async function medianMs(f: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 5; i++) await f();
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) times.push(await timeIt(f));
-  return median(times);
+/**
+ * The median time of each of `fs` over SAMPLES runs, after a few warm-up runs. The runs are
+ * interleaved (one of each in turn), so a drift in this machine's speed hits them all alike.
+ */
+async function medianMsEach(fs: (() => Promise<unknown>)[]): Promise<number[]> {
+  for (let i = 0; i < 5; i++) for (const f of fs) await f();
+  const times: number[][] = fs.map(() => []);
+  for (let i = 0; i < SAMPLES; i++) for (let j = 0; j < fs.length; j++) times[j]!.push(await timeIt(fs[j]!));
+  return times.map(median);
 }
 
 interface DepthRow {
@@ -103,7 +107,7 @@ async function pitDepths(url: string, label: string, sort: unknown[], extra: Jso
   const pit = (await call(url, 'POST', `/${flights.index}/_pit?keep_alive=10m`)).id as string;
   try {
     const afters = await afterValues(url, pit, sort);
-    const rows: DepthRow[] = [];
+    const bodies = [];
     for (const depth of DEPTHS) {
       const after = afters.get(depth);
       const body = {
@@ -116,9 +120,10 @@ async function pitDepths(url: string, label: string, sort: unknown[], extra: Jso
       const check = await call(url, 'POST', '/_search', body);
       if (check.hits.hits.length !== PAGE)
         throw new Error(`${label}: page at ${depth} has ${check.hits.hits.length} hits`);
-      const ms = await medianMs(() => call(url, 'POST', '/_search', body));
-      rows.push({ sort: label, depth, ms, ratio: 0 });
+      bodies.push(body);
     }
+    const ms = await medianMsEach(bodies.map((body) => () => call(url, 'POST', '/_search', body)));
+    const rows: DepthRow[] = DEPTHS.map((depth, i) => ({ sort: label, depth, ms: ms[i]!, ratio: 0 }));
     for (const r of rows) r.ratio = r.ms / rows[0]!.ms;
     return rows;
   } finally {
@@ -224,15 +229,13 @@ export async function runPaging(): Promise<void> {
       ...(await pitDepths(url, 'distance asc (+ _shard_doc)', [{ distance: 'asc' }], {})),
     ];
     console.log('from/size page times …');
-    const fromRows: { from: number; ms: number; ratio: number }[] = [];
-    for (const from of FROMS) {
-      const body = { from, size: PAGE, sort: [{ distance: 'asc' }] };
-      fromRows.push({
-        from,
-        ms: await medianMs(() => call(url, 'POST', `/${flights.index}/_search`, body)),
-        ratio: 0,
-      });
-    }
+    const fromMs = await medianMsEach(
+      FROMS.map(
+        (from) => () =>
+          call(url, 'POST', `/${flights.index}/_search`, { from, size: PAGE, sort: [{ distance: 'asc' }] }),
+      ),
+    );
+    const fromRows = FROMS.map((from, i) => ({ from, ms: fromMs[i]!, ratio: 0 }));
     for (const r of fromRows) r.ratio = r.ms / fromRows[0]!.ms;
 
     console.log(`scroll exports, ${EXPORT_ROUNDS} rounds interleaved with the baseline …`);
