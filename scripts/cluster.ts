@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ClusterConfig, ConfigError, loadClusterConfig } from '@shoal/coordinator';
+import { type ClusterConfig, ConfigError, loadClusterConfig, NODE_V8_FLAGS } from '@shoal/coordinator';
 
 const require = createRequire(import.meta.url);
 function loadConfig(): { configPath: string; cluster: ClusterConfig } {
@@ -33,7 +33,7 @@ let stopping = false;
 for (const node of cluster.nodes) {
   const child = spawn(
     process.execPath,
-    ['--import', tsx, main, '--config', configPath, '--node', node.name],
+    [...NODE_V8_FLAGS, '--import', tsx, main, '--config', configPath, '--node', node.name],
     {
       stdio: 'inherit',
       // glibc keeps memory freed after a bulk load or a merge unless told to return it; these

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
 
 const require = createRequire(import.meta.url);
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -47,14 +48,18 @@ async function terminate(child: ChildProcess, graceMs = 5000): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Starts `node --import tsx <script> ...args` and waits for its "started" line. */
+/**
+ * Starts `node <node flags> --import tsx <script> ...args` (a Shoal node's V8 flags for every
+ * server, the ceilings and baselines as well) and waits for its "started" line.
+ */
 export async function startChild(
   name: string,
   script: string,
   args: string[],
   opts: { env?: Record<string, string>; execArgv?: string[]; timeoutMs?: number; onStop?: () => void } = {},
 ): Promise<BenchChild> {
-  const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', tsx, script, ...args], {
+  const argv = [...NODE_V8_FLAGS, ...(opts.execArgv ?? []), '--import', tsx, script, ...args];
+  const child = spawn(process.execPath, argv, {
     cwd: repoRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '../..');
@@ -39,6 +40,7 @@ export interface StartOptions {
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
   const dataPath = opts.dataPath ?? mkdtempSync(join(tmpdir(), 'shoal-test-'));
   const args = [
+    ...NODE_V8_FLAGS,
     '--import',
     require.resolve('tsx'),
     join(root, 'packages/coordinator/src/main.ts'),
