@@ -28,6 +28,21 @@ export interface TermImpacts {
   /** The competitive pairs of the whole postings list. */
   allFreq: Int32Array;
   allNorm: Uint8Array;
+  /**
+   * The block maxima under the last BM25 parameters that asked (a query's term weight and the
+   * reader's length normalisation): the next query of the same term on the same reader reuses
+   * them instead of scoring every block's pairs again.
+   */
+  scores?: ImpactScores;
+}
+
+interface ImpactScores {
+  weight: number;
+  normInverse: Float64Array;
+  /** Per block: its best score (NaN until computed). */
+  blockMax: Float64Array;
+  /** The best score of the whole list (NaN until computed). */
+  globalMax: number;
 }
 
 /** Impacts of term ordinal `t` of `field` in `segment` (cached with the segment). */
@@ -233,8 +248,12 @@ export class TermScorer extends Scorer {
   /** The best score of the term in this segment. */
   segmentMax(): number {
     if (Number.isNaN(this.globalMax)) {
-      const imp = this.ensureImpacts();
-      this.globalMax = this.best(imp.allFreq, imp.allNorm, 0, imp.allFreq.length);
+      const scores = this.impactScores();
+      if (Number.isNaN(scores.globalMax)) {
+        const imp = this.impacts!;
+        scores.globalMax = this.best(imp.allFreq, imp.allNorm, 0, imp.allFreq.length);
+      }
+      this.globalMax = scores.globalMax;
     }
     return this.globalMax;
   }
@@ -244,11 +263,24 @@ export class TermScorer extends Scorer {
     return this.impacts;
   }
 
-  private blockMaxes(): Float64Array {
-    if (!this.blockMax) {
-      const n = this.ensureImpacts().lastDoc.length;
-      this.blockMax = new Float64Array(n).fill(Number.NaN);
+  /** The block scores under this scorer's parameters, shared with earlier scorers that had them. */
+  private impactScores(): ImpactScores {
+    const imp = this.ensureImpacts();
+    let scores = imp.scores;
+    if (!scores || scores.weight !== this.w || scores.normInverse !== this.normInverse) {
+      scores = {
+        weight: this.w,
+        normInverse: this.normInverse,
+        blockMax: new Float64Array(imp.lastDoc.length).fill(Number.NaN),
+        globalMax: Number.NaN,
+      };
+      imp.scores = scores;
     }
+    return scores;
+  }
+
+  private blockMaxes(): Float64Array {
+    this.blockMax ??= this.impactScores().blockMax;
     return this.blockMax;
   }
 
