@@ -22,8 +22,8 @@ import {
   type ShardQueryRequest,
   type ShardReader,
 } from '@shoal/engine';
-import { jsonScalar, jsonString } from '@shoal/protocol';
 import type { RenderedHits } from './hit-codec.ts';
+import { type HitSink, renderHit } from './hit-render.ts';
 
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
 const AHEAD_BYTES = 4 * 1024 * 1024;
@@ -42,12 +42,8 @@ export type ResumedQuery = (from: ScrollPosition | undefined) => {
   positions: ScrollPosition[];
 };
 
-/**
- * Appends each hit's JSON from `"_id"` on, the same fields in the same order as the
- * coordinator's hits renderer: `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
- * `_routing`, `_source` (its stored bytes), `sort`.
- */
-class Arena {
+/** The window's rendered hits (hit-render.ts), appended; the dropped ones' bytes reclaimed as it grows. */
+class Arena implements HitSink {
   buf = Buffer.allocUnsafe(64 * 1024);
   /** Bytes before `start` belong to hits already dropped. */
   start = 0;
@@ -196,27 +192,9 @@ export class ScrollWindow {
   private render(hits: ShardHitRef[], f: ShardFetchResult): void {
     const a = this.arena;
     // The offsets are absolute: an arena that moves its bytes rebases them.
-    const sourceOn = this.fetch.source.enabled && f.sourceBytes.length > 0;
     for (let i = 0; i < hits.length; i++) {
-      const hit = hits[i]!;
-      let text = `"_id":${jsonString(f.ids[i]!)}`;
-      if (this.fetch.version) text += `,"_version":${jsonScalar(f.versions[i]!)}`;
-      if (this.fetch.seqNoPrimaryTerm) {
-        text += `,"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)}`;
-      }
-      text += `,"_score":${Number.isNaN(hit.score) ? 'null' : jsonScalar(hit.score)}`;
-      const routing = f.routing[i];
-      if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
-      const s0 = f.sourceOffsets[i]!;
-      const s1 = f.sourceOffsets[i + 1]!;
       const before = a.start;
-      if (sourceOn && s1 > s0) {
-        a.text(`${text},"_source":`);
-        a.bytes(f.sourceBytes.subarray(s0, s1));
-        text = '';
-      }
-      if (this.explicitSort) text += `,"sort":[${(hit.display ?? hit.sort).map(jsonScalar).join(',')}]`;
-      a.text(`${text}}`);
+      renderHit(a, hits[i]!, f, i, this.fetch, this.explicitSort);
       if (a.start !== before) this.rebase(before - a.start);
       this.ends.push(a.end);
     }
