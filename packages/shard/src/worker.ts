@@ -13,6 +13,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply, packHits } from './hit-codec.ts';
+import { renderHits } from './hit-render.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
@@ -148,11 +149,16 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         if (task.prefetch && result.hits.length > 0) {
           const n = Math.min(task.prefetch.count, result.hits.length);
           const docs = result.hits.slice(0, n).map((hit) => hit.doc);
-          const packed = packHits(
-            result,
-            task.req.shardIndex,
-            executeFetch(reader, { ...task.prefetch.fetch, docs }),
-          );
+          const fetched = executeFetch(reader, { ...task.prefetch.fetch, docs });
+          const render = task.prefetch.render;
+          const packed = render
+            ? packHits(
+                result,
+                task.req.shardIndex,
+                undefined,
+                renderHits(result.hits, fetched, task.prefetch.fetch, render.withSort),
+              )
+            : packHits(result, task.req.shardIndex, fetched);
           return { result: { ...result, hits: [] }, packed: packed.hits, bytes: packed.bytes };
         }
         if (task.keepContext && result.hits.length > 0) {

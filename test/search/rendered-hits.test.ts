@@ -1,0 +1,82 @@
+/**
+ * Small first pages are written from hit JSON the shards render (hit-render.ts); anything that
+ * reads the response as objects (`filter_path`) takes the coordinator's own renderer. Both must
+ * write the same hits: every field, number format and order, over several shards.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, ndjson } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+
+beforeAll(async () => {
+  node = await startTestNode();
+  const created = await http(node.url, 'PUT', '/mixed', {
+    settings: { number_of_shards: 3 },
+    mappings: {
+      properties: {
+        name: { type: 'text', fields: { raw: { type: 'keyword' } } },
+        n: { type: 'long' },
+        f: { type: 'float' },
+        at: { type: 'date', format: 'strict_date_optional_time||epoch_millis' },
+        tag: { type: 'keyword' },
+      },
+    },
+  });
+  expect(created.status).toBe(200);
+  const lines: unknown[] = [];
+  for (let i = 0; i < 60; i++) {
+    const doc: Record<string, unknown> = {
+      name: `doc ${i} ${i % 3 === 0 ? 'ünïcödé' : 'plain'} text`,
+      f: i / 7,
+      at: new Date(Date.UTC(2024, 0, 1 + (i % 20))).toISOString(),
+      tag: ['a', 'b', 'c'][i % 3],
+    };
+    if (i % 4 !== 0) doc.n = (i % 9) * 2 ** 40 + 1;
+    lines.push(
+      {
+        index: {
+          _index: 'mixed',
+          _id: i % 5 === 0 ? `é-${i}` : String(i),
+          ...(i % 6 === 0 ? { routing: `r${i % 4}` } : {}),
+        },
+      },
+      doc,
+    );
+  }
+  const bulk = await http(node.url, 'POST', '/_bulk?refresh=true', ndjson(lines), {
+    'content-type': 'application/x-ndjson',
+  });
+  expect(bulk.json.errors).toBe(false);
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+const bodies: Record<string, unknown>[] = [
+  { query: { match: { name: 'doc plain' } }, size: 7 },
+  { query: { match_all: {} }, size: 10, version: true, seq_no_primary_term: true },
+  { sort: [{ n: { order: 'desc', missing: '_first' } }, { f: 'asc' }], size: 12 },
+  { sort: [{ at: { order: 'asc', format: 'yyyy-MM-dd' } }, '_doc'], size: 9, _source: ['tag', 'n'] },
+  { sort: ['_score', { 'name.raw': 'desc' }], query: { term: { tag: 'a' } }, size: 5, track_scores: true },
+  { query: { match: { name: 'ünïcödé' } }, size: 20, _source: { excludes: ['name'] } },
+  { sort: [{ tag: 'asc' }], size: 3, _source: false },
+];
+
+describe('hits rendered by the shards', () => {
+  it('are the hits the coordinator renders itself', async () => {
+    for (const body of bodies) {
+      const rendered = await http(node.url, 'POST', '/mixed/_search', body);
+      const objects = await http(node.url, 'POST', '/mixed/_search?filter_path=hits,_shards,timed_out', body);
+      expect(rendered.status, JSON.stringify(body)).toBe(200);
+      expect(objects.status).toBe(200);
+      expect(rendered.json.hits.hits.length).toBeGreaterThan(0);
+      // The same text, not only the same values: byte-level number and string formats.
+      expect(JSON.stringify(JSON.parse(rendered.text).hits), JSON.stringify(body)).toBe(
+        JSON.stringify(JSON.parse(objects.text).hits),
+      );
+      const hitsText = (text: string) => text.slice(text.indexOf('"hits":['));
+      expect(hitsText(rendered.text)).toBe(hitsText(objects.text));
+    }
+  });
+});
