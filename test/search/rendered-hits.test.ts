@@ -1,7 +1,8 @@
 /**
- * Small first pages are written from hit JSON the shards render (hit-render.ts); anything that
- * reads the response as objects (`filter_path`) takes the coordinator's own renderer. Both must
- * write the same hits: every field, number format and order, over several shards.
+ * A search's hits are written by one of two renderers: straight to JSON text (hits-json.ts)
+ * when nothing reads the response as objects, or as objects through stringifyJson when
+ * something does (`filter_path`). Both must write the same hits: every field, number format
+ * and order, over several shards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ndjson } from '../support/http.ts';
@@ -63,8 +64,8 @@ const bodies: Record<string, unknown>[] = [
   { sort: [{ tag: 'asc' }], size: 3, _source: false },
 ];
 
-describe('hits rendered by the shards', () => {
-  it('are the hits the coordinator renders itself', async () => {
+describe('the two hit renderers', () => {
+  it('write the same bytes', async () => {
     for (const body of bodies) {
       const rendered = await http(node.url, 'POST', '/mixed/_search', body);
       const objects = await http(node.url, 'POST', '/mixed/_search?filter_path=hits,_shards,timed_out', body);

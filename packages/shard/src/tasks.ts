@@ -119,15 +119,7 @@ export type WorkerTask =
        * round trip): for small first pages, fetching a few documents that the merge may drop
        * costs less than a second message to every shard.
        */
-      prefetch?: {
-        count: number;
-        fetch: Omit<ShardFetchRequest, 'docs'>;
-        /**
-         * Send those documents' hits already rendered as JSON (hit-render.ts), with `sort`
-         * values when `withSort`, instead of their fields (the coordinator splices them).
-         */
-        render?: { withSort: boolean };
-      };
+      prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> };
     }
   | { t: 'count'; key: ShardKey; query: QueryNode; cancel: CancelToken }
   | {

@@ -13,7 +13,6 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply, packHits } from './hit-codec.ts';
-import { renderHits } from './hit-render.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
@@ -149,16 +148,11 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         if (task.prefetch && result.hits.length > 0) {
           const n = Math.min(task.prefetch.count, result.hits.length);
           const docs = result.hits.slice(0, n).map((hit) => hit.doc);
-          const fetched = executeFetch(reader, { ...task.prefetch.fetch, docs });
-          const render = task.prefetch.render;
-          const packed = render
-            ? packHits(
-                result,
-                task.req.shardIndex,
-                undefined,
-                renderHits(result.hits, fetched, task.prefetch.fetch, render.withSort),
-              )
-            : packHits(result, task.req.shardIndex, fetched);
+          const packed = packHits(
+            result,
+            task.req.shardIndex,
+            executeFetch(reader, { ...task.prefetch.fetch, docs }),
+          );
           return { result: { ...result, hits: [] }, packed: packed.hits, bytes: packed.bytes };
         }
         if (task.keepContext && result.hits.length > 0) {

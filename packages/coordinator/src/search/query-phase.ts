@@ -8,7 +8,6 @@ import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQuery
 import { ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
-  type PackedReply,
   type QueryTaskResult,
   type ShardKey,
   type ShardWorker,
@@ -31,11 +30,6 @@ export interface ShardQueryOutcome {
   persistent: boolean;
   /** A scroll step fetched its hits with its query: the documents of `hits`, in order. */
   fetched?: ShardFetchResult;
-  /**
-   * A small first page whose hits the shard sent rendered (hit-render.ts): the packed reply
-   * the page is cut from (`hits` is then empty: no hit object is built).
-   */
-  packed?: PackedReply;
 }
 
 export interface QueryPhaseResult {
@@ -44,13 +38,9 @@ export interface QueryPhaseResult {
 }
 
 /** Runs one shard's query; returns the worker's answer and who gave it. */
-export type ShardQueryExec = (t: ShardTarget) => Promise<{
-  reply: QueryTaskResult;
-  worker: ShardWorker;
-  key: ShardKey;
-  fetched?: ShardFetchResult;
-  packed?: PackedReply;
-}>;
+export type ShardQueryExec = (
+  t: ShardTarget,
+) => Promise<{ reply: QueryTaskResult; worker: ShardWorker; key: ShardKey; fetched?: ShardFetchResult }>;
 
 function notStarted(t: ShardTarget): ShoalError {
   const state = t.copy?.state ?? 'UNASSIGNED';
@@ -93,21 +83,9 @@ export function latestReaderQuery(
       prefetch,
     });
     if (prefetch && reply.packed && reply.bytes) {
-      s.counters.fetchTotal++;
-      if (reply.packed.rendered) {
-        // The hits stay packed: the page is cut and written from them (rendered-page.ts).
-        const p = reply.packed;
-        const result: ShardQueryResult = {
-          totalHits: p.totalHits,
-          totalRelation: p.totalRelation,
-          maxScore: p.maxScore,
-          hits: [],
-        };
-        withAggregations(result, reply.result);
-        return { reply: { result }, worker, key, packed: { hits: p, bytes: reply.bytes } };
-      }
       const { result, fetched } = unpackHits({ hits: reply.packed, bytes: reply.bytes });
       withAggregations(result, reply.result);
+      s.counters.fetchTotal++;
       return { reply: { result }, worker, key, fetched };
     }
     return { reply, worker, key };
@@ -136,7 +114,7 @@ export async function runQueryPhase(
   await Promise.all(
     targets.map(async (t) => {
       try {
-        const { reply, worker, key, fetched, packed } = await exec(t);
+        const { reply, worker, key, fetched } = await exec(t);
         const result =
           reply.packed && reply.bytes
             ? withAggregations(unpackHits({ hits: reply.packed, bytes: reply.bytes }).result, reply.result)
@@ -153,7 +131,6 @@ export async function runQueryPhase(
           contextId: reply.contextId,
           persistent,
           fetched,
-          packed,
         });
       } catch (e) {
         s.counters.queryFailure++;

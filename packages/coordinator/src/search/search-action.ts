@@ -125,8 +125,6 @@ async function searchLatest(
             version: search.version,
             seqNoPrimaryTerm: search.seqNoPrimaryTerm,
           },
-          // Rendered by the shards when nothing needs the hits as objects.
-          ...(rawHits ? { render: { withSort: search.sort !== undefined } } : {}),
         }
       : undefined;
   const exec = latestReaderQuery(
@@ -145,7 +143,6 @@ async function searchLatest(
     persistent: false,
     prefetched: prefetch !== undefined,
     rawHits,
-    renderedPage: prefetch?.render !== undefined,
     startedAt,
   });
   return body;

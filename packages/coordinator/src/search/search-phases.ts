@@ -5,7 +5,7 @@
  * through the query executor and the fetch plan.
  */
 import type { ShardFetchRequest } from '@shoal/engine';
-import { RawJson, type SearchRequest, type SortSpec } from '@shoal/protocol';
+import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { reduceAggregations } from './aggregations.ts';
 import {
@@ -22,7 +22,6 @@ import {
   type ShardQueryExec,
   type ShardQueryOutcome,
 } from './query-phase.ts';
-import { concatRenderedPage, type RenderedShard } from './rendered-page.ts';
 import { searchResponse } from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
@@ -54,11 +53,6 @@ export interface PhasesInput {
   mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
   /** Write the hits straight to bytes (see hits-json.ts). */
   rawHits?: boolean;
-  /**
-   * The shards sent their prefetched hits rendered (a first page, `from` 0): the page is cut
-   * from their packed replies and written from their bytes (rendered-page.ts).
-   */
-  renderedPage?: boolean;
   /** When the request arrived (for `took`). */
   startedAt: bigint;
 }
@@ -119,30 +113,6 @@ export async function runSearchPhases(
       releaseContexts(outcomes);
       throw e;
     }
-  }
-
-  if (input.renderedPage && search.from === 0 && outcomes.every((o) => o.packed || o.hits.length === 0)) {
-    const shards: RenderedShard[] = [];
-    for (const o of outcomes) {
-      if (o.packed)
-        shards.push({ reply: o.packed, shardIndex: o.target.shardIndex, index: o.target.meta.name });
-    }
-    const rendered = concatRenderedPage(shards, hitComparator(sort), search.size);
-    const body = searchResponse({
-      took: Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n),
-      req: search,
-      totalShards: input.totalShards,
-      skipped: 0,
-      outcomes,
-      failures,
-      hits: [],
-      page: new RawJson(rendered.hits),
-      hasSort,
-      maxScore,
-      pitId: ids.pitId,
-      aggregations,
-    });
-    return { outcomes, page: [], body };
   }
 
   const fetchReq: Omit<ShardFetchRequest, 'docs'> = {

@@ -56,8 +56,6 @@ export interface SearchResponseParts {
   pitId?: string;
   /** Write `hits.hits` straight to bytes (nothing needs the object form: no `filter_path`). */
   rawHits?: boolean;
-  /** `hits.hits` already written as JSON (rendered by the shards; `hits` is then empty). */
-  page?: RawJson;
   /** The reduced aggregations (written after `hits`). */
   aggregations?: Record<string, unknown>;
 }
@@ -76,9 +74,9 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   else if (p.req.restTotalHitsAsInt) hits.total = -1;
   hits.max_score = Number.isNaN(p.maxScore) ? null : p.maxScore;
   const fetched = p.hits.filter((h): h is FetchedHit => h !== undefined);
-  hits.hits =
-    p.page ??
-    (p.rawHits ? hitsJson(fetched, p.req, p.hasSort) : fetched.map((h) => hitJson(h, p.req, p.hasSort)));
+  hits.hits = p.rawHits
+    ? hitsJson(fetched, p.req, p.hasSort)
+    : fetched.map((h) => hitJson(h, p.req, p.hasSort));
   const out: Record<string, unknown> = {};
   if (p.scrollId !== undefined) out._scroll_id = p.scrollId;
   if (p.pitId !== undefined) out.pit_id = p.pitId;
