@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RawJson, withRawPlaceholders } from './raw-json.ts';
+import { RawJson, withRawMarkers } from './raw-json.ts';
 
 describe('RawJson', () => {
   it('decodes bytes once and parses exactly', () => {
@@ -10,7 +10,7 @@ describe('RawJson', () => {
 
   it('writes placeholders only inside stringifyJson', () => {
     const r = new RawJson('[1]');
-    const { result, raws } = withRawPlaceholders(() => r.toJSON());
+    const { result, raws } = withRawMarkers(() => r.toJSON());
     expect(result).toBe('\u0000R0');
     expect(raws).toEqual(['[1]']);
     expect(r.toJSON()).toEqual([1]);

@@ -88,7 +88,7 @@ class BytesWriter implements RawJsonWriter {
 }
 
 /** Runs `f` with RawJson.toJSON writing placeholders; returns f's result and the collected texts. */
-export function withRawPlaceholders<T>(f: () => T): { result: T; raws: string[] } {
+export function withRawMarkers<T>(f: () => T): { result: T; raws: string[] } {
   const previous = activeRaws;
   const raws: string[] = [];
   activeRaws = raws;

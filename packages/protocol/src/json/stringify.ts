@@ -18,7 +18,7 @@
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
 import { jsonString, OBJECT, primitive } from './json-scalars.ts';
-import { RawJson, type RawJsonWriter, withRawPlaceholders } from './raw-json.ts';
+import { RawJson, type RawJsonWriter, withRawMarkers } from './raw-json.ts';
 
 const PLACEHOLDER = /"\\u0000([BR])([^"\\]*)"/g;
 
@@ -36,7 +36,7 @@ function writeAfterScan(value: unknown, scan: Scan): string {
     ? (_k: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)
     : undefined;
   let bigints = 0;
-  const { result, raws } = withRawPlaceholders(() => {
+  const { result, raws } = withRawMarkers(() => {
     if (!scan.big) return JSON.stringify(value, replacer);
     // BigInt.prototype.toJSON exists only for the duration of this synchronous call: a native
     // toJSON hook is several times faster than a replacer function.
