@@ -221,7 +221,7 @@ function mergedKind(spec: TermsSpec, parts: readonly TermsPartial[]): TermsKind 
 
 function mergeTerms(spec: TermsSpec, parts: readonly TermsPartial[]): TermsPartial {
   const kind = mergedKind(spec, parts);
-  const toDouble = kind === 'double';
+  const asDouble = kind === 'double';
   const byKey = new Map<string | number | bigint, TermsAcc>();
   let otherDocCount = 0;
   let docCountError = 0;
@@ -229,7 +229,7 @@ function mergeTerms(spec: TermsSpec, parts: readonly TermsPartial[]): TermsParti
     otherDocCount += p.otherDocCount;
     docCountError = docCountError === -1 || p.docCountError === -1 ? -1 : docCountError + p.docCountError;
     for (const b of p.buckets) {
-      const key = toDouble ? Number(b.key) : b.key;
+      const key = asDouble ? Number(b.key) : b.key;
       const acc = byKey.get(key);
       if (acc) {
         acc.docCount += b.docCount;
@@ -256,7 +256,7 @@ function mergeTerms(spec: TermsSpec, parts: readonly TermsPartial[]): TermsParti
     buckets,
     otherDocCount,
     docCountError,
-    fmt: toDouble ? RAW_FORMAT : (mapped ?? parts[0]!).fmt,
+    fmt: asDouble ? RAW_FORMAT : (mapped ?? parts[0]!).fmt,
   };
   return mapped ? out : { ...out, unmapped: true };
 }
