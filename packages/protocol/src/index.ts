@@ -63,7 +63,10 @@ export {
   isByteUnit,
   parseByteSize,
 } from './values/byte-size.ts';
+export { compareTerms } from './values/code-point-order.ts';
 export { invalidIndexNameReason, validateIndexName } from './values/index-name.ts';
+export { formatIp } from './values/ip-text.ts';
+export { javaDouble } from './values/java-double.ts';
 export {
   isBooleanText,
   javaInt,

@@ -5,10 +5,10 @@
 import { illegalArgument, notImplemented } from '../../errors/catalogue.ts';
 import { here, isObject, type ParseCtx } from '../../query/parse-context.ts';
 import { booleanValue, doubleValue, text } from '../../query/xcontent-values.ts';
+import { javaDouble } from '../../values/java-double.ts';
 import type { BodyContext, DraftOf, SpecDraft } from './body-context.ts';
 import { KEY_ASC, readOrder } from './bucket-order.ts';
 import { DateIntervalReader, readOffset } from './date-interval.ts';
-import { javaDouble } from './java-double.ts';
 import { type DeclaredField, longValue, readDeclared, TOKENS } from './object-parser.ts';
 import type { BucketOrder } from './spec.ts';
 import { finishSource, type SourceDraft, sourceFields } from './values-source.ts';

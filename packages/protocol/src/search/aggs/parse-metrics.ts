@@ -4,8 +4,8 @@
  */
 import { illegalArgument } from '../../errors/catalogue.ts';
 import { booleanValue, doubleValue, text } from '../../query/xcontent-values.ts';
+import { javaDouble } from '../../values/java-double.ts';
 import type { BodyContext, SpecDraft } from './body-context.ts';
-import { javaDouble } from './java-double.ts';
 import { longValue, readDeclared, TOKENS } from './object-parser.ts';
 import type { SimpleMetricSpec } from './spec.ts';
 import { finishSource, type SourceDraft, sourceFields } from './values-source.ts';

@@ -4,7 +4,9 @@
  * their hex keys, doubles as Java prints them where a text is needed.
  */
 
-import { javaDouble } from './java-double.ts';
+import { compareTerms } from '../../values/code-point-order.ts';
+import { formatIp } from '../../values/ip-text.ts';
+import { javaDouble } from '../../values/java-double.ts';
 import type { ValueFormat } from './partial.ts';
 import type { DateRounding } from './spec.ts';
 
@@ -20,23 +22,7 @@ export interface AggDates {
 }
 
 /** Code point order of two strings (Lucene's BytesRef order for UTF-8 terms). */
-export function compareText(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca !== cb) {
-      if (ca >= 0xd800 && cb >= 0xd800) {
-        // Surrogates above U+E000–U+FFFF, so code units compare like code points.
-        ca = ca >= 0xe000 ? ca - 0x800 : ca + 0x2000;
-        cb = cb >= 0xe000 ? cb - 0x800 : cb + 0x2000;
-      }
-      return ca - cb;
-    }
-  }
-  return a.length - b.length;
-}
+export const compareText = compareTerms;
 
 /** Terms and composite keys: text in code point order, numbers and bigints numerically. */
 export function compareKeys(a: string | number | bigint, b: string | number | bigint): number {
@@ -80,28 +66,5 @@ export function keyText(v: number, fmt: ValueFormat, dates: AggDates): string {
 
 /** The address a hex ip key stands for: dotted IPv4 for mapped addresses, else RFC 5952 IPv6. */
 export function ipText(hex: string): string {
-  const v = BigInt(`0x${hex}`);
-  if (v >> 32n === 0xffffn) {
-    return [24n, 16n, 8n, 0n].map((s) => String((v >> s) & 0xffn)).join('.');
-  }
-  const words: number[] = [];
-  for (let i = 7; i >= 0; i--) words.push(Number((v >> BigInt(i * 16)) & 0xffffn));
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8; ) {
-    if (words[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && words[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const text = words.map((w) => w.toString(16));
-  if (best < 0) return text.join(':');
-  return `${text.slice(0, best).join(':')}::${text.slice(best + bestLen).join(':')}`;
+  return formatIp(BigInt(`0x${hex}`));
 }

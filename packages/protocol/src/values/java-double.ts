@@ -1,6 +1,6 @@
 /**
  * Java's Double.toString, as Elasticsearch prints doubles in texts: range keys (`10.0-20.0`),
- * keyed histogram keys, and messages that quote a double.
+ * keyed histogram keys, and messages that quote a double (mapping errors, number parsing).
  */
 export function javaDouble(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
