@@ -3,11 +3,10 @@
  * `{"_index":…,` before it): `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
  * `_routing`, `_source` (its stored bytes, never parsed), `sort` — the fields, order and number
  * formats of the coordinator's own hits renderer. Shards render the hits of scroll steps ahead
- * (scroll-window.ts) and the prefetched documents of small first pages.
+ * (scroll-window.ts).
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
 import { jsonScalar, jsonString } from '@shoal/protocol';
-import type { RenderedHits } from './hit-codec.ts';
 
 /** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
 export interface HitSink {
@@ -43,50 +42,4 @@ export function renderHit(
   }
   if (withSort) text += `,"sort":[${(hit.display ?? hit.sort).map(jsonScalar).join(',')}]`;
   out.text(`${text}}`);
-}
-
-/** A growing buffer that rendered hits are appended to. */
-class Bytes implements HitSink {
-  buf: Buffer;
-  end = 0;
-
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  private room(n: number): void {
-    if (this.end + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.end + n));
-    this.buf.copy(next, 0, 0, this.end);
-    this.buf = next;
-  }
-
-  text(s: string): void {
-    // ASCII text (nearly everything written here) is 1 byte a char; anything else at most 3.
-    this.room(s.length * 3);
-    this.end += this.buf.write(s, this.end, 'utf8');
-  }
-
-  bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.end);
-    this.end += b.length;
-  }
-}
-
-/** The first `f.ids.length` hits, each after the other: hit i is `bytes[ends[i], ends[i + 1])`. */
-export function renderHits(
-  hits: readonly ShardHitRef[],
-  f: ShardFetchResult,
-  fetch: HitFetch,
-  withSort: boolean,
-): RenderedHits {
-  const n = f.ids.length;
-  const out = new Bytes(f.sourceBytes.length + n * 96 + 64);
-  const ends = new Uint32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    renderHit(out, hits[i]!, f, i, fetch, withSort);
-    ends[i + 1] = out.end;
-  }
-  return { bytes: out.buf.subarray(0, out.end), ends };
 }
