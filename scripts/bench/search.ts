@@ -9,8 +9,10 @@
  *
  * Every server is a child process with the layout of a node (one process, 2 shard worker
  * threads); the Shoal node holds flights-200k in 2 shards. Each target is checked (status 200,
- * the expected hits and hit count) before it is measured. Targets: (c), (d) ≥ 0.5 × (b);
- * (e) ≥ 0.25 × (b).
+ * the expected hits and hit count) before it is measured. All servers stay up, and the
+ * scenarios are measured in interleaved rounds (a b c d e, three times), so a slow minute of
+ * this machine lands on every scenario alike; each row reports its median round. Targets:
+ * (c), (d) ≥ 0.5 × (b); (e) ≥ 0.25 × (b).
  */
 import { loadDataset } from '../load-sample.ts';
 import { flightRows, flightSummary, flights } from '../sample-data/index.ts';
@@ -22,6 +24,10 @@ const WORKERS = 2;
 const SHARDS = 2;
 /** "other cores" above this marks a run as disturbed by other programs. */
 const OTHER_LOAD_WARNING = 0.2;
+/** Measurement rounds; each row's figures are those of its median round. */
+const ROUNDS = 3;
+/** Warm-up before each round after the first, in seconds. */
+const LATER_WARMUP_S = 0.5;
 /** Elasticsearch's default `track_total_hits`. */
 const TOTAL_HITS_THRESHOLD = 10_000;
 
@@ -39,6 +45,10 @@ interface Row {
   target?: number;
   met?: boolean;
   responseBytes?: number;
+  /** req/s of each round, in order. */
+  rounds?: number[];
+  /** A round that saw errors or non-2xx answers. */
+  unclean?: Measurement;
 }
 
 interface SearchCase {
@@ -187,26 +197,36 @@ async function verifySearch(
   return r.bytes;
 }
 
-async function measureCeiling(
+/** A server ready to be measured, with what its load run sends. */
+interface Subject {
+  row: Row;
+  target: LoadTarget;
+}
+
+/** Starts a ceiling server and checks its answer; the subject to measure, or the row's error. */
+async function ceilingSubject(
   row: Row,
   kind: 'hello' | 'fanout',
-  load: LoadOptions,
+  servers: BenchChild[],
   verify: (reply: JsonReply) => void,
-): Promise<void> {
-  let server: BenchChild | undefined;
+): Promise<Subject | undefined> {
   try {
-    server = await startCeilingServer(kind, { workers: WORKERS, shards: SHARDS });
+    const server = await startCeilingServer(kind, { workers: WORKERS, shards: SHARDS });
+    servers.push(server);
     const r = await request(server.url, 'GET', '/');
     verify(r);
     row.responseBytes = r.bytes;
-    const target: LoadTarget = { url: server.url, method: 'GET', path: '/', pid: server.pid };
-    console.log(`measuring (${row.id}) ${row.label} …`);
-    row.measurement = await measure(target, load);
+    return { row, target: { url: server.url, method: 'GET', path: '/', pid: server.pid } };
   } catch (e) {
     row.error = errorMessage(e);
-  } finally {
-    await server?.stop();
+    return undefined;
   }
+}
+
+/** The median run of a row's rounds, by throughput. */
+function medianRun(runs: Measurement[]): Measurement {
+  const sorted = [...runs].sort((x, y) => x.reqPerSec - y.reqPerSec);
+  return sorted[(sorted.length - 1) >> 1]!;
 }
 
 export async function runSearch(load: LoadOptions): Promise<void> {
@@ -219,73 +239,106 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     ),
   ];
   const row = (id: RowId) => rows.find((r) => r.id === id)!;
-
-  await measureCeiling(row('a'), 'hello', load, (r) =>
-    check(
-      r.status === 200 && JSON.stringify(r.json) === '{"hello":"world"}',
-      '(a) GET / must answer {"hello":"world"}',
-      r,
-    ),
-  );
-  await measureCeiling(row('b'), 'fanout', load, (r) =>
-    check(
-      r.status === 200 && (r.json as SearchReply)._shards?.successful === SHARDS,
-      `(b) GET / must answer 200 with ${SHARDS} successful shards`,
-      r,
-    ),
-  );
-
-  let node: BenchChild | undefined;
+  const servers: BenchChild[] = [];
+  const subjects: Subject[] = [];
   let loadInfo: Record<string, unknown> | undefined;
   let nodeError: string | undefined;
   try {
-    console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
-    node = await startShoalNode({ workers: WORKERS });
-    console.log(`loading flights-200k into ${SHARDS} shards on ${node.url} …`);
-    const loaded = await loadDataset({
-      url: node.url,
-      dataset: flights,
-      shards: SHARDS,
-      batch: 5000,
-      concurrency: 2,
-      progress: process.stdout.isTTY,
-    });
-    loadInfo = {
-      docs: loaded.docs,
-      count: loaded.count,
-      ms: loaded.ms,
-      docsPerSec: (loaded.docs / loaded.ms) * 1000,
-    };
-    console.log(
-      `loaded ${int(loaded.docs)} docs in ${fixed(loaded.ms / 1000)} s (${int((loaded.docs / loaded.ms) * 1000)} docs/s), _count ${int(loaded.count)}`,
+    // Every server stays up for the whole run: the rounds below measure them in turn.
+    const a = await ceilingSubject(row('a'), 'hello', servers, (r) =>
+      check(
+        r.status === 200 && JSON.stringify(r.json) === '{"hello":"world"}',
+        '(a) GET / must answer {"hello":"world"}',
+        r,
+      ),
     );
-    if (loaded.count !== loaded.docs)
-      throw new VerifyError(`_count is ${loaded.count} after loading ${loaded.docs} docs`);
-    const exp = expectations();
-    for (const c of cases) {
-      const r = row(c.id);
-      try {
-        r.responseBytes = await verifySearch(node.url, c, exp);
-        console.log(`measuring (${c.id}) ${c.label} …`);
-        r.measurement = await measure(
-          {
-            url: node.url,
-            method: 'POST',
-            path: `/${flights.index}/_search`,
-            body: JSON.stringify(c.body),
-            pid: node.pid,
-          },
-          load,
-        );
-      } catch (e) {
-        r.error = errorMessage(e);
+    const b = await ceilingSubject(row('b'), 'fanout', servers, (r) =>
+      check(
+        r.status === 200 && (r.json as SearchReply)._shards?.successful === SHARDS,
+        `(b) GET / must answer 200 with ${SHARDS} successful shards`,
+        r,
+      ),
+    );
+    if (a) subjects.push(a);
+    if (b) subjects.push(b);
+    try {
+      console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
+      const node = await startShoalNode({ workers: WORKERS });
+      servers.push(node);
+      console.log(`loading flights-200k into ${SHARDS} shards on ${node.url} …`);
+      const loaded = await loadDataset({
+        url: node.url,
+        dataset: flights,
+        shards: SHARDS,
+        batch: 5000,
+        concurrency: 2,
+        progress: process.stdout.isTTY,
+      });
+      loadInfo = {
+        docs: loaded.docs,
+        count: loaded.count,
+        ms: loaded.ms,
+        docsPerSec: (loaded.docs / loaded.ms) * 1000,
+      };
+      console.log(
+        `loaded ${int(loaded.docs)} docs in ${fixed(loaded.ms / 1000)} s (${int((loaded.docs / loaded.ms) * 1000)} docs/s), _count ${int(loaded.count)}`,
+      );
+      if (loaded.count !== loaded.docs)
+        throw new VerifyError(`_count is ${loaded.count} after loading ${loaded.docs} docs`);
+      const exp = expectations();
+      for (const c of cases) {
+        const r = row(c.id);
+        try {
+          r.responseBytes = await verifySearch(node.url, c, exp);
+          subjects.push({
+            row: r,
+            target: {
+              url: node.url,
+              method: 'POST',
+              path: `/${flights.index}/_search`,
+              body: JSON.stringify(c.body),
+              pid: node.pid,
+            },
+          });
+        } catch (e) {
+          r.error = errorMessage(e);
+        }
+      }
+    } catch (e) {
+      nodeError = errorMessage(e);
+      for (const c of cases) row(c.id).error ??= 'not measured: the Shoal node failed (below)';
+    }
+
+    // This machine's speed drifts from minute to minute: each round measures every subject back
+    // to back, and each row's figures are those of its median round.
+    const runs = new Map<RowId, Measurement[]>();
+    const roundS = load.durationS / ROUNDS;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { row: r, target } of subjects) {
+        if (r.error) continue;
+        console.log(`round ${round + 1}/${ROUNDS}: measuring (${r.id}) ${r.label} …`);
+        try {
+          const m = await measure(target, {
+            connections: load.connections,
+            durationS: roundS,
+            // The first round warms the JIT; later ones only reopen their connections.
+            warmupS: round === 0 ? load.warmupS : Math.min(load.warmupS, LATER_WARMUP_S),
+          });
+          runs.set(r.id, [...(runs.get(r.id) ?? []), m]);
+        } catch (e) {
+          r.error = errorMessage(e);
+        }
       }
     }
-  } catch (e) {
-    nodeError = errorMessage(e);
-    for (const c of cases) row(c.id).error ??= 'not measured: the Shoal node failed (below)';
+    for (const r of rows) {
+      const rs = runs.get(r.id);
+      if (!rs || r.error) continue;
+      r.measurement = medianRun(rs);
+      r.rounds = rs.map((m) => m.reqPerSec);
+      r.unclean = rs.find((m) => !clean(m));
+    }
   } finally {
-    await node?.stop();
+    await Promise.all(servers.map((x) => x.stop()));
   }
 
   const a = row('a').measurement;
@@ -293,8 +346,9 @@ export async function runSearch(load: LoadOptions): Promise<void> {
   for (const r of rows) {
     const m = r.measurement;
     if (!m) continue;
-    if (!clean(m)) {
-      r.error = `${m.non2xx} non-2xx responses, ${m.errors} errors, ${m.timeouts} timeouts during the run`;
+    const bad = r.unclean;
+    if (bad) {
+      r.error = `${bad.non2xx} non-2xx responses, ${bad.errors} errors, ${bad.timeouts} timeouts during a run`;
     }
     if (a && r.id !== 'a') r.vsA = m.reqPerSec / a.reqPerSec;
     if (b && r.id !== 'a' && r.id !== 'b') r.vsB = m.reqPerSec / b.reqPerSec;
@@ -302,7 +356,8 @@ export async function runSearch(load: LoadOptions): Promise<void> {
   }
 
   console.log(
-    `\nsearch: ${load.connections} connections, ${load.durationS} s per run after ${load.warmupS} s warm-up; ` +
+    `\nsearch: ${load.connections} connections; ${ROUNDS} interleaved rounds of ${fixed(load.durationS / ROUNDS, 1)} s per scenario ` +
+      `(${load.warmupS} s warm-up first, ${Math.min(load.warmupS, LATER_WARMUP_S)} s later); figures of the median round; ` +
       `${WORKERS} shard workers; flights-200k in ${SHARDS} shards\n`,
   );
   printTable(
@@ -322,6 +377,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
       'x(b)',
       'target',
       '',
+      'rounds req/s',
     ],
     rows.map((r) => {
       const m = r.measurement;
@@ -341,6 +397,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
         fixed(r.vsB),
         r.target === undefined ? '' : `>= ${r.target} x(b)`,
         r.target === undefined ? '' : r.met === undefined ? 'not measured' : r.met ? 'met' : 'NOT MET',
+        (r.rounds ?? []).map((x) => int(x)).join(' '),
       ];
     }),
   );
@@ -361,7 +418,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     scenario: 'search',
     date: new Date(started).toISOString(),
     environment: environment(),
-    options: { ...load, workers: WORKERS, shards: SHARDS },
+    options: { ...load, rounds: ROUNDS, workers: WORKERS, shards: SHARDS },
     load: loadInfo,
     nodeError,
     rows,
