@@ -116,6 +116,29 @@ describe('index administration', () => {
     });
   });
 
+  it('filters _cat/indices by health, expands h wildcards and honours Accept', async () => {
+    await http(node.url, 'PUT', '/cats-green', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const green = await http(node.url, 'GET', '/_cat/indices/cats*?health=green&h=index');
+    expect(green.text).toBe('cats-green\n');
+    const yellow = await http(node.url, 'GET', '/_cat/indices/cats*?health=YELLOW&h=i');
+    expect(yellow.text).toBe('cats\n');
+    const bad = await http(node.url, 'GET', '/_cat/indices?health=foo');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'unknown cluster health status [foo]',
+    });
+    const wild = await http(node.url, 'GET', '/_cat/indices/cats?h=i,st*,nope&format=json');
+    expect(wild.status).toBe(200);
+    expect(Object.keys(wild.json[0])).toEqual(['i', 'status', 'store.size']);
+    const res = await fetch(`${node.url}/_cat/indices/cats?h=index,pri`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual([{ index: 'cats', pri: '2' }]);
+    await http(node.url, 'DELETE', '/cats-green');
+  });
+
   it('deletes indices and answers 404 for unknown ones', async () => {
     expect((await http(node.url, 'DELETE', '/cats')).json).toEqual({ acknowledged: true });
     const missing = await http(node.url, 'DELETE', '/cats');

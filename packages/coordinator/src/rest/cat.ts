@@ -1,5 +1,5 @@
 /** `_cat/indices`, `_cat/shards`, `_cat/health`, `_cat/count`. */
-import { formatByteSize } from '@shoal/protocol';
+import { formatByteSize, illegalArgument } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -70,8 +70,21 @@ const INDEX_COLUMNS: CatColumn[] = [
   { name: 'creation.date.string', aliases: ['cds'], desc: 'index creation date (as string)', default: false },
 ];
 
+const HEALTH_VALUES = new Set(['green', 'yellow', 'red']);
+
+/** `?health=`: only the indices of that health (ClusterHealthStatus.fromString's error otherwise). */
+function healthFilter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.toLowerCase();
+  if (!HEALTH_VALUES.has(v)) throw illegalArgument(`unknown cluster health status [${value}]`);
+  return v;
+}
+
 async function catIndices(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  const health = healthFilter(req.query.health);
+  const resolved = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  const indices =
+    health === undefined ? resolved : resolved.filter((meta) => indexHealth(s, meta) === health);
   const stats = await shardStats(s);
   const rows = indices.map((meta) => {
     let count = 0;
@@ -100,7 +113,7 @@ async function catIndices(req: RestRequest, s: NodeServices): Promise<RestRespon
       'creation.date.string': new Date(meta.creationDate).toISOString(),
     };
   });
-  return catResponse(req.query, INDEX_COLUMNS, rows);
+  return catResponse(req, INDEX_COLUMNS, rows);
 }
 
 const SHARD_COLUMNS: CatColumn[] = [
@@ -148,7 +161,7 @@ async function catShards(req: RestRequest, s: NodeServices): Promise<RestRespons
       };
     }),
   );
-  return catResponse(req.query, SHARD_COLUMNS, rows);
+  return catResponse(req, SHARD_COLUMNS, rows);
 }
 
 const HEALTH_COLUMNS: CatColumn[] = [
@@ -223,7 +236,7 @@ const HEALTH_COLUMNS: CatColumn[] = [
 function catHealth(req: RestRequest, s: NodeServices): RestResponse {
   const h = clusterHealth(s);
   const now = new Date();
-  return catResponse(req.query, HEALTH_COLUMNS, [
+  return catResponse(req, HEALTH_COLUMNS, [
     {
       epoch: Math.floor(now.getTime() / 1000),
       timestamp: now.toISOString().slice(11, 19),
