@@ -34,6 +34,14 @@ const routes: Route<null>[] = [
       return { status: 200, body: { name: req.params.name, body: req.json() } };
     },
   },
+  {
+    method: 'GET',
+    path: '/broken',
+    action: 'test',
+    handler: () => {
+      throw new TypeError('boom');
+    },
+  },
 ];
 
 beforeAll(async () => {
@@ -80,5 +88,27 @@ describe('createApp', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(data).toContain('{"name":"a b","body":{"x":1}}');
     expect(seen).toEqual([]);
+  });
+
+  it('answers an error escaping a handler in Elasticsearch format, with X-elastic-product', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/broken?filter_path=nothing`);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-elastic-product')).toBe('Elasticsearch');
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({
+      error: { root_cause: [{ type: 'exception', reason: 'boom' }], type: 'exception', reason: 'boom' },
+      status: 500,
+    });
+  });
+
+  it('answers headers it cannot negotiate with a JSON error, never a bare 500', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/broken`, {
+      headers: { accept: 'application/vnd.elasticsearch+json;compatible-with=9' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe(
+      'media_type_header_exception',
+    );
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The HTTP surface: Hono over @hono/node-server. Builds a RestRequest for each call, runs the
  * handler, and writes Elasticsearch's response conventions: `?pretty`, `?filter_path`,
- * `?error_trace`, `Warning` headers, the compatible-with media types, 404/405 for unknown routes,
- * and errors as `{"error":{…},"status":N}`.
+ * `?error_trace`, `Warning` headers, `X-elastic-product`, content negotiation (Accept,
+ * Content-Type and the compatible-with media types), 400/405 for unknown routes, and errors as
+ * `{"error":{…},"status":N}`.
  */
 import type { HttpBindings } from '@hono/node-server';
 import {
@@ -10,8 +11,9 @@ import {
   errorBody,
   filterPath,
   isShoalError,
+  type MediaTypeChoice,
   methodNotAllowed,
-  negotiateMediaType,
+  negotiateRequest,
   noHandlerFound,
   parseJson,
   stringifyJson,
@@ -89,23 +91,43 @@ class HttpRestRequest implements RestRequest {
 }
 
 /**
- * negotiateMediaType is a pure function of the two headers, and a client sends the same pair on
- * every request: the answers are kept (errors are not, they are thrown each time).
+ * Negotiation is a pure function of the two headers and whether there is a body, and a client
+ * sends the same pair on every request: the answers are kept (errors are not, they are thrown
+ * each time).
  */
-const negotiated = new Map<string, string>();
+const negotiated = new Map<string, MediaTypeChoice>();
 const NEGOTIATED_MAX = 256;
 
-function responseContentType(accept: string | undefined, contentType: string | undefined): string {
+function negotiate(
+  headers: Record<string, string | undefined>,
+  hasBody: boolean,
+  routed: boolean,
+): MediaTypeChoice {
+  const accept = headers.accept;
+  const contentType = headers['content-type'];
   // Header values hold no NUL and no newline, so the key is unambiguous.
-  const key = `${accept ?? '\u0000'}\n${contentType ?? '\u0000'}`;
-  let type = negotiated.get(key);
-  if (type === undefined) {
-    type = negotiateMediaType(accept, contentType);
+  const key = `${accept ?? '\u0000'}\n${contentType ?? '\u0000'}\n${hasBody ? 1 : 0}${routed ? 1 : 0}`;
+  let choice = negotiated.get(key);
+  if (choice === undefined) {
+    choice = negotiateRequest(accept, contentType, { hasBody, routed });
     if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
-    negotiated.set(key, type);
+    negotiated.set(key, choice);
   }
-  return type;
+  return choice;
 }
+
+/**
+ * What an error is answered in when the request's own headers could not be negotiated:
+ * Elasticsearch drops the failed headers and answers JSON.
+ */
+const FALLBACK_CONTENT_TYPE = 'application/json';
+
+/**
+ * RestController adds `X-elastic-product: Elasticsearch` to every response, errors included;
+ * the official clients (JS ≥ 7.14) refuse to talk to a server that leaves it out.
+ */
+const PRODUCT_HEADER = 'x-elastic-product';
+const PRODUCT = 'Elasticsearch';
 
 function isPretty(query: Record<string, string>): boolean {
   return 'pretty' in query && query.pretty !== 'false';
@@ -118,27 +140,37 @@ export interface Rendered {
   text: string | Uint8Array | null;
 }
 
-export function render(
-  method: HttpMethod,
-  query: Record<string, string>,
-  headers: Record<string, string | undefined>,
-  res: RestResponse,
-  warnings: string[],
-): Rendered {
+export interface RenderContext {
+  method: HttpMethod;
+  query: Record<string, string>;
+  /** The negotiated response Content-Type, used for a JSON body without its own. */
+  contentType: string;
+  warnings: string[];
+  /**
+   * An error body: `filter_path` is not applied, as Elasticsearch's AbstractRestChannel builds
+   * error bodies without filtering (a filter would leave `{}` where the client needs the error).
+   */
+  error?: boolean;
+}
+
+export function render(ctx: RenderContext, res: RestResponse): Rendered {
+  const { method, query, warnings } = ctx;
   const out: Record<string, string | string[]> = {};
   if (warnings.length > 0) out.warning = warnings.map((w) => deprecationWarning(w));
   if (res.headers) for (const k in res.headers) out[k.toLowerCase()] = res.headers[k]!;
+  out[PRODUCT_HEADER] = PRODUCT;
   let text: string | Uint8Array;
   if (res.text !== undefined) {
     text = res.text;
     out['content-type'] = res.contentType ?? 'text/plain; charset=UTF-8';
   } else {
     let value = res.body;
-    if (query.filter_path && value !== undefined) value = filterPath(value, query.filter_path);
+    if (query.filter_path && value !== undefined && ctx.error !== true)
+      value = filterPath(value, query.filter_path);
     // Pages of hits the shards rendered go out as the bytes they arrived in.
     text =
       value === undefined ? '' : isPretty(query) ? stringifyJson(value, true) : stringifyJsonBytes(value);
-    out['content-type'] = res.contentType ?? responseContentType(headers.accept, headers['content-type']);
+    out['content-type'] = res.contentType ?? ctx.contentType;
   }
   if (method === 'HEAD') {
     out['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
@@ -153,24 +185,27 @@ function send(c: Context<Env>, r: Rendered): Response {
     : c.body(r.text as string, r.status as 200, r.headers);
 }
 
+/** The last resort when even rendering an error failed: Elasticsearch's shape, built by errorBody. */
+function sendBare(c: Context<Env>, err: unknown): Response {
+  const { status, body } = errorBody(err);
+  const headers = { 'content-type': FALLBACK_CONTENT_TYPE, [PRODUCT_HEADER]: PRODUCT };
+  return c.req.method === 'HEAD'
+    ? c.body(null, status as 500, headers)
+    : c.body(JSON.stringify(body), status as 500, headers);
+}
+
 export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
   const app = new Hono<Env>({ router: new FirstMatchRouter() });
   const methods = new MethodIndex(opts.routes as Route<unknown>[]);
 
-  const fail = (
-    method: HttpMethod,
-    query: Record<string, string>,
-    headers: Record<string, string | undefined>,
-    err: unknown,
-    warnings: string[],
-  ): Rendered => {
+  const fail = (ctx: Omit<RenderContext, 'error'>, err: unknown): Rendered => {
     const {
       status,
       body,
       headers: errHeaders,
-    } = errorBody(err, { errorTrace: query.error_trace === 'true' });
+    } = errorBody(err, { errorTrace: ctx.query.error_trace === 'true' });
     if (!isShoalError(err) || status >= 500) opts.logger.error({ err }, 'request failed');
-    const res = render(method, query, headers, { status, body }, warnings);
+    const res = render({ ...ctx, error: true }, { status, body });
     for (const [k, v] of Object.entries(errHeaders ?? {})) res.headers[k.toLowerCase()] = v;
     return res;
   };
@@ -183,8 +218,10 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       const warnings: string[] = [];
       const incoming = c.env?.incoming;
       const disconnect = new DisconnectWatch(incoming?.socket);
+      let contentType = FALLBACK_CONTENT_TYPE;
       try {
         const body = await readRawBody(incoming);
+        contentType = negotiate(headers, body !== undefined, true).responseContentType;
         const req = new HttpRestRequest(
           method,
           c.req.path,
@@ -196,23 +233,49 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           disconnect,
         );
         const res = await route.handler(req, opts.services);
-        return send(c, render(method, query, headers, res, warnings));
+        return send(c, render({ method, query, contentType, warnings }, res));
       } catch (err) {
-        return send(c, fail(method, query, headers, err, warnings));
+        return send(c, fail({ method, query, contentType, warnings }, err));
       } finally {
         disconnect.done();
       }
     });
   }
 
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     const method = c.req.method as HttpMethod;
     const query = queryParams(c.req.url);
     const headers = lowerHeaders(c);
-    const allowed = methods.allowed(c.req.path);
-    if (allowed.length > 0)
-      return send(c, fail(method, query, headers, methodNotAllowed(c.req.path, method, allowed), []));
-    return send(c, fail(method, query, headers, noHandlerFound(c.req.path, method), []));
+    const ctx = { method, query, contentType: FALLBACK_CONTENT_TYPE, warnings: [] };
+    try {
+      // Elasticsearch checks the media-type headers while it builds the request, before it
+      // looks for a handler; the Content-Type of a body is only judged once one is found.
+      const body = await readRawBody(c.env?.incoming);
+      ctx.contentType = negotiate(headers, body !== undefined, false).responseContentType;
+      const allowed = methods.allowed(c.req.path);
+      if (allowed.length > 0) throw methodNotAllowed(c.req.path, method, allowed);
+      throw noHandlerFound(c.req.path, method);
+    } catch (err) {
+      return send(c, fail(ctx, err));
+    }
+  });
+
+  // Whatever escapes the handlers above still answers in Elasticsearch's format, never with
+  // Hono's bare text/plain 500.
+  app.onError((err, c) => {
+    try {
+      const method = c.req.method as HttpMethod;
+      return send(
+        c,
+        fail(
+          { method, query: queryParams(c.req.url), contentType: FALLBACK_CONTENT_TYPE, warnings: [] },
+          err,
+        ),
+      );
+    } catch (inner) {
+      opts.logger.error({ err: inner }, 'failed to send failure response');
+      return sendBare(c, err);
+    }
   });
 
   return app;

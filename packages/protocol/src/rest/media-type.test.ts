@@ -117,4 +117,102 @@ describe('negotiateMediaType', () => {
       501,
     );
   });
+
+  it('refuses an Accept version outside 7 and 8 on both headers, with or without a body', () => {
+    const nine = 'application/vnd.elasticsearch+json;compatible-with=9';
+    const e = failure(() => negotiateMediaType(nine, undefined, { hasBody: false }));
+    expect(e.type).toBe('media_type_header_exception');
+    expect(e.status).toBe(400);
+    expect(e.reason).toBe('Invalid media-type value on headers [Accept, Content-Type]');
+    expect(e.causedBy?.type).toBe('status_exception');
+    expect(e.causedBy?.reason).toBe(
+      `Accept version must be either version 8 or 7, but found 9. Accept=${nine}`,
+    );
+    expect(failure(() => negotiateMediaType(nine, nine, { hasBody: true })).causedBy?.reason).toMatch(
+      /^Accept version must be either version 8 or 7, but found 9/,
+    );
+  });
+
+  it('refuses a Content-Type version outside 7 and 8 only when there is a body', () => {
+    const nine = 'application/vnd.elasticsearch+json;compatible-with=9';
+    expect(failure(() => negotiateMediaType(VND8, nine, { hasBody: true })).causedBy?.reason).toBe(
+      `Content-Type version must be either version 8 or 7, but found 9. Content-Type=${nine}`,
+    );
+    expect(negotiateMediaType(undefined, nine, { hasBody: false }).compatibleWith).toBe(8);
+  });
+
+  it('reads compatible-with on any media type, as RestCompatibleVersionHelper does', () => {
+    expect(
+      failure(() => negotiateMediaType('application/json; compatible-with=9', undefined, { hasBody: false }))
+        .causedBy?.reason,
+    ).toMatch(/but found 9/);
+    const e = failure(() =>
+      negotiateMediaType('application/vnd.elasticsearch+json;compatible-with=x', undefined, {
+        hasBody: false,
+      }),
+    );
+    expect(e.status).toBe(400);
+    expect(e.type).toBe('media_type_header_exception');
+    expect(e.causedBy?.type).toBe('number_format_exception');
+  });
+
+  it('accepts the body types Elasticsearch reads as JSON', () => {
+    for (const type of [
+      'application/json',
+      'application/json; charset=UTF-8',
+      'application/json;charset=utf-8',
+      'Application/JSON',
+      'application/*',
+      'application/x-ndjson',
+    ]) {
+      expect(negotiateMediaType(undefined, type, { hasBody: true }).compatibleWith, type).toBe(8);
+    }
+    expect(
+      negotiateMediaType(VND8, 'application/vnd.elasticsearch+x-ndjson;compatible-with=8', { hasBody: true }),
+    ).toMatchObject({ compatibleWith: 8, requestNdjson: true });
+  });
+
+  it('refuses every browser-safelisted body type with 406 and the header as sent', () => {
+    for (const type of [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/html',
+    ]) {
+      expect(errorBody(failure(() => negotiateMediaType(undefined, type, { hasBody: true })))).toEqual({
+        status: 406,
+        body: { error: `Content-Type header [${type}] is not supported`, status: 406 },
+      });
+    }
+  });
+
+  it('leaves the body type to the handler lookup when no route was found', () => {
+    expect(negotiateMediaType(undefined, 'text/plain', { hasBody: true, routed: false }).compatibleWith).toBe(
+      8,
+    );
+    expect(failure(() => negotiateMediaType(undefined, VND7, { hasBody: true, routed: false })).type).toBe(
+      'media_type_header_exception',
+    );
+  });
+
+  it('refuses an empty header as RestRequest does', () => {
+    const e = failure(() => negotiateMediaType(' ', undefined, { hasBody: false }));
+    expect(e.reason).toBe('Invalid media-type value on headers [Accept]');
+    expect(e.causedBy?.reason).toBe('Header [Accept] cannot be empty.');
+  });
+
+  it('answers JSON for an Accept it cannot match', () => {
+    for (const accept of [
+      'text/html',
+      'image/png',
+      'text/html,application/xhtml+xml',
+      '*/*',
+      'application/*',
+    ]) {
+      expect(negotiateMediaType(accept, undefined, { hasBody: false }).responseContentType, accept).toBe(
+        'application/json',
+      );
+    }
+  });
 });

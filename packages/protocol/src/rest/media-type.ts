@@ -9,6 +9,7 @@ import {
   illegalArgument,
   mediaTypeHeader,
   notImplemented,
+  numberFormat,
   statusException,
 } from '../errors/catalogue.ts';
 import type { ShoalError } from '../errors/shoal-error.ts';
@@ -51,23 +52,28 @@ export function negotiateMediaType(
 }
 
 /**
- * Everything negotiation decides for a request.
+ * Everything negotiation decides for a request, in Elasticsearch's order.
  * `accept` / `contentType` are the raw header values (undefined when absent); `hasBody` is whether
- * the request carries content. Throws Elasticsearch's errors: 406 for a body of an unsupported or
- * missing Content-Type, 400 media_type_header_exception for unparseable headers or mismatched
- * compatible-with versions.
+ * the request carries content.
+ *
+ * First what RestRequest's constructor checks for every request, routed or not: both headers
+ * parse (400 media_type_header_exception naming the header) and their compatible-with versions
+ * agree (400 media_type_header_exception on [Accept, Content-Type]). Then, once a handler is found
+ * (`routed`, the default), what RestController.dispatchRequest checks for a request with content:
+ * a missing, browser-safelisted or unknown Content-Type is 406 with the flat body of
+ * sendContentTypeErrorMessage. A request without content is never refused for its Content-Type.
  */
 export function negotiateRequest(
   accept: string | undefined,
   contentType: string | undefined,
-  opts: { hasBody: boolean },
+  opts: { hasBody: boolean; routed?: boolean },
 ): MediaTypeChoice {
-  const parsedAccept = parseHeader(accept, ['Accept']);
-  const parsedContent = parseHeader(contentType, ['Content-Type']);
+  const parsedAccept = parseHeader(accept, 'Accept');
+  const parsedContent = parseHeader(contentType, 'Content-Type');
   const compatibleWith = compatibleVersion(accept, contentType, parsedAccept, parsedContent, opts.hasBody);
 
   let requestNdjson = false;
-  if (opts.hasBody) {
+  if (opts.hasBody && opts.routed !== false) {
     const kind = parsedContent ? xcontentKind(parsedContent) : undefined;
     if (parsedContent === undefined || kind === undefined || SAFELISTED.has(base(parsedContent))) {
       throw contentTypeNotSupported(contentType === undefined ? undefined : [contentType]);
@@ -90,9 +96,12 @@ function base(m: ParsedMediaType): string {
 }
 
 /** ParsedMediaType.parseMediaType; a media range (comma list) or `*\/*` counts as absent. */
-function parseHeader(value: string | undefined, names: string[]): ParsedMediaType | undefined {
-  if (value === undefined || value.includes(',') || value.trim() === '*/*') return undefined;
-  const fail = (msg: string): ShoalError => mediaTypeHeader(names, illegalArgument(msg));
+function parseHeader(value: string | undefined, name: string): ParsedMediaType | undefined {
+  if (value === undefined) return undefined;
+  const fail = (msg: string): ShoalError => mediaTypeHeader([name], illegalArgument(msg));
+  // RestRequest.parseHeaderWithMediaType refuses a header without text before parsing it.
+  if (value.trim() === '') throw fail(`Header [${name}] cannot be empty.`);
+  if (value.includes(',') || value.trim() === '*/*') return undefined;
   const elements = value.toLowerCase().split(/[\s\t]*;/);
   const parts = elements[0]!.split('/');
   if (parts.length !== 2 || !TCHAR.test(parts[0]!.trim()) || !TCHAR.test(parts[1]!.trim())) {
@@ -120,10 +129,16 @@ function xcontentKind(m: ParsedMediaType): 'json' | 'ndjson' | 'other' | undefin
   return undefined;
 }
 
+/**
+ * RestCompatibleVersionHelper.parseVersion: the compatible-with parameter of any media type.
+ * Elasticsearch's Byte.parseByte fails on a non-number outside its error handling; Shoal answers
+ * that header with a 400 media_type_header_exception like the other version errors.
+ */
 function versionOf(m: ParsedMediaType | undefined): number | undefined {
-  if (!m?.subtype.startsWith('vnd.elasticsearch+')) return undefined;
-  const v = m.params['compatible-with'];
-  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+  const v = m?.params['compatible-with'];
+  if (v === undefined) return undefined;
+  if (!/^[+-]?\d+$/.test(v)) throw mediaTypeHeader(['Accept', 'Content-Type'], numberFormat(v));
+  return Number(v);
 }
 
 /** RestCompatibleVersionHelper.getCompatibleVersion. */
