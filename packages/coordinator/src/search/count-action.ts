@@ -5,12 +5,12 @@ import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
-import { shardTargets } from './shard-targets.ts';
+import { routedShardTargets } from './shard-targets.ts';
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
   const query = parseCountRequest(req.json(), req.query, { path: req.path });
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
-  const targets = shardTargets(s, indices);
+  const targets = routedShardTargets(s, indices, req.query.routing);
   const failures: ShardFailure[] = [];
   let count = 0;
   await withCancel(req, s, (cancel) =>

@@ -20,7 +20,7 @@ import { metaByUuid } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { startedCopy } from './query-phase.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
-import { shardTargets } from './shard-targets.ts';
+import { routedShardTargets } from './shard-targets.ts';
 
 const OPEN_PHASE = 'indices:data/read/open_point_in_time';
 
@@ -40,7 +40,7 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
     req.query.allow_partial_search_results !== undefined &&
     parseBooleanParam(req.query.allow_partial_search_results, 'allow_partial_search_results');
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
-  const targets = shardTargets(s, indices);
+  const targets = routedShardTargets(s, indices, req.query.routing);
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
   if (tooLarge) {
     throw searchPhaseExecution(

@@ -97,7 +97,9 @@ export async function runSearchPhases(
       if (!Number.isNaN(o.result.maxScore) && !(o.result.maxScore <= maxScore)) maxScore = o.result.maxScore;
     }
   }
-  if (hasSort && !search.trackScores && !scoreSorted) maxScore = Number.NaN;
+  // A size-0 search collects no top hits, so no shard has a max score (Elasticsearch's empty
+  // TopDocs: NaN, rendered null) whatever the query, the aggregations or track_total_hits.
+  if ((hasSort && !search.trackScores && !scoreSorted) || search.size === 0) maxScore = Number.NaN;
   if (input.totalShards === 0) maxScore = 0;
   let aggregations: Record<string, unknown> | undefined;
   if (search.aggs) {

@@ -4,6 +4,7 @@
  * of `_shard_doc` and the tiebreaker of the merge.
  */
 
+import { shardForRouting } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
@@ -37,4 +38,43 @@ export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTa
     shardId: p.shardId,
     copy: s.shards.primary(p.meta.uuid, p.shardId),
   }));
+}
+
+/**
+ * Java's `String.split(",")`, as Strings.splitStringByCommaToArray uses it: empty values stay,
+ * except trailing ones; an empty string gives no value at all.
+ */
+function splitRouting(routing: string): string[] {
+  if (routing.length === 0) return [];
+  const parts = routing.split(',');
+  let end = parts.length;
+  while (end > 0 && parts[end - 1] === '') end--;
+  return parts.slice(0, end);
+}
+
+/**
+ * The targets a `routing` URL parameter keeps (OperationRouting.searchShards): for each index,
+ * only the shards its comma-separated routing values hash to, as a document indexed with that
+ * routing is placed. The shard indices are renumbered over what is left, so `_shards.total` and
+ * the `_shard_doc` shard index count only the routed shards.
+ */
+export function routedShardTargets(
+  s: NodeServices,
+  indices: IndexMetadata[],
+  routing: string | undefined,
+): ShardTarget[] {
+  const targets = shardTargets(s, indices);
+  if (routing === undefined) return targets;
+  const values = splitRouting(routing);
+  const routed = new Map<IndexMetadata, Set<number>>();
+  for (const meta of indices) {
+    const shards = new Set<number>();
+    for (const r of values) shards.add(shardForRouting(r, meta.numberOfShards, meta.routingNumShards));
+    routed.set(meta, shards);
+  }
+  const out: ShardTarget[] = [];
+  for (const t of targets) {
+    if (routed.get(t.meta)?.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
+  }
+  return out;
 }

@@ -3,7 +3,8 @@
  * numbers to the field's numeric kind (longs exact as bigint), booleans to their indexed
  * term, ip addresses to integers. Bad values fail as Elasticsearch fails them.
  */
-import { type JsonScalar, queryShardException, type ShoalError } from '@shoal/protocol';
+import { illegalArgument, type JsonScalar, numberFormat, ShoalError } from '@shoal/protocol';
+import type { ResolvedField } from '../contract.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 
@@ -36,8 +37,30 @@ export function isLongKind(t: LeafType): boolean {
   return t === 'long' || t === 'date_nanos';
 }
 
-export function failedToCreateQuery(ctx: ShardContext, cause: string): ShoalError {
-  return queryShardException(`failed to create query: ${cause}`, ctx.index, ctx.indexUuid);
+/**
+ * SearchExecutionContext.toQuery: an exception thrown while a field builds its query becomes a
+ * query_shard_exception quoting its message and keeping it as the cause.
+ */
+export function failedToCreateQuery(ctx: ShardContext, cause: ShoalError): ShoalError {
+  return new ShoalError(
+    'query_shard_exception',
+    `failed to create query: ${cause.reason}`,
+    400,
+    { index_uuid: ctx.indexUuid, index: ctx.index },
+    cause,
+  );
+}
+
+/**
+ * MappedFieldType.failIfNotIndexed: a text field mapped with `index: false` has no terms to
+ * search (keyword, numeric and date fields fall back to their doc values instead).
+ */
+export function checkSearchable(ctx: ShardContext, field: ResolvedField): void {
+  if (field.index || field.type !== 'text') return;
+  throw failedToCreateQuery(
+    ctx,
+    illegalArgument(`Cannot search on field [${field.path}] since it is not indexed.`),
+  );
 }
 
 const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -55,7 +78,7 @@ export function toFieldNumber(type: LeafType, value: JsonScalar, ctx: ShardConte
     const t = value.trim();
     n = isLongKind(type) && /^[+-]?\d+$/.test(t) ? BigInt(t) : Number(t);
   } else {
-    throw failedToCreateQuery(ctx, `For input string: "${String(value)}"`);
+    throw failedToCreateQuery(ctx, numberFormat(String(value)));
   }
   if (type === 'float') return Math.fround(Number(n));
   if (isLongKind(type)) {
@@ -69,7 +92,10 @@ export function parseBooleanValue(value: JsonScalar, ctx: ShardContext): boolean
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   if (value === '') return false;
-  throw failedToCreateQuery(ctx, `Can't parse boolean value [${String(value)}], expected [true] or [false]`);
+  throw failedToCreateQuery(
+    ctx,
+    illegalArgument(`Can't parse boolean value [${String(value)}], expected [true] or [false]`),
+  );
 }
 
 /** The indexed form of a boolean: Elasticsearch indexes `T`/`F`; `true`/`false` is accepted too. */

@@ -12,7 +12,7 @@ import { compareTerms, lowerBound } from '../index/term-order.ts';
 import { Bm25Scorer, idf } from './bm25.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
-import { scalarText } from './field-values.ts';
+import { checkSearchable, scalarText } from './field-values.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { type PhrasePosition, PhraseWeight } from './phrase-weight.ts';
 import { scoredTerm, termQuery } from './term-level.ts';
@@ -59,6 +59,12 @@ export function analyseGroups(analyzer: Analyzer, text: string): { position: num
   return groups;
 }
 
+/** A text field mapped with `index: false`: its query fails, unless it is lenient. */
+function notSearchable(env: CompileEnv, field: ResolvedField): Weight {
+  checkSearchable(env, field);
+  return NONE;
+}
+
 function zeroTerms(opts: { zeroTermsQuery: 'none' | 'all' }, boost: number): Weight {
   return opts.zeroTermsQuery === 'all' ? new MatchAllWeight(f(boost)) : NONE;
 }
@@ -95,6 +101,7 @@ export function matchField(
   }
   const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
   if (groups.length === 0) return zeroTerms(opts, boost);
+  if (!field.index) return lenientQuery(opts.lenient, () => notSearchable(env, field));
   const clauses = groups.map((g) => positionClause(env, field.path, g.terms, boost));
   return combineClauses(clauses, opts.operator, opts.minimumShouldMatch);
 }
@@ -132,6 +139,7 @@ export function phraseField(
   }
   const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
   if (groups.length === 0) return zeroTerms(opts, boost);
+  if (!field.index) return lenientQuery(opts.lenient ?? false, () => notSearchable(env, field));
   const first = groups[0]!.position;
   const positions: PhrasePosition[] = groups.map((g) => ({ terms: g.terms, offset: g.position - first }));
   if (opts.prefix) {

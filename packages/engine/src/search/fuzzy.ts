@@ -8,6 +8,7 @@ import { queryShardException } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { checkSearchable } from './field-values.ts';
 import { lowercases, scoredTerm } from './term-level.ts';
 import { docFreq } from './term-stats.ts';
 import { MatchNoneWeight, type Weight } from './weights.ts';
@@ -28,6 +29,7 @@ export function fuzzyQuery(
       env.indexUuid,
     );
   }
+  checkSearchable(env, field);
   const term =
     field.type === 'text' && lowercases(field.searchAnalyzer ?? field.analyzer) ? text.toLowerCase() : text;
   const target = [...term];

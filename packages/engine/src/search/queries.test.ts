@@ -86,6 +86,28 @@ describe('term-level queries', () => {
     expect(() => c.search(q.term('ok', 'yes'))).toThrow(/Can't parse boolean value \[yes\]/);
   });
 
+  it('keeps the parse failure of the field as the cause of query_shard_exception', () => {
+    const causeOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (e) {
+        const err = e as { type: string; causedBy?: { type: string; reason: string } };
+        return [err.type, err.causedBy?.type, err.causedBy?.reason];
+      }
+      throw new Error('the query did not fail');
+    };
+    expect(causeOf(() => c.search(q.term('n', 'abc')))).toEqual([
+      'query_shard_exception',
+      'number_format_exception',
+      'For input string: "abc"',
+    ]);
+    expect(causeOf(() => c.search(q.term('ip', 'nope')))).toEqual([
+      'query_shard_exception',
+      'illegal_argument_exception',
+      "'nope' is not an IP string literal.",
+    ]);
+  });
+
   it('terms', () => {
     expect(ids(q.terms('tag', ['speed', 'zzz', 'none']))).toEqual(['3', '5']);
     expect(ids(q.terms('n', [1, 3, 10]))).toEqual(['1', '3', '4']);

@@ -4,7 +4,7 @@
  * ips match exactly with a constant score; `terms`, `range`, `exists`, `ids`, `prefix` and
  * `wildcard` are constant-score. Unmapped fields match nothing.
  */
-import { type JsonScalar, queryShardException } from '@shoal/protocol';
+import { illegalArgument, type JsonScalar, queryShardException } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { resolveDateMath } from '../dates/index.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
@@ -13,6 +13,7 @@ import type { CompileEnv } from './compile-env.ts';
 import { numericRangeVerifier } from './doc-values-range.ts';
 import {
   booleanTerm,
+  checkSearchable,
   failedToCreateQuery,
   isIntegerType,
   parseBooleanValue,
@@ -62,6 +63,7 @@ export function termQuery(
   switch (field.type) {
     case 'text':
     case 'keyword': {
+      checkSearchable(env, field);
       const term = scalarText(value);
       if (ci) {
         const re = new RegExp(`^${escapeRegExp(term)}$`, 'iu');
@@ -102,7 +104,7 @@ function ipBounds(text: string, env: CompileEnv): [bigint, bigint] {
     const v = parseIp(text);
     if (v !== undefined) return [v, v];
   }
-  throw failedToCreateQuery(env, `'${text}' is not an IP string literal.`);
+  throw failedToCreateQuery(env, illegalArgument(`'${text}' is not an IP string literal.`));
 }
 
 function dateResolution(field: ResolvedField): 'millis' | 'nanos' {
@@ -135,6 +137,7 @@ export function termsQuery(
   switch (field.type) {
     case 'text':
     case 'keyword': {
+      checkSearchable(env, field);
       const terms = values.map(scalarText);
       return new ConstantWeight((rs) => termSetDocs(rs, path, terms), score);
     }
@@ -197,6 +200,7 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
   switch (field.type) {
     case 'text':
     case 'keyword': {
+      checkSearchable(env, field);
       const lo = has(lower) ? scalarText(lower) : undefined;
       const hi = has(upper) ? scalarText(upper) : undefined;
       return new ConstantWeight((rs) => dictionaryDocs(rs, path, termRange(lo, loInc, hi, hiInc)), score);
@@ -285,7 +289,10 @@ export function idsQuery(ids: string[], boost: number): Weight {
 }
 
 function requireStringField(env: CompileEnv, field: ResolvedField, kind: string): void {
-  if (field.type === 'text' || field.type === 'keyword') return;
+  if (field.type === 'text' || field.type === 'keyword') {
+    checkSearchable(env, field);
+    return;
+  }
   throw queryShardException(
     `Can only use ${kind} queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`,
     env.index,
