@@ -138,6 +138,28 @@ describe('a value a numeric field cannot parse', () => {
   });
 });
 
+describe('a q= that does not parse', () => {
+  it("has the query_shard_exception as its root cause, not Lucene's ParseException", async () => {
+    const r = await http(node.url, 'GET', `/qf/_search?q=${encodeURIComponent('title:(quick')}`);
+    const f = failure(r);
+    expect(f.status).toBe(400);
+    expect(f.type).toBe('search_phase_execution_exception');
+    expect(f.rootCause).toEqual([
+      {
+        type: 'query_shard_exception',
+        reason: 'Failed to parse query [title:(quick]',
+        index_uuid: expect.any(String),
+        index: 'qf',
+      },
+    ]);
+    // The Lucene exception stays visible as the cause of the shard failure.
+    expect(f.shardReason).toMatchObject({
+      type: 'query_shard_exception',
+      caused_by: { type: 'parse_exception', reason: expect.stringContaining("Cannot parse 'title:(quick'") },
+    });
+  });
+});
+
 describe('max_score of a size-0 search', () => {
   it.each([
     ['?size=0', '/qf/_search?size=0', undefined],

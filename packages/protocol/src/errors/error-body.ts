@@ -9,8 +9,7 @@
  * RestController's own errors (unknown path, wrong method, bad Content-Type) use its flat
  * `{"error":"<reason>","status":N}` form instead.
  */
-import { isElasticsearchType } from './exception-kind.ts';
-import { groupShardFailures, guessRootCauses } from './root-cause.ts';
+import { groupShardFailures, guessRootCauses, isElasticsearchError } from './root-cause.ts';
 import { ShoalError, type WireError } from './shoal-error.ts';
 
 export interface ErrorResponse {
@@ -60,7 +59,7 @@ function render(e: ShoalError, skipCause: boolean, trace: boolean): Record<strin
   const o: Record<string, unknown> = { type: e.type, reason: e.reason };
   for (const [k, v] of Object.entries(e.metadata)) o[k] = v;
   const failures = e.extra.shardFailures;
-  if (failures && isElasticsearchType(e.type)) {
+  if (failures && isElasticsearchError(e)) {
     o.grouped = true;
     o.failed_shards = groupShardFailures(failures).map((f) => {
       const s: Record<string, unknown> = { shard: f.shard, index: f.index };

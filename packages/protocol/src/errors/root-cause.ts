@@ -16,19 +16,24 @@ export interface RootCause {
   wrapped: boolean;
 }
 
+/** Whether `e` is an ElasticsearchException (and not a Java exception written with such a type). */
+export function isElasticsearchError(e: ShoalError): boolean {
+  return e.extra.foreign !== true && isElasticsearchType(e.type);
+}
+
 /** The deepest causes: through Elasticsearch exceptions only, per shard failure when grouped. */
 export function guessRootCauses(e: ShoalError): RootCause[] {
   const failures = e.extra.shardFailures;
-  if (failures && isElasticsearchType(e.type)) {
+  if (failures && isElasticsearchError(e)) {
     return groupShardFailures(failures).flatMap((f) => guessRootCauses(f.reason));
   }
-  if (isElasticsearchType(e.type)) {
-    if (e.causedBy && isElasticsearchType(e.causedBy.type)) return guessRootCauses(e.causedBy);
+  if (isElasticsearchError(e)) {
+    if (e.causedBy && isElasticsearchError(e.causedBy)) return guessRootCauses(e.causedBy);
     return [{ error: e, wrapped: false }];
   }
-  if (isXContentParseType(e.type) && e.causedBy) {
+  if (e.extra.foreign !== true && isXContentParseType(e.type) && e.causedBy) {
     const c = e.causedBy;
-    if (isXContentParseType(c.type) || isElasticsearchType(c.type)) return guessRootCauses(c);
+    if (isXContentParseType(c.type) || isElasticsearchError(c)) return guessRootCauses(c);
   }
   return [{ error: e, wrapped: true }];
 }

@@ -44,6 +44,12 @@ export interface ShoalErrorExtra {
   httpHeaders?: Record<string, string>;
   simple?: 'with-status' | 'without-status';
   shardFailures?: ShardFailure[];
+  /**
+   * A Java exception that is not an ElasticsearchException although its wire type names one
+   * (Lucene's query-parser `ParseException` is written `parse_exception`, as is
+   * ElasticsearchParseException): root-cause guessing stops above it.
+   */
+  foreign?: true;
 }
 
 interface WireErrorExtra {
@@ -51,6 +57,7 @@ interface WireErrorExtra {
   httpHeaders?: Record<string, string>;
   simple?: 'with-status' | 'without-status';
   shardFailures?: WireShardFailure[];
+  foreign?: true;
 }
 
 export class ShoalError extends Error {
@@ -86,8 +93,9 @@ export class ShoalError extends Error {
     if (Object.keys(this.metadata).length > 0) w.metadata = this.metadata;
     if (this.causedBy) w.causedBy = this.causedBy.toWire();
     const x = this.extra;
-    if (x.bodyHeaders || x.httpHeaders || x.simple || x.shardFailures) {
+    if (x.bodyHeaders || x.httpHeaders || x.simple || x.shardFailures || x.foreign) {
       const e: WireErrorExtra = {};
+      if (x.foreign) e.foreign = true;
       if (x.bodyHeaders) e.bodyHeaders = x.bodyHeaders;
       if (x.httpHeaders) e.httpHeaders = x.httpHeaders;
       if (x.simple) e.simple = x.simple;
@@ -106,6 +114,7 @@ export class ShoalError extends Error {
     if (x?.bodyHeaders) extra.bodyHeaders = x.bodyHeaders;
     if (x?.httpHeaders) extra.httpHeaders = x.httpHeaders;
     if (x?.simple) extra.simple = x.simple;
+    if (x?.foreign) extra.foreign = true;
     if (x?.shardFailures) {
       extra.shardFailures = x.shardFailures.map((f) => ({ ...f, reason: ShoalError.fromWire(f.reason) }));
     }

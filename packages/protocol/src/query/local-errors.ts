@@ -3,7 +3,7 @@
  * have yet (another engineer owns that file). They keep Elasticsearch's type names and statuses;
  * the lead may move them into the catalogue unchanged.
  */
-import { parseException, xContentParse } from '../errors/catalogue.ts';
+import { xContentParse } from '../errors/catalogue.ts';
 import { ShoalError } from '../errors/shoal-error.ts';
 import type { Loc } from './json-location.ts';
 
@@ -60,7 +60,7 @@ export function queryShardError(reason: string, causedBy?: ShoalError): ShoalErr
 
 /** Lucene's query-parser `ParseException` (same wire type as ElasticsearchParseException). */
 export function luceneParseError(reason: string, causedBy?: ShoalError): ShoalError {
-  return parseException(reason, causedBy);
+  return new ShoalError('parse_exception', reason, 400, {}, causedBy, { foreign: true });
 }
 
 /** Lucene's query-parser `TokenMgrError` (a lexical error). */
