@@ -1,3 +1,15 @@
+export { type AliasActionKind, type AliasActionSpec, parseAliasActions } from './documents/alias-actions.ts';
+export {
+  checkIfPrimaryTerm,
+  checkIfSeqNo,
+  type DocWriteCheck,
+  docWriteValidation,
+  INTERNAL_VERSIONING_MESSAGE,
+  parseActiveShardCount,
+  type VersionType,
+} from './documents/doc-write.ts';
+export { type MgetItem, parseMgetBody } from './documents/mget-body.ts';
+export { parseUpdateBody, type UpdateBody } from './documents/update-body.ts';
 export * from './errors/catalogue.ts';
 export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
 export { isElasticsearchType } from './errors/exception-kind.ts';

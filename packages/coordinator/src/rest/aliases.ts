@@ -4,8 +4,10 @@
  * validated before any is applied.
  */
 import {
+  type AliasActionSpec,
   actionRequestValidation,
   illegalArgument,
+  parseAliasActions,
   ShoalError,
   simpleMatch,
   validateIndexName,
@@ -34,37 +36,7 @@ export function aliasesJson(meta: IndexMetadata): Record<string, unknown> {
   return out;
 }
 
-type Action = {
-  kind: 'add' | 'remove' | 'remove_index';
-  indices: string[];
-  aliases: string[];
-  spec: unknown;
-  mustExist?: boolean;
-};
-
-function listOf(v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  return Array.isArray(v) ? v.map(String) : [String(v)];
-}
-
-function parseActions(body: unknown): Action[] {
-  const actions = (body as { actions?: unknown })?.actions;
-  if (!Array.isArray(actions) || actions.length === 0) throw actionRequestValidation(['No action specified']);
-  return actions.map((a: Record<string, unknown>) => {
-    const kind = Object.keys(a)[0] as Action['kind'];
-    if (!['add', 'remove', 'remove_index'].includes(kind)) {
-      throw new ShoalError('x_content_parse_exception', `[1:2] [alias_action] unknown field [${kind}]`, 400);
-    }
-    const spec = (a[kind] ?? {}) as Record<string, unknown>;
-    return {
-      kind,
-      indices: [...listOf(spec.index), ...listOf(spec.indices)],
-      aliases: [...listOf(spec.alias), ...listOf(spec.aliases)],
-      spec,
-      mustExist: spec.must_exist as boolean | undefined,
-    };
-  });
-}
+type Action = AliasActionSpec;
 
 async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
   const next = new Map<string, Map<string, AliasMetadata>>();
@@ -125,7 +97,7 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
 }
 
 async function postAliases(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  await applyActions(s, parseActions(req.json()));
+  await applyActions(s, parseAliasActions(req.json()));
   return { status: 200, body: { acknowledged: true, errors: false } };
 }
 

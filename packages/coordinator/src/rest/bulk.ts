@@ -4,15 +4,18 @@ import type { NodeServices } from '../services.ts';
 import { parseBulkBody } from '../write/bulk-lines.ts';
 import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { bulkItemJson } from '../write/write-response.ts';
+import { checkWriteParams } from './params.ts';
 
 async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const start = process.hrtime.bigint();
+  checkWriteParams(req.query);
+  const refresh = refreshPolicy(req.query.refresh);
   const items = parseBulkBody(req.body, {
     index: req.params.index,
     routing: req.query.routing,
     requireAlias: req.query.require_alias === 'true' ? true : undefined,
   });
-  const results = await executeWrites(s, items, refreshPolicy(req.query.refresh));
+  const results = await executeWrites(s, items, refresh);
   const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
   let errors = false;
   const rendered = results.map((r, i) => {

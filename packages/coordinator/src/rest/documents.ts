@@ -2,8 +2,14 @@
 import {
   actionRequestValidation,
   applySourceFilter,
+  type DocWriteCheck,
+  docWriteValidation,
+  INTERNAL_VERSIONING_MESSAGE,
+  illegalArgument,
   indexNotFound,
   parseJson,
+  parseMgetBody,
+  parseUpdateBody,
   RawJson,
   ShoalError,
   type SourceFilter,
@@ -14,7 +20,7 @@ import type { NodeServices } from '../services.ts';
 import type { WriteItem } from '../write/write-item.ts';
 import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { docWriteJson } from '../write/write-response.ts';
-import { intParam, versionTypeParam } from './params.ts';
+import { casParams, checkWriteParams, longParam, versionTypeParam } from './params.ts';
 import { sourceFilterFromParams } from './source-params.ts';
 
 function requireBody(req: RestRequest): Buffer {
@@ -33,73 +39,95 @@ async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Pro
   return { status: r.status, body, headers };
 }
 
+/** A request Elasticsearch would refuse in `validate()` is refused before anything is written. */
+function validate(item: WriteItem, extra: Partial<DocWriteCheck> = {}): void {
+  const problems = docWriteValidation({
+    op: item.action,
+    id: item.id,
+    version: item.version,
+    versionType: item.versionType,
+    ifSeqNo: item.ifSeqNo,
+    ifPrimaryTerm: item.ifPrimaryTerm,
+    ...extra,
+  });
+  if (problems.length > 0) throw actionRequestValidation(problems);
+}
+
 function indexItem(req: RestRequest, create: boolean): WriteItem {
   const opType = req.query.op_type;
-  if (opType !== undefined && opType !== 'index' && opType !== 'create') {
-    throw new ShoalError(
-      'illegal_argument_exception',
-      `opType must be 'create' or 'index', found: [${opType}]`,
-      400,
-    );
+  // RestIndexAction.CreateHandler.validateOpType
+  if (create && opType !== undefined && opType.toLowerCase() !== 'create') {
+    throw illegalArgument(`opType must be 'create', found: [${opType}]`);
   }
-  return {
-    action: create || opType === 'create' ? 'create' : 'index',
+  const body = requireBody(req);
+  checkWriteParams(req.query);
+  const version = longParam(req.query, 'version');
+  const versionType = versionTypeParam(req.query);
+  const { ifSeqNo, ifPrimaryTerm } = casParams(req.query);
+  let action: 'index' | 'create' = create ? 'create' : 'index';
+  if (!create && opType !== undefined) {
+    const op = opType.toLowerCase();
+    if (op !== 'index' && op !== 'create') {
+      throw illegalArgument(`opType must be 'create' or 'index', found: [${opType}]`);
+    }
+    action = op;
+  }
+  const item: WriteItem = {
+    action,
     target: req.params.index!,
     id: req.params.id,
     routing: req.query.routing,
-    ifSeqNo: intParam(req.query, 'if_seq_no'),
-    ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
-    version: intParam(req.query, 'version'),
-    versionType: versionTypeParam(req.query),
+    ifSeqNo,
+    ifPrimaryTerm,
+    version,
+    versionType,
     requireAlias: req.query.require_alias === 'true',
-    body: requireBody(req),
+    body,
   };
+  // RestIndexAction.AutoIdHandler: without an id and an explicit op_type the request is a create.
+  validate(item, item.id === undefined && opType === undefined ? { op: 'create' } : {});
+  return item;
 }
 
 const indexDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexItem(req, false));
 const createDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexItem(req, true));
 
 async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  checkWriteParams(req.query);
+  const version = longParam(req.query, 'version');
+  const versionType = versionTypeParam(req.query);
+  const item: WriteItem = {
+    action: 'delete',
+    target: req.params.index!,
+    id: req.params.id,
+    routing: req.query.routing,
+    ...casParams(req.query),
+    version,
+    versionType,
+  };
+  validate(item);
+  const refresh = refreshPolicy(req.query.refresh);
   if (!s.indices.get(req.params.index!) && s.indices.aliasTargets(req.params.index!).length === 0) {
     throw indexNotFound(req.params.index!);
   }
-  const [r] = await executeWrites(
-    s,
-    [
-      {
-        action: 'delete',
-        target: req.params.index!,
-        id: req.params.id,
-        routing: req.query.routing,
-        ifSeqNo: intParam(req.query, 'if_seq_no'),
-        ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
-        version: intParam(req.query, 'version'),
-        versionType: versionTypeParam(req.query),
-      },
-    ],
-    refreshPolicy(req.query.refresh),
-  );
+  const [r] = await executeWrites(s, [item], refresh);
   if (r!.error) throw ShoalError.fromWire(r!.error);
   return { status: r!.status, body: docWriteJson(r!) };
 }
 
 async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const body = req.json() as Record<string, unknown> | undefined;
-  if (body === undefined || body === null || typeof body !== 'object') {
-    throw actionRequestValidation(['script or doc is missing']);
+  // RestUpdateAction: versioning parameters are refused outright on updates.
+  if (req.query.version !== undefined || req.query.version_type !== undefined) {
+    throw actionRequestValidation([INTERNAL_VERSIONING_MESSAGE]);
   }
-  for (const key of Object.keys(body)) {
-    if (
-      !['doc', 'upsert', 'doc_as_upsert', 'detect_noop', '_source', 'script', 'scripted_upsert'].includes(key)
-    ) {
-      throw new ShoalError('x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${key}]`, 400);
-    }
-  }
+  checkWriteParams(req.query);
+  const cas = casParams(req.query);
+  const raw = req.json();
+  if (raw === undefined || raw === null) throw actionRequestValidation(['script or doc is missing']);
+  const body = parseUpdateBody(raw);
   if (body.script !== undefined) {
     throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
   }
-  if (body.doc === undefined && body.upsert === undefined)
-    throw actionRequestValidation(['script or doc is missing']);
   const bytes = (v: unknown) =>
     v === undefined
       ? undefined
@@ -109,15 +137,21 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     target: req.params.index!,
     id: req.params.id,
     routing: req.query.routing,
-    ifSeqNo: intParam(req.query, 'if_seq_no'),
-    ifPrimaryTerm: intParam(req.query, 'if_primary_term'),
+    // The body's if_seq_no / if_primary_term are read after the URL's, so they win.
+    ifSeqNo: body.ifSeqNo ?? cas.ifSeqNo,
+    ifPrimaryTerm: body.ifPrimaryTerm ?? cas.ifPrimaryTerm,
     body: bytes(body.doc),
     upsert: bytes(body.upsert),
-    docAsUpsert: body.doc_as_upsert === true,
-    detectNoop: body.detect_noop !== false,
-    returnSource: (body._source !== undefined && body._source !== false) || req.query._source === 'true',
+    docAsUpsert: body.docAsUpsert === true,
+    detectNoop: body.detectNoop !== false,
+    returnSource: (body.source !== undefined && body.source !== false) || req.query._source === 'true',
     requireAlias: req.query.require_alias === 'true',
   };
+  validate(item, {
+    hasDoc: body.doc !== undefined,
+    hasUpsert: body.upsert !== undefined,
+    docAsUpsert: item.docAsUpsert,
+  });
   return writeOne(req, s, item);
 }
 
@@ -166,44 +200,18 @@ async function getSource(req: RestRequest, s: NodeServices): Promise<RestRespons
 }
 
 async function mget(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const body = req.json() as { docs?: unknown; ids?: unknown } | undefined;
-  if (!body || typeof body !== 'object') throw actionRequestValidation(['no documents to get']);
-  const defaultIndex = req.params.index;
-  const specs: { index?: string; id?: string; routing?: string; source?: unknown }[] = [];
-  if (Array.isArray(body.docs)) {
-    for (const d of body.docs as Record<string, unknown>[]) {
-      specs.push({
-        index: (d._index as string | undefined) ?? defaultIndex,
-        id: d._id === undefined ? undefined : String(d._id),
-        routing: d.routing as string | undefined,
-        source: d._source,
-      });
-    }
-  } else if (Array.isArray(body.ids)) {
-    for (const id of body.ids) specs.push({ index: defaultIndex, id: String(id) });
-  } else {
-    throw new ShoalError(
-      'parsing_exception',
-      `unknown parameter [${Object.keys(body)[0]}] in mget request`,
-      400,
-    );
-  }
-  const problems: string[] = [];
-  specs.forEach((d, i) => {
-    if (!d.index) problems.push(`index is missing for doc ${i}`);
-    if (!d.id) problems.push(`id is missing for doc ${i}`);
-  });
-  if (problems.length > 0 || specs.length === 0)
-    throw actionRequestValidation(problems.length ? problems : ['no documents to get']);
+  const body = req.json();
+  if (body === undefined) throw actionRequestValidation(['no documents to get']);
+  const specs = parseMgetBody(body, req.params.index);
   const baseFilter = sourceFilterFromParams(req.query);
   const docs = await Promise.all(
     specs.map(async (d) => {
       try {
         const q = { ...req.query, ...(d.routing ? { routing: d.routing } : {}) };
-        const got = await getDocument(s, d.index!, d.id!, q);
+        const got = await getDocument(s, d.index!, d.id, q);
         const filter =
           d.source === undefined ? baseFilter : sourceFilterFromParams({ _source: JSON.stringify(d.source) });
-        return hitJson(got.index, d.id!, got, filter);
+        return hitJson(got.index, d.id, got, filter);
       } catch (e) {
         const err = e instanceof ShoalError ? e : new ShoalError('exception', String(e), 500);
         return { _index: d.index, _id: d.id, error: { root_cause: [errJson(err)], ...errJson(err) } };

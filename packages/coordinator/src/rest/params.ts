@@ -1,5 +1,14 @@
 /** URL-parameter readers with Elasticsearch's errors. */
-import { illegalArgument, parseBooleanParam } from '@shoal/protocol';
+import {
+  checkIfPrimaryTerm,
+  checkIfSeqNo,
+  illegalArgument,
+  parseActiveShardCount,
+  parseBooleanParam,
+  parseLongParam,
+  parseTimeValue,
+  type VersionType,
+} from '@shoal/protocol';
 
 export function boolParam(query: Record<string, string>, name: string, dflt: boolean): boolean {
   const v = query[name];
@@ -16,11 +25,33 @@ export function intParam(query: Record<string, string>, name: string): number | 
   return n;
 }
 
-export function versionTypeParam(
-  query: Record<string, string>,
-): 'internal' | 'external' | 'external_gte' | undefined {
+/** RestRequest.paramAsLong: versions and sequence numbers are Java longs. */
+export function longParam(query: Record<string, string>, name: string): number | undefined {
+  const v = parseLongParam(query[name], name);
+  return v === undefined ? undefined : Number(v);
+}
+
+export function versionTypeParam(query: Record<string, string>): VersionType | undefined {
   const v = query.version_type;
   if (v === undefined) return undefined;
   if (v === 'internal' || v === 'external' || v === 'external_gte') return v;
   throw illegalArgument(`No version type match [${v}]`);
+}
+
+/** `if_seq_no` and `if_primary_term`, checked as the request setters check them. */
+export function casParams(query: Record<string, string>): { ifSeqNo?: number; ifPrimaryTerm?: number } {
+  return {
+    ifSeqNo: checkIfSeqNo(longParam(query, 'if_seq_no')),
+    ifPrimaryTerm: checkIfPrimaryTerm(longParam(query, 'if_primary_term')),
+  };
+}
+
+/**
+ * `timeout` and `wait_for_active_shards` of the write APIs (index, create, update, delete,
+ * bulk). Shoal acknowledges a write once its primary has applied it, so both are only checked
+ * for their syntax, with Elasticsearch's errors.
+ */
+export function checkWriteParams(query: Record<string, string>): void {
+  if (query.timeout !== undefined) parseTimeValue(query.timeout, 'timeout');
+  parseActiveShardCount(query.wait_for_active_shards);
 }

@@ -3,11 +3,45 @@
  * `_index`, `_id` and `routing`); document lines stay bytes and travel to the shard untouched.
  * Update lines are parsed to pull out `doc` and `upsert`.
  */
-import { actionRequestValidation, illegalArgument, parseJson, ShoalError, tokenOf } from '@shoal/protocol';
+import {
+  actionRequestValidation,
+  checkIfPrimaryTerm,
+  checkIfSeqNo,
+  docWriteValidation,
+  illegalArgument,
+  parseJson,
+  parseUpdateBody,
+  ShoalError,
+  tokenOf,
+  type VersionType,
+} from '@shoal/protocol';
 import type { WriteItem } from './write-item.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 const NEWLINE = 0x0a;
+/**
+ * The keys BulkRequestParser reads from an action's metadata; any other key (`_type` included,
+ * since 8.0) refuses the whole request.
+ */
+const METADATA_KEYS = new Set([
+  '_index',
+  '_id',
+  'routing',
+  'op_type',
+  'version',
+  'version_type',
+  'retry_on_conflict',
+  'pipeline',
+  '_source',
+  'if_seq_no',
+  'if_primary_term',
+  'require_alias',
+  'require_data_stream',
+  'list_executed_pipelines',
+  'dynamic_templates',
+]);
+/** Metadata keys whose value may be an object; every other value must be a scalar. */
+const OBJECT_KEYS = new Set(['_source', 'dynamic_templates']);
 
 export interface BulkDefaults {
   index?: string;
@@ -36,13 +70,36 @@ function optInt(meta: Record<string, unknown>, key: string): number | undefined 
   return n;
 }
 
+function versionType(meta: Record<string, unknown>): VersionType | undefined {
+  const v = meta.version_type;
+  if (v === undefined || v === null) return undefined;
+  if (v === 'internal' || v === 'external' || v === 'external_gte') return v;
+  throw illegalArgument(`No version type match [${String(v)}]`);
+}
+
+/** Checks every metadata key and value shape as BulkRequestParser does, line by line. */
+function checkMetadata(line: number, meta: Record<string, unknown>): void {
+  for (const [key, v] of Object.entries(meta)) {
+    if (Array.isArray(v)) {
+      throw malformed(line, `expected a simple value for field [${key}] but found [START_ARRAY]`);
+    }
+    if (v !== null && typeof v === 'object') {
+      if (OBJECT_KEYS.has(key)) continue;
+      throw malformed(line, `expected a simple value for field [${key}] but found [START_OBJECT]`);
+    }
+    if (v !== null && !METADATA_KEYS.has(key)) {
+      throw illegalArgument(`Action/metadata line [${line}] contains an unknown parameter [${key}]`);
+    }
+  }
+}
+
 export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults): WriteItem[] {
   if (!body || body.length === 0) throw actionRequestValidation(['no requests added']);
   if (body[body.length - 1] !== NEWLINE) {
     throw illegalArgument('The bulk request must be terminated by a newline [\\n]');
   }
   const items: WriteItem[] = [];
-  const missingIndex: number[] = [];
+  const problems: string[] = [];
   let pos = 0;
   let lineNo = 0;
   const nextLine = (): Buffer | undefined => {
@@ -77,27 +134,46 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
       throw malformed(actionLine, `expected START_OBJECT but found [${tokenOf(meta)}]`);
     }
     const m = meta as Record<string, unknown>;
+    checkMetadata(actionLine, m);
+    const hasTemplates =
+      m.dynamic_templates !== undefined &&
+      m.dynamic_templates !== null &&
+      Object.keys(m.dynamic_templates as object).length > 0;
+    if (action === 'delete' && hasTemplates) {
+      throw illegalArgument(`Delete request in line [${actionLine}] does not accept dynamic_templates`);
+    }
     const target = (m._index as string | undefined) ?? defaults.index;
-    if (target === undefined) missingIndex.push(items.length);
     const item: WriteItem = {
-      action: action as WriteItem['action'],
+      // `op_type: create` on an index action makes it a create, as IndexRequest.create(true) does.
+      action: action === 'index' && m.op_type === 'create' ? 'create' : (action as WriteItem['action']),
       target: target ?? '',
       id: m._id === undefined || m._id === null ? undefined : String(m._id),
       routing: (m.routing as string | undefined) ?? defaults.routing,
-      ifSeqNo: optInt(m, 'if_seq_no'),
-      ifPrimaryTerm: optInt(m, 'if_primary_term'),
+      ifSeqNo: checkIfSeqNo(optInt(m, 'if_seq_no')),
+      ifPrimaryTerm: checkIfPrimaryTerm(optInt(m, 'if_primary_term')),
       version: optInt(m, 'version'),
-      versionType: m.version_type as WriteItem['versionType'],
+      versionType: versionType(m),
       requireAlias: (m.require_alias as boolean | undefined) ?? defaults.requireAlias,
     };
+    let updateShape: { hasDoc: boolean; hasUpsert: boolean; docAsUpsert: boolean } | undefined;
     if (action !== 'delete') {
       const doc = nextLine();
       if (doc === undefined) {
         throw illegalArgument(`The bulk request must be terminated by a newline [\\n]`);
       }
       if (action === 'update') {
-        const u = parseJson(doc) as Record<string, unknown>;
-        if (u === null || typeof u !== 'object') throw malformed(lineNo, 'expected START_OBJECT');
+        if (
+          item.version !== undefined ||
+          (item.versionType !== undefined && item.versionType !== 'internal')
+        ) {
+          throw illegalArgument(
+            'Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead',
+          );
+        }
+        if (hasTemplates) {
+          throw illegalArgument(`Update request in line [${lineNo}] does not accept dynamic_templates`);
+        }
+        const u = parseUpdateBody(parseJson(doc));
         if (u.script !== undefined) {
           throw new ShoalError(
             'not_implemented_exception',
@@ -107,19 +183,37 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
         }
         if (u.doc !== undefined) item.body = toJsonBytes(u.doc);
         if (u.upsert !== undefined) item.upsert = toJsonBytes(u.upsert);
-        item.docAsUpsert = u.doc_as_upsert === true;
-        item.detectNoop = u.detect_noop !== false;
-        item.returnSource = u._source !== undefined && u._source !== false;
-        if (!item.body && !item.upsert) {
-          throw actionRequestValidation(['script or doc is missing']);
-        }
+        if (u.ifSeqNo !== undefined) item.ifSeqNo = u.ifSeqNo;
+        if (u.ifPrimaryTerm !== undefined) item.ifPrimaryTerm = u.ifPrimaryTerm;
+        item.docAsUpsert = u.docAsUpsert === true;
+        item.detectNoop = u.detectNoop !== false;
+        const source = u.source ?? m._source;
+        item.returnSource = source !== undefined && source !== null && source !== false;
+        updateShape = {
+          hasDoc: u.doc !== undefined,
+          hasUpsert: u.upsert !== undefined,
+          docAsUpsert: item.docAsUpsert,
+        };
       } else {
         item.body = doc;
       }
     }
     items.push(item);
+    // BulkRequest.validate: every item's ReplicationRequest and DocWriteRequest checks, gathered.
+    if (target === undefined) problems.push('index is missing');
+    problems.push(
+      ...docWriteValidation({
+        op: item.action,
+        id: item.id,
+        version: item.version,
+        versionType: item.versionType,
+        ifSeqNo: item.ifSeqNo,
+        ifPrimaryTerm: item.ifPrimaryTerm,
+        ...updateShape,
+      }),
+    );
   }
   if (items.length === 0) throw actionRequestValidation(['no requests added']);
-  if (missingIndex.length > 0) throw actionRequestValidation(missingIndex.map(() => 'index is missing'));
+  if (problems.length > 0) throw actionRequestValidation(problems);
   return items;
 }
