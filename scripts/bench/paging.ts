@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { loadDataset } from '../load-sample.ts';
 import { flights } from '../sample-data/index.ts';
 import { type BenchChild, repoRoot, startChild, startShoalNode } from './processes.ts';
-import { environment, fixed, int, printTable, writeResults } from './report.ts';
+import { environment, fixed, int, medianRun, printTable, writeResults } from './report.ts';
 
 const WORKERS = 2;
 const SHARDS = 2;
@@ -195,11 +195,6 @@ async function baselineRun(url: string): Promise<{ docsPerSec: number; ms: numbe
   return { docsPerSec: (flights.count() / ms) * 1000, ms };
 }
 
-/** The median run (by time) of several. */
-function medianRun<T extends { ms: number }>(runs: T[]): T {
-  return [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
-}
-
 export async function runPaging(): Promise<void> {
   const started = Date.now();
   console.log('starting the baseline server (every stored _source in memory) …');
@@ -250,9 +245,9 @@ export async function runPaging(): Promise<void> {
       baseRuns.push(await baselineRun(baseServer.url));
       for (const slices of SLICES) exportRuns.get(slices)!.push(await scrollExport(url, slices));
     }
-    const base = medianRun(baseRuns);
+    const base = medianRun(baseRuns, (x) => x.ms);
     const exports = SLICES.map((slices) => {
-      const r = medianRun(exportRuns.get(slices)!);
+      const r = medianRun(exportRuns.get(slices)!, (x) => x.ms);
       const ratio = r.docsPerSec / base.docsPerSec;
       return {
         label: slices === 1 ? 'scroll, _doc, size 1000' : `${slices} slices in parallel`,

@@ -12,6 +12,11 @@ export function fixed(n: number | undefined, digits = 2): string {
   return n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits);
 }
 
+/** The median of several runs by `key` (the upper one of an even count). */
+export function medianRun<T>(runs: readonly T[], key: (run: T) => number): T {
+  return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
+}
+
 /** Prints rows as an aligned text table (numbers right-aligned). */
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

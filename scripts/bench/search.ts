@@ -18,7 +18,7 @@ import { loadDataset } from '../load-sample.ts';
 import { flightRows, flightSummary, flights } from '../sample-data/index.ts';
 import { clean, type LoadOptions, type LoadTarget, type Measurement, measure } from './measure.ts';
 import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
-import { environment, errorMessage, fixed, int, printTable, writeResults } from './report.ts';
+import { environment, errorMessage, fixed, int, medianRun, printTable, writeResults } from './report.ts';
 
 const WORKERS = 2;
 const SHARDS = 2;
@@ -223,12 +223,6 @@ async function ceilingSubject(
   }
 }
 
-/** The median run of a row's rounds, by throughput. */
-function medianRun(runs: Measurement[]): Measurement {
-  const sorted = [...runs].sort((x, y) => x.reqPerSec - y.reqPerSec);
-  return sorted[(sorted.length - 1) >> 1]!;
-}
-
 export async function runSearch(load: LoadOptions): Promise<void> {
   const started = Date.now();
   const rows: Row[] = [
@@ -333,7 +327,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     for (const r of rows) {
       const rs = runs.get(r.id);
       if (!rs || r.error) continue;
-      r.measurement = medianRun(rs);
+      r.measurement = medianRun(rs, (m) => m.reqPerSec);
       r.rounds = rs.map((m) => m.reqPerSec);
       r.unclean = rs.find((m) => !clean(m));
     }

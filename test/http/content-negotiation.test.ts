@@ -3,9 +3,8 @@
  * Content-Type headers a request may carry, the errors for those it may not, and the
  * `X-elastic-product` header on every answer.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpResult, http, ndjson } from '../support/http.ts';
+import { type HttpResult, http, ndjson, rawHttp } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -27,28 +26,7 @@ function raw(
   body: string,
   headers: Record<string, string>,
 ): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, node.url),
-      { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawHttp(node.url, method, path, body, headers);
 }
 
 function expectMediaTypeError(r: HttpResult, reason: string, cause: string): void {

@@ -20,24 +20,38 @@ export function http(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<HttpResult> {
-  const url = new URL(path, base);
   const payload =
     body === undefined
       ? undefined
       : typeof body === 'string' || Buffer.isBuffer(body)
         ? body
         : JSON.stringify(body);
+  return rawHttp(
+    base,
+    method,
+    path,
+    payload,
+    payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+  );
+}
+
+/** A request with exactly these headers (and the body's content-length): no Content-Type is added. */
+export function rawHttp(
+  base: string,
+  method: string,
+  path: string,
+  payload: string | Buffer | undefined,
+  headers: Record<string, string>,
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = request(
-      url,
+      new URL(path, base),
       {
         method,
-        headers: {
-          ...(payload !== undefined
-            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
-            : {}),
-          ...headers,
-        },
+        headers:
+          payload === undefined
+            ? headers
+            : { 'content-length': String(Buffer.byteLength(payload)), ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
