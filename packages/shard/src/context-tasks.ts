@@ -21,7 +21,7 @@ import {
   type ShardQueryResult,
   type ShardReader,
 } from '@shoal/engine';
-import { type SortSpec, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import { type QueryNode, type SortSpec, TRACK_TOTAL_HITS_DISABLED, withAliasFilter } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
 import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
 import {
@@ -50,7 +50,14 @@ export interface ScrollSpec {
 }
 
 export type ContextTask =
-  | { t: 'open_pit'; key: ShardKey; keepAliveMs: number; reapIntervalMs: number }
+  | {
+      t: 'open_pit';
+      key: ShardKey;
+      keepAliveMs: number;
+      reapIntervalMs: number;
+      /** The filter of the aliases the PIT was opened through; every search on it reads through it. */
+      aliasFilter?: QueryNode;
+    }
   | {
       t: 'scroll_start';
       key: ShardKey;
@@ -135,7 +142,7 @@ export function runContextTask(
     case 'open_pit': {
       contexts.setReapInterval(task.reapIntervalMs);
       const reader = deps.host(task.key).engine.acquireReader();
-      return { context: contexts.openPit(task.key, reader, task.keepAliveMs) };
+      return { context: contexts.openPit(task.key, reader, task.keepAliveMs, task.aliasFilter) };
     }
     case 'scroll_start':
       return startScroll(task, deps);
@@ -316,7 +323,8 @@ export function pitQuery(
 ): QueryTaskResult {
   const ctx = deps.contexts.use(key, pit.context, pit.keepAliveMs);
   const h = deps.host(key);
-  const { result } = queryShard(ctx.reader, h.mapping, req, queryContext(h, deps, cancel));
+  const filtered = ctx.aliasFilter ? { ...req, query: withAliasFilter(req.query, ctx.aliasFilter) } : req;
+  const { result } = queryShard(ctx.reader, h.mapping, filtered, queryContext(h, deps, cancel));
   if (req.slice) deps.contexts.recountSliceBytes();
   return { ...packedQueryReply(result, req.shardIndex), contextId: ctx.id };
 }

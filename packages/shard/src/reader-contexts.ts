@@ -21,6 +21,7 @@ import {
 import {
   formatTimeValue,
   illegalArgument,
+  type QueryNode,
   type ShoalError,
   searchContextMissing,
   tooManyScrollContexts,
@@ -56,6 +57,8 @@ export interface ReaderContext {
   createdAt: number;
   expiresAt: number;
   scroll?: ScrollState;
+  /** A PIT opened through filtering aliases: the filter its searches read through. */
+  aliasFilter?: QueryNode;
 }
 
 type FreeReason = 'closed' | 'expired' | 'shard closed';
@@ -139,8 +142,10 @@ export class ReaderContexts {
     return this.open(key, reader, 'transient', TRANSIENT_KEEP_ALIVE_MS).id;
   }
 
-  openPit(key: string, reader: ShardReader, keepAliveMs: number): ContextRef {
-    return { id: this.open(key, reader, 'pit', keepAliveMs).id, session: this.session };
+  openPit(key: string, reader: ShardReader, keepAliveMs: number, aliasFilter?: QueryNode): ContextRef {
+    const ctx = this.open(key, reader, 'pit', keepAliveMs);
+    if (aliasFilter) ctx.aliasFilter = aliasFilter;
+    return { id: ctx.id, session: this.session };
   }
 
   /** Throws 429 too_many_scroll_contexts_exception past `search.max_open_scroll_context`. */

@@ -14,6 +14,7 @@ import {
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { validateAlias } from '../state/alias-validation.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
 import { aliasFromJson } from '../state/indices-service.ts';
 import {
@@ -70,7 +71,9 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
             );
           }
           validateIndexName(alias);
-          aliases.set(alias, aliasFromJson(act.spec));
+          const added = aliasFromJson(act.spec);
+          validateAlias(alias, added, meta);
+          aliases.set(alias, added);
         } else {
           const matched = [...aliases.keys()].filter((n) => simpleMatch(alias, n));
           if (matched.length === 0 && act.mustExist !== false) {

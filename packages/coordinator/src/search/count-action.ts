@@ -1,16 +1,20 @@
 /** `_count`: the query phase's hit count only, exact, summed over the target shards. */
-import { parseCountRequest } from '@shoal/protocol';
+import { parseCountRequest, withAliasFilter } from '@shoal/protocol';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
-import { routedShardTargets } from './shard-targets.ts';
+import { searchShardTargets } from './shard-targets.ts';
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
   const query = parseCountRequest(req.json(), req.query, { path: req.path });
-  const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
-  const targets = routedShardTargets(s, indices, req.query.routing);
+  const targets = searchShardTargets(
+    s,
+    req.params.index,
+    indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
+    req.query.routing,
+  );
   const failures: ShardFailure[] = [];
   let count = 0;
   await withCancel(req, s, (cancel) =>
@@ -22,7 +26,12 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
               new Error(`[${t.meta.name}][${t.shardId}] shard copy is ${t.copy?.state ?? 'UNASSIGNED'}`),
             );
           }
-          const r = await t.copy.worker.run({ t: 'count', key: t.copy.key, query, cancel });
+          const r = await t.copy.worker.run({
+            t: 'count',
+            key: t.copy.key,
+            query: t.aliasFilter ? withAliasFilter(query, t.aliasFilter) : query,
+            cancel,
+          });
           count += r.count;
         } catch (e) {
           failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });

@@ -2,6 +2,7 @@
 import type { GetResult } from '@shoal/engine';
 import { indexNotFound, parseBooleanParam, ShoalError, shardForRouting } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
+import { aliasIndexRouting } from '../write/index-routing.ts';
 
 export interface GotDocument extends GetResult {
   index: string;
@@ -14,6 +15,7 @@ export async function getDocument(
   query: Record<string, string>,
 ): Promise<GotDocument> {
   let meta = s.indices.get(target);
+  let routing = query.routing;
   if (!meta) {
     const aliased = s.indices.aliasTargets(target);
     if (aliased.length === 0) throw indexNotFound(target);
@@ -25,8 +27,10 @@ export async function getDocument(
       );
     }
     meta = aliased[0]!;
+    // Elasticsearch routes a GET through an alias by its index_routing, and applies no filter.
+    routing = aliasIndexRouting(routing, target, meta.aliases.get(target));
   }
-  const shardId = shardForRouting(query.routing ?? id, meta.numberOfShards, meta.routingNumShards);
+  const shardId = shardForRouting(routing ?? id, meta.numberOfShards, meta.routingNumShards);
   const copy = s.shards.primary(meta.uuid, shardId);
   if (copy?.state !== 'STARTED' || !copy.worker) {
     throw new ShoalError(

@@ -20,7 +20,7 @@ import { metaByUuid } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { startedCopy } from './query-phase.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
-import { routedShardTargets } from './shard-targets.ts';
+import { searchShardTargets } from './shard-targets.ts';
 
 const OPEN_PHASE = 'indices:data/read/open_point_in_time';
 
@@ -39,8 +39,12 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
   const allowPartial =
     req.query.allow_partial_search_results !== undefined &&
     parseBooleanParam(req.query.allow_partial_search_results, 'allow_partial_search_results');
-  const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
-  const targets = routedShardTargets(s, indices, req.query.routing);
+  const targets = searchShardTargets(
+    s,
+    req.params.index,
+    indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
+    req.query.routing,
+  );
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
   if (tooLarge) {
     throw searchPhaseExecution(
@@ -59,6 +63,9 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
           key,
           keepAliveMs,
           reapIntervalMs: reapIntervalMs(s),
+          // Elasticsearch records the alias filter with the PIT when it is opened: every search
+          // on the PIT reads through it, whatever happens to the alias afterwards.
+          ...(t.aliasFilter ? { aliasFilter: t.aliasFilter } : {}),
         });
         opened[t.shardIndex] = {
           node: s.node.id,

@@ -16,7 +16,7 @@ import { startScroll } from './scroll-search.ts';
 import { runSearchPhases } from './search-phases.ts';
 import { allShardsFailed } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
-import { routedShardTargets, type ShardTarget } from './shard-targets.ts';
+import { type ShardTarget, searchShardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
 /**
@@ -85,9 +85,10 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   if (pit) checkPitRequest(req);
   const targets = pit
     ? []
-    : routedShardTargets(
+    : searchShardTargets(
         s,
-        s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS)),
+        req.params.index,
+        indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
         req.query.routing,
       );
   const search = parse(req, s, targets);

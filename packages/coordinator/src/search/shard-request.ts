@@ -3,7 +3,14 @@
  * how many candidates, the aggregations, and the per-index result-window check a shard would make.
  */
 import type { ShardQueryRequest, ShardSlice } from '@shoal/engine';
-import { getInt, illegalArgument, type QueryNode, type SearchRequest, type SortSpec } from '@shoal/protocol';
+import {
+  getInt,
+  illegalArgument,
+  type QueryNode,
+  type SearchRequest,
+  type SortSpec,
+  withAliasFilter,
+} from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { ShardFailure } from './shard-failure.ts';
@@ -33,7 +40,8 @@ export function shardRequests(
   const k = search.from + search.size;
   return (t) => {
     const req: ShardQueryRequest = {
-      query,
+      // Around the query and not the post_filter: aggregations see only the alias's documents.
+      query: t.aliasFilter ? withAliasFilter(query, t.aliasFilter) : query,
       sort,
       k,
       trackTotalHitsUpTo: search.trackTotalHits,

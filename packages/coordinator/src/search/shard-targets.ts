@@ -4,16 +4,21 @@
  * of `_shard_doc` and the tiebreaker of the merge.
  */
 
-import { shardForRouting } from '@shoal/protocol';
+import { type QueryNode, shardForRouting } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
+import type { IndicesOptions, ReachedNames } from '../state/resolve-indices.ts';
+import { aliasFilterFor } from './alias-filters.ts';
+import { searchRouting, splitRouting } from './search-routing.ts';
 
 export interface ShardTarget {
   shardIndex: number;
   meta: IndexMetadata;
   shardId: number;
   copy: ShardCopy | undefined;
+  /** The index was reached only through filtering aliases: the OR of their filters. */
+  aliasFilter?: QueryNode;
 }
 
 export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTarget[] {
@@ -41,18 +46,6 @@ export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTa
 }
 
 /**
- * Java's `String.split(",")`, as Strings.splitStringByCommaToArray uses it: empty values stay,
- * except trailing ones; an empty string gives no value at all.
- */
-function splitRouting(routing: string): string[] {
-  if (routing.length === 0) return [];
-  const parts = routing.split(',');
-  let end = parts.length;
-  while (end > 0 && parts[end - 1] === '') end--;
-  return parts.slice(0, end);
-}
-
-/**
  * The targets a `routing` URL parameter keeps (OperationRouting.searchShards): for each index,
  * only the shards its comma-separated routing values hash to, as a document indexed with that
  * routing is placed. The shard indices are renumbered over what is left, so `_shards.total` and
@@ -66,15 +59,48 @@ export function routedShardTargets(
   const targets = shardTargets(s, indices);
   if (routing === undefined) return targets;
   const values = splitRouting(routing);
+  return keepRouted(targets, new Map(indices.map((meta) => [meta, values])));
+}
+
+/** The targets on the shards each index's routing values hash to; an index without any keeps all. */
+function keepRouted(
+  targets: ShardTarget[],
+  routing: ReadonlyMap<IndexMetadata, Iterable<string>>,
+): ShardTarget[] {
   const routed = new Map<IndexMetadata, Set<number>>();
-  for (const meta of indices) {
+  for (const [meta, values] of routing) {
     const shards = new Set<number>();
     for (const r of values) shards.add(shardForRouting(r, meta.numberOfShards, meta.routingNumShards));
     routed.set(meta, shards);
   }
   const out: ShardTarget[] = [];
   for (const t of targets) {
-    if (routed.get(t.meta)?.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
+    const shards = routed.get(t.meta);
+    if (!shards || shards.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
   }
   return out;
+}
+
+/**
+ * The shards a read of `expression` (search, count, scroll, PIT) goes to: routed by `?routing=`,
+ * and, when the expression went through aliases, by their search routing, each shard with the
+ * filter of the aliases its index was reached through.
+ */
+export function searchShardTargets(
+  s: NodeServices,
+  expression: string | undefined,
+  opts: IndicesOptions,
+  routing: string | undefined,
+): ShardTarget[] {
+  const reached: ReachedNames = {};
+  const indices = s.indices.resolve(expression, opts, reached);
+  if (!reached.aliases) return routedShardTargets(s, indices, routing);
+  const targets = keepRouted(shardTargets(s, indices), searchRouting(indices, reached, routing));
+  const filters = new Map<IndexMetadata, QueryNode | undefined>();
+  for (const meta of indices) filters.set(meta, aliasFilterFor(meta, reached));
+  for (const t of targets) {
+    const filter = filters.get(t.meta);
+    if (filter) t.aliasFilter = filter;
+  }
+  return targets;
 }

@@ -22,10 +22,11 @@ import {
 import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
+import { validateAlias } from './alias-validation.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
-import { type IndicesOptions, resolveIndices } from './resolve-indices.ts';
+import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
 
 const CREATE_INDEX_KEYS = new Set(['settings', 'mappings', 'aliases']);
 
@@ -155,8 +156,8 @@ export class IndicesService {
     return this.indices.get(name);
   }
 
-  resolve(expression: string | undefined, opts: IndicesOptions): IndexMetadata[] {
-    return resolveIndices(expression, this.indices, opts);
+  resolve(expression: string | undefined, opts: IndicesOptions, reached?: ReachedNames): IndexMetadata[] {
+    return resolveIndices(expression, this.indices, opts, reached);
   }
 
   /** The indices an alias points to. */
@@ -227,6 +228,7 @@ export class IndicesService {
         settingsVersion: 1,
         aliasesVersion: 1,
       };
+      for (const [alias, a] of aliases) validateAlias(alias, a, meta);
       const copies = this.shards.allocate(
         name,
         uuid,

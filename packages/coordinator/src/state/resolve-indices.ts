@@ -73,13 +73,25 @@ function visibleByWildcard(meta: IndexMetadata, pattern: string, opts: IndicesOp
 }
 
 /**
- * Resolves an expression against the current indices. `aliasesOf` lists the indices an alias
- * points to. Returns index names in a stable order (sorted), without duplicates.
+ * The names an expression reached, as Elasticsearch's resolveExpressions keeps them for alias
+ * filters and search routing: the aliases (named or matched by a wildcard) and the indices named
+ * or matched themselves. Filled only when some alias was reached: an expression that names one
+ * concrete index leaves both unset.
+ */
+export interface ReachedNames {
+  aliases?: Set<string>;
+  indices?: Set<string>;
+}
+
+/**
+ * Resolves an expression against the current indices. Returns index names in a stable order
+ * (sorted), without duplicates; `reached`, when given, receives the names it went through.
  */
 export function resolveIndices(
   expression: string | undefined,
   indices: ReadonlyMap<string, IndexMetadata>,
   opts: IndicesOptions,
+  reached?: ReachedNames,
 ): IndexMetadata[] {
   // One concrete index by its exact name, the common case: what the general walk below would
   // choose (index names hold no comma, wildcard or white space), without building an alias table.
@@ -92,6 +104,8 @@ export function resolveIndices(
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   const chosen = new Set<string>();
+  const viaAlias = new Set<string>();
+  const direct = new Set<string>();
   const aliasIndex = new Map<string, string[]>();
   for (const meta of indices.values()) {
     for (const alias of meta.aliases.keys()) {
@@ -109,25 +123,40 @@ export function resolveIndices(
       if (part.startsWith('-') && sawWildcard) {
         const excluded = part.slice(1);
         for (const n of [...chosen]) if (simpleMatch(excluded, n)) chosen.delete(n);
+        for (const n of [...viaAlias]) if (simpleMatch(excluded, n)) viaAlias.delete(n);
+        for (const n of [...direct]) if (simpleMatch(excluded, n)) direct.delete(n);
         continue;
       }
       if (part.includes('*')) {
         sawWildcard = true;
         for (const meta of indices.values()) {
-          if (simpleMatch(part, meta.name) && visibleByWildcard(meta, part, opts)) chosen.add(meta.name);
+          if (simpleMatch(part, meta.name) && visibleByWildcard(meta, part, opts)) {
+            chosen.add(meta.name);
+            direct.add(meta.name);
+          }
         }
         for (const [alias, names] of aliasIndex) {
-          if (simpleMatch(part, alias)) for (const n of names) chosen.add(n);
+          if (simpleMatch(part, alias)) {
+            viaAlias.add(alias);
+            for (const n of names) chosen.add(n);
+          }
         }
         continue;
       }
       if (part === '_all') {
-        for (const meta of indices.values()) if (visibleByWildcard(meta, '*', opts)) chosen.add(meta.name);
+        for (const meta of indices.values()) {
+          if (visibleByWildcard(meta, '*', opts)) {
+            chosen.add(meta.name);
+            direct.add(meta.name);
+          }
+        }
         continue;
       }
       if (indices.has(part)) {
         chosen.add(part);
+        direct.add(part);
       } else if (aliasIndex.has(part)) {
+        viaAlias.add(part);
         for (const n of aliasIndex.get(part)!) chosen.add(n);
       } else if (!opts.ignoreUnavailable) {
         throw indexNotFound(part);
@@ -136,6 +165,11 @@ export function resolveIndices(
   }
   if (chosen.size === 0 && !opts.allowNoIndices) {
     throw indexNotFound(expression ?? '_all');
+  }
+  // `_all` and `*` (Elasticsearch's isAllIndices) reach every index by itself: no alias applies.
+  if (reached && !all && viaAlias.size > 0) {
+    reached.aliases = viaAlias;
+    reached.indices = direct;
   }
   return [...chosen].sort().map((n) => indices.get(n)!);
 }

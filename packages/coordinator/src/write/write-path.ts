@@ -21,6 +21,7 @@ import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
+import { aliasIndexRouting } from './index-routing.ts';
 import type { WriteItem, WriteItemResult } from './write-item.ts';
 
 const MAX_MAPPING_ROUNDS = 5;
@@ -168,6 +169,10 @@ export async function executeWrites(
           targets.set(key, metaP);
         }
         const meta = await metaP;
+        // Through an alias: its index_routing routes the document.
+        if (meta.name !== item.target) {
+          item.routing = aliasIndexRouting(item.routing, item.target, meta.aliases.get(item.target));
+        }
         if (item.id === undefined) {
           if (item.action !== 'index' && item.action !== 'create') {
             throw new ShoalError(

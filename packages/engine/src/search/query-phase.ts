@@ -17,7 +17,7 @@ import type {
   ShardQueryRequest,
   ShardQueryResult,
 } from '../contract.ts';
-import type { ShardReader } from '../index/shard-reader.ts';
+import { ReaderSnapshot, type ShardReader } from '../index/shard-reader.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
 import type { ShardContext } from './field-values.ts';
@@ -126,6 +126,26 @@ export function countQuery(
   const cancel = new CancelCheck(ctx);
   const weight = compileQuery(query, envOf(reader, mapping, ctx));
   return countAll(weight, reader, liveDocsFilter(reader), cancel);
+}
+
+/**
+ * Builds a query against a mapping, on no documents, without running it: what
+ * AliasValidator.validateAliasFilter does with an alias filter before the alias is added.
+ * Throws what building it on a shard's search would.
+ */
+export function checkQuery(
+  mapping: IndexMapping,
+  query: QueryNode,
+  ctx: Pick<QueryContext, 'index' | 'indexUuid' | 'nowMillis'>,
+): void {
+  const snapshot = new ReaderSnapshot(0, []);
+  const reader = snapshot.acquire();
+  try {
+    compileQuery(query, envOf(reader, mapping, { ...ctx, shardId: 0, isCancelled: () => false }));
+  } finally {
+    reader.release();
+    snapshot.decRef();
+  }
 }
 
 function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): CompileEnv {
