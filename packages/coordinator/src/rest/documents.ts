@@ -3,7 +3,6 @@ import {
   actionRequestValidation,
   applySourceFilter,
   type DocWriteCheck,
-  docWriteValidation,
   INTERNAL_VERSIONING_MESSAGE,
   illegalArgument,
   indexNotFound,
@@ -17,7 +16,7 @@ import {
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { getDocument } from '../search/get-document.ts';
 import type { NodeServices } from '../services.ts';
-import type { WriteItem } from '../write/write-item.ts';
+import { itemProblems, type WriteItem } from '../write/write-item.ts';
 import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { docWriteJson } from '../write/write-response.ts';
 import { casParams, checkWriteParams, longParam, versionTypeParam } from './params.ts';
@@ -41,15 +40,7 @@ async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Pro
 
 /** A request Elasticsearch would refuse in `validate()` is refused before anything is written. */
 function validate(item: WriteItem, extra: Partial<DocWriteCheck> = {}): void {
-  const problems = docWriteValidation({
-    op: item.action,
-    id: item.id,
-    version: item.version,
-    versionType: item.versionType,
-    ifSeqNo: item.ifSeqNo,
-    ifPrimaryTerm: item.ifPrimaryTerm,
-    ...extra,
-  });
+  const problems = itemProblems(item, extra);
   if (problems.length > 0) throw actionRequestValidation(problems);
 }
 

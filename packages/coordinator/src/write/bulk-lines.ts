@@ -7,7 +7,6 @@ import {
   actionRequestValidation,
   checkIfPrimaryTerm,
   checkIfSeqNo,
-  docWriteValidation,
   illegalArgument,
   parseJson,
   parseUpdateBody,
@@ -15,7 +14,7 @@ import {
   tokenOf,
   type VersionType,
 } from '@shoal/protocol';
-import type { WriteItem } from './write-item.ts';
+import { itemProblems, type WriteItem } from './write-item.ts';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 const NEWLINE = 0x0a;
@@ -201,17 +200,7 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
     items.push(item);
     // BulkRequest.validate: every item's ReplicationRequest and DocWriteRequest checks, gathered.
     if (target === undefined) problems.push('index is missing');
-    problems.push(
-      ...docWriteValidation({
-        op: item.action,
-        id: item.id,
-        version: item.version,
-        versionType: item.versionType,
-        ifSeqNo: item.ifSeqNo,
-        ifPrimaryTerm: item.ifPrimaryTerm,
-        ...updateShape,
-      }),
-    );
+    problems.push(...itemProblems(item, updateShape));
   }
   if (items.length === 0) throw actionRequestValidation(['no requests added']);
   if (problems.length > 0) throw actionRequestValidation(problems);

@@ -1,4 +1,4 @@
-import type { WireError } from '@shoal/protocol';
+import { type DocWriteCheck, docWriteValidation, type WireError } from '@shoal/protocol';
 
 /** One document operation of a bulk (or single-document) request, as the coordinator routes it. */
 export interface WriteItem {
@@ -32,4 +32,17 @@ export interface WriteItemResult {
   shardsTotal?: number;
   error?: WireError;
   source?: Uint8Array;
+}
+
+/** What Elasticsearch's `validate()` finds wrong with an item (empty when nothing). */
+export function itemProblems(item: WriteItem, extra: Partial<DocWriteCheck> = {}): string[] {
+  return docWriteValidation({
+    op: item.action,
+    id: item.id,
+    version: item.version,
+    versionType: item.versionType,
+    ifSeqNo: item.ifSeqNo,
+    ifPrimaryTerm: item.ifPrimaryTerm,
+    ...extra,
+  });
 }
