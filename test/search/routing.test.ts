@@ -117,3 +117,47 @@ describe('search and count with ?routing=', () => {
     expect(r.json.error.reason).toBe('Unknown key for a VALUE_STRING in [routing].');
   });
 });
+
+describe('search and count with ?preference=_shards:', () => {
+  const idsOnShards = (shards: number[]) =>
+    docs
+      .filter((d) => shards.includes(shardOf(d.routing)))
+      .map((d) => d.id)
+      .sort();
+
+  it('searches and counts only the shards it names', async () => {
+    const r = await http(node.url, 'GET', '/routed/_search?preference=_shards:0,2&size=100');
+    expect(r.status).toBe(200);
+    expect(r.json._shards).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    expect(ids(r)).toEqual(idsOnShards([0, 2]));
+    const c = await http(node.url, 'GET', '/routed/_count?preference=_shards:3|_local');
+    expect(c.json).toEqual({
+      count: idsOnShards([3]).length,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    });
+  });
+
+  it('keeps every shard for the other preferences and a custom string', async () => {
+    for (const p of ['_local', '_only_local', 'my-session']) {
+      const r = await http(node.url, 'GET', `/routed/_search?preference=${p}&size=0`);
+      expect(r.json._shards.total).toBe(SHARDS);
+    }
+  });
+
+  it('refuses an unknown kind and a shard number that is not an integer', async () => {
+    const kind = await http(node.url, 'GET', '/routed/_search?preference=_xyz');
+    expect(kind.status).toBe(400);
+    expect(kind.json.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'no Preference for [_xyz]',
+    });
+    const after = await http(node.url, 'GET', '/routed/_search?preference=_shards:0|_xyz');
+    expect(after.json.error.reason).toBe('no Preference for [_xyz]');
+    const nan = await http(node.url, 'GET', '/routed/_search?preference=_shards:a');
+    expect(nan.status).toBe(400);
+    expect(nan.json.error).toMatchObject({
+      type: 'number_format_exception',
+      reason: 'For input string: "a"',
+    });
+  });
+});

@@ -13,7 +13,7 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
     s,
     req.params.index,
     indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
-    req.query.routing,
+    req.query,
   );
   const failures: ShardFailure[] = [];
   let count = 0;

@@ -43,7 +43,7 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
     s,
     req.params.index,
     indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
-    req.query.routing,
+    req.query,
   );
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
   if (tooLarge) {

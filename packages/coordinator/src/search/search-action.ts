@@ -89,7 +89,7 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
         s,
         req.params.index,
         indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
-        req.query.routing,
+        req.query,
       );
   const search = parse(req, s, targets);
   for (const w of search.warnings ?? []) req.warnings.push(w);

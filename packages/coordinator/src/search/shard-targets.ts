@@ -10,6 +10,7 @@ import type { ShardCopy } from '../shards/shard-table.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { IndicesOptions, ReachedNames } from '../state/resolve-indices.ts';
 import { aliasFilterFor } from './alias-filters.ts';
+import { preferredShards } from './preference.ts';
 import { searchRouting, splitRouting } from './search-routing.ts';
 
 export interface ShardTarget {
@@ -84,9 +85,25 @@ function keepRouted(
 /**
  * The shards a read of `expression` (search, count, scroll, PIT) goes to: routed by `?routing=`,
  * and, when the expression went through aliases, by their search routing, each shard with the
- * filter of the aliases its index was reached through.
+ * filter of the aliases its index was reached through; then kept to the shard numbers a
+ * `preference` of `_shards:…` names.
  */
 export function searchShardTargets(
+  s: NodeServices,
+  expression: string | undefined,
+  opts: IndicesOptions,
+  params: { routing?: string; preference?: string },
+): ShardTarget[] {
+  const targets = routedTargets(s, expression, opts, params.routing);
+  if (params.preference === undefined) return targets;
+  const shards = preferredShards(params.preference);
+  if (shards === undefined) return targets;
+  const out: ShardTarget[] = [];
+  for (const t of targets) if (shards.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
+  return out;
+}
+
+function routedTargets(
   s: NodeServices,
   expression: string | undefined,
   opts: IndicesOptions,
