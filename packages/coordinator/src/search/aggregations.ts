@@ -8,7 +8,9 @@ import { aggDates, type ShardQueryResult } from '@shoal/engine';
 import {
   type AggregationsSpec,
   getInt,
+  isShoalError,
   mergeAggregations,
+  reducePhaseFailure,
   renderAggregations,
   type ShardAggregations,
 } from '@shoal/protocol';
@@ -24,9 +26,14 @@ export function reduceAggregations(
   for (const r of results) if (r.aggregations !== undefined) partials.push(r.aggregations);
   if (partials.length === 0) return undefined;
   const maxBuckets = getInt(s.clusterSettings.effective(), 'search.max_buckets');
-  return renderAggregations(spec, mergeAggregations(spec, partials), {
-    dates: aggDates,
-    maxBuckets,
-    typedKeys,
-  });
+  let merged: ReturnType<typeof mergeAggregations>;
+  try {
+    merged = mergeAggregations(spec, partials);
+  } catch (e) {
+    // A field mapped with incompatible types in two indices fails the merge
+    // (AggregationErrors.reduceTypeMismatch), inside Elasticsearch's fetch phase.
+    if (isShoalError(e) && e.type === 'illegal_argument_exception') throw reducePhaseFailure(e);
+    throw e;
+  }
+  return renderAggregations(spec, merged, { dates: aggDates, maxBuckets, typedKeys, javaDoubles: true });
 }

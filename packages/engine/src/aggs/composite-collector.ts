@@ -41,6 +41,8 @@ const NUMERIC_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date
 class SourceValues {
   readonly src: FieldSource;
   readonly fmt: ValueFormat;
+  /** A terms source on a double or float field: its keys are doubles. */
+  readonly double: boolean;
   private readonly rounder: DateRounder | null;
   private readonly interval: number;
   private ords: SortedSetValues | null = null;
@@ -60,6 +62,10 @@ class SourceValues {
       env,
       date,
     );
+    this.double =
+      spec.kind === 'terms' &&
+      this.src.kind === 'number' &&
+      (this.src.type === 'double' || this.src.type === 'float');
     this.rounder = spec.rounding ? rounderFor(spec.rounding) : null;
     this.interval = spec.interval ?? 0;
     if (spec.kind === 'terms') this.fmt = this.src.fmt;
@@ -194,6 +200,7 @@ export class CompositeCollector implements AggCollector {
       docCount: this.counts.get(b),
       aggs: this.subs.map((s) => s.build(b)),
     }));
-    return { t: 'composite', buckets, formats: this.sources.map((s) => s.fmt) };
+    const out: AggPartial = { t: 'composite', buckets, formats: this.sources.map((s) => s.fmt) };
+    return this.sources.some((s) => s.double) ? { ...out, doubles: this.sources.map((s) => s.double) } : out;
   }
 }

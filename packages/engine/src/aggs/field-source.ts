@@ -116,7 +116,10 @@ export function resolveSource(
     const dateFormat = spec.format ?? DEFAULT_DATE_FORMAT;
     // Date aggregations read an unmapped field as a date field (their default values source type).
     const dateHint = spec.valueType === 'date' || (unmappedAsDate && spec.valueType === undefined);
-    const fmt: ValueFormat = dateHint ? dateFormatOf(dateFormat, spec) : RAW_FORMAT;
+    // `value_type: boolean` prints keys and values as booleans (ValueType.BOOLEAN's format).
+    let fmt: ValueFormat = RAW_FORMAT;
+    if (dateHint) fmt = dateFormatOf(dateFormat, spec);
+    else if (spec.valueType === 'boolean') fmt = { kind: 'bool' };
     return { path, kind: 'unmapped', long: false, nanos: false, fmt, dateFormat, spec };
   }
   const kind = kindOf(field.type);
@@ -203,7 +206,7 @@ export function ipKeys(src: FieldSource, rs: ReaderSegment, terms: readonly stri
 
 /** A double from a request value for a number/date/bool source (missing, range bounds). */
 export function numberFor(src: FieldSource, v: unknown, env: AggEnv, roundUp = false): number {
-  if (src.kind === 'bool' || typeof v === 'boolean') return booleanNumber(v);
+  if (src.kind === 'bool' || src.fmt.kind === 'bool' || typeof v === 'boolean') return booleanNumber(v);
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   const text = String(v);

@@ -3,6 +3,11 @@
  * of date fields as date math in the aggregation's format and time zone — and ordered by
  * (from, to); a doc counts once in every range one of its values falls in (`from` inclusive,
  * `to` exclusive). Bucket ordinals are `owner * ranges + range`.
+ *
+ * On a `float` field the bounds are first reduced to the field's stored precision
+ * (NumberFieldType.reduceToStoredPrecision, Elasticsearch 7.16+): the stored float nearest 0.04
+ * is 0.03999999910593033, below the double 0.04, so `to: 0.04` must exclude it. The buckets
+ * still show the bounds as the request gave them.
  */
 import type { AggPartial, RangeBucket, RangeSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
@@ -20,8 +25,12 @@ const RANGE_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date',
 
 interface ResolvedRange {
   key?: string;
+  /** The bounds as requested (what the bucket shows). */
   from: number;
   to: number;
+  /** The bounds the values are compared with. */
+  matchFrom: number;
+  matchTo: number;
 }
 
 export class RangeCollector implements AggCollector {
@@ -43,17 +52,17 @@ export class RangeCollector implements AggCollector {
   ) {
     this.src = resolveSource(spec.source, spec.type, RANGE_KINDS, env, spec.type === 'date_range');
     const src = this.src;
+    const stored = src.type === 'float' ? Math.fround : (v: number) => v;
     this.ranges = spec.ranges.map((r) => {
-      const out: ResolvedRange = {
-        from: r.from === undefined ? Number.NEGATIVE_INFINITY : numberFor(src, r.from, env),
-        to: r.to === undefined ? Number.POSITIVE_INFINITY : numberFor(src, r.to, env),
-      };
+      const from = r.from === undefined ? Number.NEGATIVE_INFINITY : numberFor(src, r.from, env);
+      const to = r.to === undefined ? Number.POSITIVE_INFINITY : numberFor(src, r.to, env);
+      const out: ResolvedRange = { from, to, matchFrom: stored(from), matchTo: stored(to) };
       if (r.key !== undefined) out.key = r.key;
       return out;
     });
-    this.ranges.sort((a, b) => a.from - b.from || a.to - b.to);
-    this.froms = Float64Array.from(this.ranges, (r) => r.from);
-    this.tos = Float64Array.from(this.ranges, (r) => r.to);
+    this.ranges.sort((a, b) => a.matchFrom - b.matchFrom || a.matchTo - b.matchTo);
+    this.froms = Float64Array.from(this.ranges, (r) => r.matchFrom);
+    this.tos = Float64Array.from(this.ranges, (r) => r.matchTo);
     this.lastCall = new Int32Array(this.ranges.length);
     const m = spec.source.missing;
     this.missing = m === undefined || m === null ? undefined : numberFor(src, m, env);

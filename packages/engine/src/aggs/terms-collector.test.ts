@@ -157,3 +157,52 @@ describe('terms', () => {
     ]);
   });
 });
+
+describe('terms value_type and regular expressions', () => {
+  const typed = corpus(
+    { s: { type: 'keyword' }, n: { type: 'long' }, ip: { type: 'ip' }, b: { type: 'boolean' } },
+    [
+      ['1', { s: 'a', n: 1, ip: '127.0.0.1', b: true }],
+      ['2', {}],
+    ],
+    1,
+  );
+
+  it('an unmapped boolean with a missing value prints its key as a boolean', () => {
+    const out = aggregate(typed, {
+      t: { terms: { field: 'nothing', value_type: 'boolean', missing: true } },
+    });
+    expect(bucketsOf(out, 't')).toEqual([{ key: 1, key_as_string: 'true', doc_count: 2 }]);
+  });
+
+  it('refuses a regular expression on a field that is not a string, and answers 501 on a string field', () => {
+    const fail = (field: string, body: Record<string, unknown>) => {
+      try {
+        aggregate(typed, { t: { terms: { field, ...body } } });
+      } catch (e) {
+        return e as { type: string; status: number; reason: string };
+      }
+      throw new Error('expected a failure');
+    };
+    const start =
+      'Aggregation [t] cannot support regular expression style include/exclude settings as they can only be ' +
+      'applied to string fields. ';
+    expect(fail('ip', { exclude: '127.*' })).toMatchObject({
+      type: 'illegal_argument_exception',
+      status: 400,
+      reason: `${start}Use an array of values for include/exclude clauses`,
+    });
+    for (const field of ['n', 'b']) {
+      expect(fail(field, { include: '1.*' })).toMatchObject({
+        type: 'illegal_argument_exception',
+        status: 400,
+        reason: `${start}Use an array of numeric values for include/exclude clauses used to filter numeric fields`,
+      });
+    }
+    expect(fail('s', { include: 'a.*' })).toMatchObject({ status: 501 });
+    // An unmapped field has no values to filter.
+    expect(bucketsOf(aggregate(typed, { t: { terms: { field: 'nothing', include: 'a.*' } } }), 't')).toEqual(
+      [],
+    );
+  });
+});

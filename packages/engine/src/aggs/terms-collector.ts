@@ -9,9 +9,11 @@ import {
   type AggPartial,
   bucketComparator,
   checkOrderPaths,
+  illegalArgument,
   isCountDesc,
   isKeyOrder,
   type JsonScalar,
+  notImplemented,
   type TermsBucket,
   type TermsKind,
   type TermsSpec,
@@ -68,6 +70,27 @@ function termsKind(src: FieldSource): TermsKind {
   }
 }
 
+/**
+ * A regular-expression include/exclude (TermsAggregatorFactory): numbers, dates and booleans
+ * refuse it, and so do ips (bytes with a format other than raw); Shoal does not run the
+ * expressions themselves, so a string field, where Elasticsearch would apply them, answers 501.
+ * An unmapped field without `missing` has no values to filter.
+ */
+function checkRegex(spec: TermsSpec, src: FieldSource, kind: TermsKind): void {
+  if (src.kind === 'unmapped' && src.constant === undefined && spec.source.missing == null) return;
+  const prefix =
+    `Aggregation [${spec.name}] cannot support regular expression style include/exclude settings as they ` +
+    'can only be applied to string fields. ';
+  if (kind === 'ip') throw illegalArgument(`${prefix}Use an array of values for include/exclude clauses`);
+  if (kind !== 'string') {
+    throw illegalArgument(
+      `${prefix}Use an array of numeric values for include/exclude clauses used to filter numeric fields`,
+    );
+  }
+  const what = spec.regex?.include !== undefined ? 'include' : 'exclude';
+  throw notImplemented(`regular expressions in the [${what}] of a terms aggregation`);
+}
+
 export class TermsCollector implements AggCollector {
   private readonly src: FieldSource;
   private readonly kind: TermsKind;
@@ -92,6 +115,7 @@ export class TermsCollector implements AggCollector {
     checkOrderPaths(spec.order, spec.aggs);
     this.src = resolveSource(spec.source, 'terms', TERMS_KINDS, env);
     this.kind = termsKind(this.src);
+    if (spec.regex) checkRegex(spec, this.src, this.kind);
     this.include = spec.include ? new Set(spec.include.map((v) => this.keyOf(v))) : null;
     this.exclude = spec.exclude ? new Set(spec.exclude.map((v) => this.keyOf(v))) : null;
     const m = this.src.constant ?? spec.source.missing;

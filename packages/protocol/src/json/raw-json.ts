@@ -30,6 +30,24 @@ export class RawJson {
     else this.#writer = json;
   }
 
+  /** One JSON scalar (a number text such as an aggregation's `15.0`), not an object or an array. */
+  get isScalar(): boolean {
+    const text = this.#text;
+    if (text !== undefined) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c !== 0x7b && c !== 0x5b;
+      }
+      return true;
+    }
+    const bytes = this.bytes!;
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i]!;
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c !== 0x7b && c !== 0x5b;
+    }
+    return true;
+  }
+
   get text(): string {
     if (this.#text === undefined) {
       this.#text = utf8.decode(this.bytes!);

@@ -4,7 +4,7 @@
  * - NaN and ±Infinity as the strings "NaN", "Infinity", "-Infinity" (Jackson's
  *   QUOTE_NON_NUMERIC_NUMBERS default);
  * - RawJson spliced verbatim — except under `?pretty`, where Elasticsearch re-parses raw
- *   fields so they are indented like the rest;
+ *   objects and arrays so they are indented like the rest (a raw scalar stays as it is);
  * - `?pretty` as Jackson's DefaultPrettyPrinter with Elasticsearch's indenter: 2 spaces,
  *   `"key" : value`, one array element per line, `{ }` and `[ ]` when empty, a final newline.
  *
@@ -198,7 +198,9 @@ function compact(v: unknown): string | undefined {
 function write(v: unknown, newline: string | null, reparseRaw: boolean): string | undefined {
   const p = primitive(v);
   if (p !== OBJECT) return p;
-  if (v instanceof RawJson) return reparseRaw ? write(v.parse(), newline, true) : v.text;
+  if (v instanceof RawJson)
+    // A raw scalar (an aggregation's `15.0`) has nothing to indent: it keeps its exact text.
+    return reparseRaw && !v.isScalar ? write(v.parse(), newline, true) : v.text;
   const withToJson = v as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON(), newline, reparseRaw);
   const inner = newline === null ? null : `${newline}  `;

@@ -80,7 +80,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function include(value: unknown, states: State[]): unknown {
   if (states.some(complete)) return value;
-  if (value instanceof RawJson) return include(value.parse(), states);
+  // A raw scalar holds no key to keep (and keeps its exact text, `15.0`, when kept whole above).
+  if (value instanceof RawJson) return value.isScalar ? undefined : include(value.parse(), states);
   if (Array.isArray(value)) {
     const kept = value.map((x) => include(x, states)).filter((x) => x !== undefined);
     return kept.length > 0 ? kept : undefined;
@@ -103,7 +104,7 @@ function include(value: unknown, states: State[]): unknown {
 function exclude(value: unknown, states: State[]): unknown {
   if (states.some(complete)) return undefined;
   if (states.length === 0) return value;
-  if (value instanceof RawJson) return exclude(value.parse(), states);
+  if (value instanceof RawJson) return value.isScalar ? value : exclude(value.parse(), states);
   if (Array.isArray(value)) {
     if (value.length === 0) return value;
     const kept = value.map((x) => exclude(x, states)).filter((x) => x !== undefined);

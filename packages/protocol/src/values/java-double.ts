@@ -1,6 +1,8 @@
 /**
  * Java's Double.toString, as Elasticsearch prints doubles in texts: range keys (`10.0-20.0`),
- * keyed histogram keys, and messages that quote a double (mapping errors, number parsing).
+ * keyed histogram keys, and messages that quote a double (mapping errors, number parsing). It is
+ * also how Jackson writes a double in JSON (aggregation values: `15.0`, `1.0E10`). Its digits are
+ * the shortest that read back as the same double, as JavaScript's and JDK 19+'s are.
  */
 export function javaDouble(v: number): string {
   if (Number.isNaN(v)) return 'NaN';

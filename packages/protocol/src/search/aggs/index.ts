@@ -16,6 +16,7 @@ export { checkOrderPaths, pathValue } from './order-path.ts';
 export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';
 export type * from './partial.ts';
 export { RAW_FORMAT } from './partial.ts';
+export { reducePhaseFailure } from './reduce-failure.ts';
 export { DEFAULT_MAX_BUCKETS, type RenderOptions, reduceAggregations, renderAggregations } from './render.ts';
 export { bucketComparator } from './render-buckets.ts';
 export type * from './spec.ts';

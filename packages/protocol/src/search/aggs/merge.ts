@@ -6,9 +6,10 @@
  * a coordinator may merge shard results as they arrive and in any grouping. What only the final
  * reduce does (size cuts, min_doc_count, empty buckets, ordering) is in render.ts.
  */
+
+import { illegalArgument } from '../../errors/catalogue.ts';
 import { mergeCardinality } from './cardinality-sketch.ts';
 import { compareComposite } from './composite-order.ts';
-import { aggregationExecution } from './object-parser.ts';
 import {
   type AggPartial,
   type CardinalityPartial,
@@ -213,7 +214,8 @@ function mergedKind(spec: TermsSpec, parts: readonly TermsPartial[]): TermsKind 
   const kinds = new Set(parts.filter((p) => !p.unmapped).map((p) => p.kind));
   if (kinds.size <= 1) return kinds.values().next().value ?? parts[0]!.kind;
   if ([...kinds].every((k) => NUMERIC_KINDS.has(k))) return 'double';
-  throw aggregationExecution(
+  // AggregationErrors.reduceTypeMismatch: an IllegalArgumentException (400).
+  throw illegalArgument(
     `Merging/Reducing the aggregations failed when computing the aggregation [${spec.name}] because the field ` +
       'you gave in the aggregation query existed as two different types in two different indices',
   );
@@ -364,5 +366,7 @@ function mergeComposite(spec: CompositeSpec, parts: readonly CompositePartial[])
     (_, i) =>
       parts.find((p) => p.formats[i] !== undefined && p.formats[i]!.kind !== 'raw')?.formats[i] ?? RAW_FORMAT,
   );
-  return { t: 'composite', buckets, formats };
+  if (!parts.some((p) => p.doubles !== undefined)) return { t: 'composite', buckets, formats };
+  const doubles = spec.sources.map((_, i) => parts.some((p) => p.doubles?.[i] === true));
+  return { t: 'composite', buckets, formats, doubles };
 }

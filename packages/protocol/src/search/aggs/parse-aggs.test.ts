@@ -140,9 +140,11 @@ describe('the aggregation tree', () => {
         cause: undefined,
       });
     }
-    expect(failure({ a: { terms: { field: 'x', include: 'a.*' } } })).toMatchObject({
+    expect(
+      failure({ a: { terms: { field: 'x', include: { partition: 0, num_partitions: 2 } } } }),
+    ).toMatchObject({
       status: 501,
-      reason: 'regular expressions in the [include] of a terms aggregation is not implemented in Shoal',
+      reason: 'partitions in the [include] of a terms aggregation is not implemented in Shoal',
     });
     expect(failure({ a: { avg: { script: { source: '1' } } } })).toMatchObject({ status: 501 });
     expect(failure({ a: { histogram: { field: 'x', interval: 1, hard_bounds: { min: 0 } } } })).toMatchObject(

@@ -69,7 +69,9 @@ export function parseFilters(b: BodyContext, body: Record<string, unknown>): Spe
   return {
     type: 'filters',
     filters,
-    keyed: keyed ?? keyedFilters !== undefined,
+    named: keyedFilters !== undefined,
+    // Anonymous filters are always a list, whatever `keyed` says (FiltersAggregator's keyedBucket).
+    keyed: keyedFilters !== undefined && (keyed ?? true),
     otherBucket: otherBucket ?? false,
     otherBucketKey: otherBucketKey ?? '_other_',
   };

@@ -1,7 +1,8 @@
 /**
  * The `terms` body (TermsAggregationBuilder.PARSER): size, shard_size, min_doc_count,
  * shard_min_doc_count, order, include/exclude as arrays of exact values, and the values-source
- * fields. Regular-expression and partition include/exclude answer 501.
+ * fields. A regular-expression include/exclude is kept for the shard to refuse (it knows the
+ * field's type); partitions answer 501.
  */
 import { illegalArgument, notImplemented, parseException } from '../../errors/catalogue.ts';
 import type { JsonScalar } from '../../query/ast.ts';
@@ -30,6 +31,7 @@ export function parseTerms(b: BodyContext, body: Record<string, unknown>): SpecD
   let order: readonly BucketOrder[] = COUNT_DESC_KEY_ASC;
   let include: JsonScalar[] | undefined;
   let exclude: JsonScalar[] | undefined;
+  const regex: { include?: string; exclude?: string } = {};
   let showError = false;
   const fields = sourceFields(ctx, 'terms', draft, { formattable: true, timeZoneAware: false });
   Object.assign(fields, {
@@ -81,11 +83,17 @@ export function parseTerms(b: BodyContext, body: Record<string, unknown>): SpecD
     order: { tokens: TOKENS.OBJECT_ARRAY, read: (v: unknown) => (order = readOrder(ctx, v, b.warnings)) },
     include: {
       tokens: TOKENS.OBJECT_ARRAY_OR_STRING,
-      read: (v: unknown) => (include = exactValues(ctx, v, 'include')),
+      read: (v: unknown) => {
+        if (typeof v === 'string') regex.include = v;
+        else include = exactValues(ctx, v, 'include');
+      },
     },
     exclude: {
       tokens: TOKENS.STRING_ARRAY,
-      read: (v: unknown) => (exclude = exactValues(ctx, v, 'exclude')),
+      read: (v: unknown) => {
+        if (typeof v === 'string') regex.exclude = v;
+        else exclude = exactValues(ctx, v, 'exclude');
+      },
     },
   });
   const seen = readDeclared(ctx, 'terms', body, fields);
@@ -103,6 +111,7 @@ export function parseTerms(b: BodyContext, body: Record<string, unknown>): SpecD
   };
   if (include !== undefined) draftSpec.include = include;
   if (exclude !== undefined) draftSpec.exclude = exclude;
+  if (regex.include !== undefined || regex.exclude !== undefined) draftSpec.regex = regex;
   return draftSpec;
 }
 
@@ -114,8 +123,6 @@ function collectMode(ctx: ParseCtx, v: string): void {
 
 /** IncludeExclude.parseArrayToSet: an array of values, kept as their text. */
 function exactValues(ctx: ParseCtx, v: unknown, what: 'include' | 'exclude'): JsonScalar[] {
-  if (typeof v === 'string')
-    throw notImplemented(`regular expressions in the [${what}] of a terms aggregation`);
   if (!Array.isArray(v)) throw notImplemented(`partitions in the [${what}] of a terms aggregation`);
   return v.map((item, i) => {
     if (!isValue(item)) {

@@ -156,6 +156,8 @@ export interface CompositePartial {
   readonly buckets: readonly CompositeBucket[];
   /** Per source: how its values print. */
   readonly formats: readonly ValueFormat[];
+  /** Per source: whether its values are doubles (a terms source on a double or float field). */
+  readonly doubles?: readonly boolean[];
 }
 
 export type AggPartial =

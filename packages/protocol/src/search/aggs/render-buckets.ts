@@ -105,7 +105,8 @@ function termsBucket(r: Renderer, spec: TermsSpec, p: TermsPartial, b: TermsBuck
   if (p.kind === 'string') o.key = b.key;
   else if (p.kind === 'ip') o.key = ipText(b.key as string);
   else {
-    o.key = b.key;
+    // Double terms keys are Java doubles; long, date and boolean keys are longs.
+    o.key = p.kind === 'double' ? r.double(Number(b.key)) : b.key;
     const text = valueText(Number(b.key), p.fmt, r.dates);
     if (text !== undefined) o.key_as_string = text;
   }
@@ -135,11 +136,13 @@ function renderHistogram(
   if (first.kind === 'key' && !first.asc) buckets.reverse();
   else if (first.kind !== 'key') buckets.sort(bucketComparator(spec.order, spec.aggs));
   const fmt = p.fmt;
+  // histogram keys are doubles, date_histogram keys epoch millis (longs).
+  const doubleKeys = spec.type === 'histogram';
   const bucketJson = (b: KeyBucket) => {
     const o: Record<string, unknown> = {};
     const text = valueText(b.key, fmt, r.dates);
     if (text !== undefined) o.key_as_string = text;
-    o.key = b.key;
+    o.key = doubleKeys ? r.double(b.key) : b.key;
     o.doc_count = b.docCount;
     r.renderAll(spec.aggs, b.aggs, o);
     return o;
@@ -161,13 +164,14 @@ function renderRanges(r: Renderer, spec: RangeSpec, p: RangePartial, out: Record
     const key = b.key ?? `${bound(b.from)}-${bound(b.to)}`;
     const o: Record<string, unknown> = {};
     if (!spec.keyed) o.key = key;
+    // Bounds are doubles for date_range too (InternalDateRange is an InternalRange).
     if (Number.isFinite(b.from)) {
-      o.from = b.from;
+      o.from = r.double(b.from);
       const text = valueText(b.from, fmt, r.dates);
       if (text !== undefined) o.from_as_string = text;
     }
     if (Number.isFinite(b.to)) {
-      o.to = b.to;
+      o.to = r.double(b.to);
       const text = valueText(b.to, fmt, r.dates);
       if (text !== undefined) o.to_as_string = text;
     }
@@ -201,27 +205,35 @@ function renderFilters(
   out: Record<string, unknown>,
 ): void {
   r.consumeBuckets(p.buckets.length + (p.other ? 1 : 0));
-  const bucketJson = (b: SingleBucketPartial) => {
+  // Named filters listed (`keyed: false`) carry their name as `key` (InternalFilters, 8.8+);
+  // anonymous ones are known by their position only.
+  const bucketJson = (b: SingleBucketPartial, key: string) => {
     const o: Record<string, unknown> = {};
+    if (!spec.keyed && spec.named) o.key = key;
     renderSingle(r, spec.aggs, b, o);
     return o;
   };
   if (spec.keyed) {
     const keyed: Record<string, unknown> = {};
     spec.filters.forEach((f, i) => {
-      keyed[f.key] = bucketJson(p.buckets[i]!);
+      keyed[f.key] = bucketJson(p.buckets[i]!, f.key);
     });
-    if (p.other) keyed[spec.otherBucketKey] = bucketJson(p.other);
+    if (p.other) keyed[spec.otherBucketKey] = bucketJson(p.other, spec.otherBucketKey);
     out.buckets = keyed;
   } else {
-    const list = p.buckets.map(bucketJson);
-    if (p.other) list.push(bucketJson(p.other));
+    const list = p.buckets.map((b, i) => bucketJson(b, spec.filters[i]!.key));
+    if (p.other) list.push(bucketJson(p.other, spec.otherBucketKey));
     out.buckets = list;
   }
 }
 
 /** A composite key value as the response prints it (InternalComposite.formatObject). */
-function compositeValue(r: Renderer, v: CompositeValue, fmt: ValueFormat | undefined): unknown {
+function compositeValue(
+  r: Renderer,
+  v: CompositeValue,
+  fmt: ValueFormat | undefined,
+  isDouble: boolean,
+): unknown {
   if (v === null) return null;
   switch (fmt?.kind) {
     case 'date':
@@ -231,7 +243,7 @@ function compositeValue(r: Renderer, v: CompositeValue, fmt: ValueFormat | undef
     case 'ip':
       return ipText(v as string);
     default:
-      return v;
+      return isDouble && typeof v === 'number' ? r.double(v) : v;
   }
 }
 
@@ -245,7 +257,9 @@ function renderComposite(
   const keyJson = (key: readonly CompositeValue[]) => {
     const o: Record<string, unknown> = {};
     spec.sources.forEach((s, i) => {
-      o[s.name] = compositeValue(r, key[i] ?? null, p.formats[i]);
+      // histogram sources and terms on double fields give doubles; the rest give longs or text.
+      const isDouble = s.kind === 'histogram' || p.doubles?.[i] === true;
+      o[s.name] = compositeValue(r, key[i] ?? null, p.formats[i], isDouble);
     });
     return o;
   };

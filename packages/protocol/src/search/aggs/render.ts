@@ -5,6 +5,8 @@
  * render-buckets.ts. `meta` comes first, as Elasticsearch writes it.
  */
 import { ShoalError } from '../../errors/shoal-error.ts';
+import { RawJson } from '../../json/raw-json.ts';
+import { javaDouble } from '../../values/java-double.ts';
 import { cardinalityOf } from './cardinality-sketch.ts';
 import { mergeAggregations } from './merge.ts';
 import { statsValue } from './order-path.ts';
@@ -22,6 +24,12 @@ export interface RenderOptions {
   readonly maxBuckets?: number;
   /** `typed_keys=true`: each name is written `<type>#<name>` (`sterms#tags`, `avg#price`). */
   readonly typedKeys?: boolean;
+  /**
+   * Write the values that are Java doubles in Elasticsearch (metric values, histogram keys, range
+   * bounds, double terms keys) as Jackson writes a double: `15.0`, `1.0E10`. They become RawJson
+   * number texts, so only a response goes this way; readers of the values leave it off.
+   */
+  readonly javaDoubles?: boolean;
 }
 
 /** The type name `typed_keys` writes before an aggregation's name (InternalAggregation#getType). */
@@ -41,8 +49,18 @@ export class Renderer {
     readonly dates: AggDates,
     maxBuckets = DEFAULT_MAX_BUCKETS,
     readonly typedKeys = false,
+    private readonly javaDoubles = false,
   ) {
     this.maxBuckets = maxBuckets;
+  }
+
+  /**
+   * A value Elasticsearch holds as a Java double, as its JSON writes it: Jackson's
+   * writeNumber(double) is Double.toString, so a whole number keeps its `.0` and large or small
+   * ones take Java's exponent form. Non-finite values stay numbers (quoted by stringifyJson).
+   */
+  double(v: number): unknown {
+    return this.javaDoubles && Number.isFinite(v) ? new RawJson(javaDouble(v)) : v;
   }
 
   /** MultiBucketConsumerService: counts buckets, failing past search.max_buckets. */
@@ -83,7 +101,7 @@ export function renderAggregations(
   merged: readonly AggPartial[],
   opts: RenderOptions,
 ): Record<string, unknown> {
-  const r = new Renderer(opts.dates, opts.maxBuckets, opts.typedKeys);
+  const r = new Renderer(opts.dates, opts.maxBuckets, opts.typedKeys, opts.javaDoubles);
   const out: Record<string, unknown> = {};
   r.renderAll(specs, merged, out);
   return out;
@@ -103,18 +121,18 @@ function renderMetric(r: Renderer, spec: AggSpec, p: AggPartial, out: Record<str
   switch (p.t) {
     case 'avg': {
       const value = p.count > 0 ? p.sum / p.count : null;
-      out.value = value;
+      out.value = value === null ? null : r.double(value);
       if (value !== null) withText(out, 'value_as_string', valueText(value, p.fmt, dates));
       return;
     }
     case 'sum':
-      out.value = p.sum;
+      out.value = r.double(p.sum);
       withText(out, 'value_as_string', valueText(p.sum, p.fmt, dates));
       return;
     case 'min':
     case 'max': {
       const has = Number.isFinite(p.value);
-      out.value = has ? p.value : null;
+      out.value = has ? r.double(p.value) : null;
       if (has) withText(out, 'value_as_string', valueText(p.value, p.fmt, dates));
       return;
     }
@@ -145,10 +163,10 @@ function renderStats(r: Renderer, p: StatsPartial, sigma: number, out: Record<st
   out.count = p.count;
   if (p.count > 0) {
     const avg = p.sum / p.count;
-    out.min = p.min;
-    out.max = p.max;
-    out.avg = avg;
-    out.sum = p.sum;
+    out.min = r.double(p.min);
+    out.max = r.double(p.max);
+    out.avg = r.double(avg);
+    out.sum = r.double(p.sum);
     if (formatted) {
       withText(out, 'min_as_string', text(p.min));
       withText(out, 'max_as_string', text(p.max));
@@ -159,7 +177,7 @@ function renderStats(r: Renderer, p: StatsPartial, sigma: number, out: Record<st
     out.min = null;
     out.max = null;
     out.avg = null;
-    out.sum = 0;
+    out.sum = r.double(0);
   }
   if (p.t !== 'extended_stats') return;
   const names = [
@@ -190,8 +208,10 @@ function renderStats(r: Renderer, p: StatsPartial, sigma: number, out: Record<st
     const sd = value(kind === 'population' ? 'std_deviation_population' : 'std_deviation_sampling');
     return which === 'std_upper' ? avg + sd * sigma : avg - sd * sigma;
   };
-  for (const n of names) out[n] = value(n);
-  out.std_deviation_bounds = Object.fromEntries(bounds.map(([k, which, kind]) => [k, bound(which, kind)]));
+  for (const n of names) out[n] = r.double(value(n));
+  out.std_deviation_bounds = Object.fromEntries(
+    bounds.map(([k, which, kind]) => [k, r.double(bound(which, kind))]),
+  );
   if (formatted) {
     for (const n of names) withText(out, `${n}_as_string`, text(value(n)));
     out.std_deviation_bounds_as_string = Object.fromEntries(

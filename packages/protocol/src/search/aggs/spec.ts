@@ -97,6 +97,11 @@ export interface TermsSpec extends BucketBase {
   readonly include?: readonly JsonScalar[];
   /** Exact values to drop (`exclude` as an array). */
   readonly exclude?: readonly JsonScalar[];
+  /**
+   * `include` / `exclude` given as a regular expression: refused on the shard, where the field's
+   * type is known (400 on a non-string field, as Elasticsearch answers; 501 on a string field).
+   */
+  readonly regex?: { readonly include?: string; readonly exclude?: string };
   readonly showTermDocCountError: boolean;
 }
 
@@ -162,6 +167,9 @@ export interface FiltersSpec extends BucketBase {
   readonly type: 'filters';
   /** Named filters keep their (sorted) names; anonymous ones have keys `0`, `1`, … and render as a list. */
   readonly filters: readonly { readonly key: string; readonly query: QueryNode }[];
+  /** Whether the filters were given by name (an object) rather than as an array. */
+  readonly named: boolean;
+  /** Buckets as an object by name: named filters unless the request says `keyed: false`. */
   readonly keyed: boolean;
   readonly otherBucket: boolean;
   readonly otherBucketKey: string;
