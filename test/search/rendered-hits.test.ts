@@ -81,3 +81,21 @@ describe('the two hit renderers', () => {
     }
   });
 });
+
+describe('scores', () => {
+  it('are written as Java floats, as Elasticsearch writes them, by both renderers and under pretty', async () => {
+    const body = { query: { constant_score: { filter: { term: { tag: 'a' } }, boost: 3 } }, size: 2 };
+    for (const query of ['', '?filter_path=hits.max_score,hits.hits._score']) {
+      const r = await http(node.url, 'POST', `/mixed/_search${query}`, body);
+      expect(r.text).toContain('"max_score":3.0');
+      expect(r.text).toContain('"_score":3.0');
+    }
+    const pretty = await http(node.url, 'POST', '/mixed/_search?pretty', body);
+    expect(pretty.text).toContain('"max_score" : 3.0');
+    const scored = await http(node.url, 'POST', '/mixed/_search', {
+      query: { match: { name: 'plain' } },
+      size: 1,
+    });
+    expect(scored.text).toMatch(/"max_score":\d+\.\d+,/);
+  });
+});

@@ -6,7 +6,7 @@
  * (scroll-window.ts).
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
-import { jsonScalar, jsonString } from '@shoal/protocol';
+import { jsonScalar, jsonString, scoreJson } from '@shoal/protocol';
 
 /** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
 export interface HitSink {
@@ -30,7 +30,7 @@ export function renderHit(
   if (fetch.seqNoPrimaryTerm) {
     text += `,"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)}`;
   }
-  text += `,"_score":${Number.isNaN(hit.score) ? 'null' : jsonScalar(hit.score)}`;
+  text += `,"_score":${scoreJson(hit.score)}`;
   const routing = f.routing[i];
   if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
   const s0 = f.sourceOffsets[i]!;

@@ -7,7 +7,7 @@
  */
 
 import type { ShardFetchResult } from '@shoal/engine';
-import { jsonScalar, jsonString, RawJson, type SearchRequest } from '@shoal/protocol';
+import { jsonScalar, jsonString, RawJson, type SearchRequest, scoreJson } from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 
 const utf8 = new TextDecoder();
@@ -63,7 +63,7 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     if (req.seqNoPrimaryTerm) {
       text += `,"_seq_no":${jsonScalar(fetched.seqNos[i]!)},"_primary_term":${jsonScalar(fetched.primaryTerms[i]!)}`;
     }
-    text += `,"_score":${Number.isNaN(hit.score) ? 'null' : jsonScalar(hit.score)}`;
+    text += `,"_score":${scoreJson(hit.score)}`;
     const routing = fetched.routing[i];
     if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
     if (

@@ -1,5 +1,5 @@
 /** Assembles the `_search` response body in Elasticsearch's key order. */
-import { RawJson, type SearchRequest, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import { RawJson, type SearchRequest, scoreJson, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 import { hitsJson } from './hits-json.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
@@ -28,7 +28,7 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
     out._seq_no = fetched.seqNos[i];
     out._primary_term = fetched.primaryTerms[i];
   }
-  out._score = Number.isNaN(hit.score) ? null : hit.score;
+  out._score = Number.isNaN(hit.score) ? null : new RawJson(scoreJson(hit.score));
   const routing = fetched.routing[i];
   if (routing !== null && routing !== undefined) out._routing = routing;
   if (req.source.enabled && fetched.sourceBytes.length > 0) {
@@ -72,7 +72,7 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   const hits: Record<string, unknown> = {};
   if (total !== undefined) hits.total = p.req.restTotalHitsAsInt ? total.value : total;
   else if (p.req.restTotalHitsAsInt) hits.total = -1;
-  hits.max_score = Number.isNaN(p.maxScore) ? null : p.maxScore;
+  hits.max_score = Number.isNaN(p.maxScore) ? null : new RawJson(scoreJson(p.maxScore));
   const fetched = p.hits.filter((h): h is FetchedHit => h !== undefined);
   hits.hits = p.rawHits
     ? hitsJson(fetched, p.req, p.hasSort)

@@ -4,6 +4,8 @@
  * numbers as strings.
  */
 
+import { javaDouble } from '../values/java-double.ts';
+
 /**
  * A string as JSON.stringify writes it. Most keys and values need no escape (no quote,
  * backslash, control character or surrogate, a lone one being escaped): quoting them directly
@@ -46,4 +48,15 @@ export function primitive(v: unknown): string | undefined | typeof OBJECT {
 export function jsonScalar(v: string | number | bigint | boolean | null | undefined): string {
   const p = primitive(v);
   return typeof p === 'string' ? p : 'null';
+}
+
+/**
+ * A score (`_score`, `max_score`) as Elasticsearch writes it: a Java float, through Jackson's
+ * Float.toString (`1.0`, `0.2876821`, `1.0E7`), null when there is none (NaN). Scores are float32
+ * values kept at their shortest decimal, whose digits Float.toString prints.
+ */
+export function scoreJson(score: number): string {
+  if (Number.isNaN(score)) return 'null';
+  // Whole scores below 10^7 (match_all, constant_score, boosts) are the common case.
+  return Number.isInteger(score) && Math.abs(score) < 1e7 ? `${score}.0` : javaDouble(score);
 }
