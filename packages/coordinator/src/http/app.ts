@@ -179,10 +179,17 @@ export function render(ctx: RenderContext, res: RestResponse): Rendered {
   return { status: res.status, headers: out, text };
 }
 
-function send(c: Context<Env>, r: Rendered): Response {
-  return r.text === null
-    ? c.body(null, r.status as 200, r.headers)
-    : c.body(r.text as string, r.status as 200, r.headers);
+/**
+ * The Response, built directly with a plain header object: Hono's `c.body` turns more than one
+ * header into a Fetch `Headers` (validated and normalized one by one, then converted back for
+ * Node), while @hono/node-server hands a plain object straight to `writeHead`.
+ */
+function send(_c: Context<Env>, r: Rendered): Response {
+  type Init = NonNullable<ConstructorParameters<typeof Response>[1]>;
+  return new Response(r.text as ConstructorParameters<typeof Response>[0], {
+    status: r.status,
+    headers: r.headers as Init['headers'],
+  });
 }
 
 /** The last resort when even rendering an error failed: Elasticsearch's shape, built by errorBody. */
