@@ -1,7 +1,17 @@
 /** `GET /`, `_cluster/health`, `_cluster/settings`, `_nodes/stats`. */
-import { type FlatSettings, renderSettings, type SettingsUpdate, SHOAL_VERSION } from '@shoal/protocol';
+import {
+  type FlatSettings,
+  illegalArgument,
+  parseActiveShardCount,
+  parseTimeValue,
+  renderSettings,
+  type SettingsUpdate,
+  SHOAL_VERSION,
+  ShoalError,
+} from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { type IndicesOptions, indicesOptionsFrom } from '../state/resolve-indices.ts';
 import { clusterHealth, type Health } from './health.ts';
 import { boolParam } from './params.ts';
 
@@ -33,17 +43,102 @@ function root(_req: RestRequest, s: NodeServices): RestResponse {
 
 const HEALTH_ORDER: Record<Health, number> = { red: 0, yellow: 1, green: 2 };
 
-async function health(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const wanted = req.query.wait_for_status as Health | undefined;
-  const timeoutMs = req.query.timeout ? Number.parseInt(req.query.timeout, 10) * 1000 || 30_000 : 30_000;
-  const deadline = Date.now() + timeoutMs;
-  let h = clusterHealth(s);
-  while (wanted && HEALTH_ORDER[h.status] < HEALTH_ORDER[wanted] && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    h = clusterHealth(s);
+/** ClusterHealthRequest's default: missing names are skipped when counting, and wildcards reach closed and hidden indices. */
+const HEALTH_COUNT_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: true,
+  allowNoIndices: true,
+  expandWildcards: new Set(['open', 'closed', 'hidden']),
+};
+
+/** IndicesOptions.strictExpand: the check that every named index exists, one of the conditions health waits for. */
+const HEALTH_EXISTS_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: false,
+  allowNoIndices: true,
+  expandWildcards: new Set(['open', 'closed']),
+};
+
+/** RestClusterHealthAction reads `wait_for_status` with ClusterHealthStatus.valueOf on the upper-cased value. */
+function healthParam(v: string | undefined): Health | undefined {
+  if (v === undefined) return undefined;
+  const lower = v.toLowerCase();
+  if (lower === 'green' || lower === 'yellow' || lower === 'red') return lower;
+  throw illegalArgument(
+    `No enum constant org.elasticsearch.cluster.health.ClusterHealthStatus.${v.toUpperCase()}`,
+  );
+}
+
+/** `wait_for_nodes`: `N`, `>=N`, `<=N`, `>N`, `<N` or `ge(N)`, `le(N)`, `gt(N)`, `lt(N)`. */
+function nodeCountMatches(spec: string, nodes: number): boolean {
+  const m = /^(>=|<=|>|<|ge\(|le\(|gt\(|lt\()?(.*?)\)?$/.exec(spec);
+  const op = m?.[1] ?? '';
+  const n = Number.parseInt(m?.[2] ?? '', 10);
+  if (Number.isNaN(n)) return false;
+  switch (op) {
+    case '>=':
+    case 'ge(':
+      return nodes >= n;
+    case '<=':
+    case 'le(':
+      return nodes <= n;
+    case '>':
+    case 'gt(':
+      return nodes > n;
+    case '<':
+    case 'lt(':
+      return nodes < n;
+    default:
+      return nodes === n;
   }
-  const timedOut = wanted !== undefined && HEALTH_ORDER[h.status] < HEALTH_ORDER[wanted];
-  return { status: timedOut ? 408 : 200, body: { ...h, timed_out: timedOut } };
+}
+
+/**
+ * `_cluster/health[/{index}]`, as TransportClusterHealthAction answers it: each `wait_for_*`
+ * and every named index existing are conditions; until all hold (or `timeout`, 30s by default,
+ * passes) the request waits. A named index that does not exist makes the status red. When the
+ * conditions are not met in time the body says `timed_out: true` and the status is 408.
+ */
+async function health(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const q = req.query;
+  const wanted = healthParam(q.wait_for_status);
+  const nodesWanted = q.wait_for_nodes;
+  const noRelocating = boolParam(q, 'wait_for_no_relocating_shards', false);
+  const noInitializing = boolParam(q, 'wait_for_no_initializing_shards', false);
+  const activeShards = parseActiveShardCount(q.wait_for_active_shards);
+  const timeoutMs = q.timeout === undefined ? 30_000 : parseTimeValue(q.timeout, 'timeout');
+  const level = q.level === 'indices' || q.level === 'shards' ? q.level : 'cluster';
+  const expr = req.params.index;
+  const named = expr !== undefined && expr !== '' && expr !== '_all';
+  const countOptions = indicesOptionsFrom(q, HEALTH_COUNT_OPTIONS);
+
+  const evaluate = () => {
+    const metas = named ? s.indices.resolve(expr, countOptions) : undefined;
+    const h = clusterHealth(s, metas, level);
+    let met = true;
+    if (named) {
+      try {
+        s.indices.resolve(expr, HEALTH_EXISTS_OPTIONS);
+      } catch (e) {
+        if (!(e instanceof ShoalError) || e.type !== 'index_not_found_exception') throw e;
+        h.status = 'red';
+        met = false;
+      }
+    }
+    if (wanted !== undefined && HEALTH_ORDER[h.status] < HEALTH_ORDER[wanted]) met = false;
+    if (noRelocating && h.relocating_shards > 0) met = false;
+    if (noInitializing && h.initializing_shards > 0) met = false;
+    if (activeShards === 'all' && (h.unassigned_shards > 0 || h.initializing_shards > 0)) met = false;
+    if (typeof activeShards === 'number' && h.active_shards < activeShards) met = false;
+    if (nodesWanted && !nodeCountMatches(nodesWanted, h.number_of_nodes)) met = false;
+    return { h, met };
+  };
+
+  const deadline = Date.now() + Math.max(timeoutMs, 0);
+  let { h, met } = evaluate();
+  while (!met && Date.now() < deadline && !req.signal.aborted) {
+    await new Promise((r) => setTimeout(r, Math.min(50, Math.max(deadline - Date.now(), 1))));
+    ({ h, met } = evaluate());
+  }
+  return { status: met ? 200 : 408, body: { ...h, timed_out: !met } };
 }
 
 function getClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
@@ -62,12 +157,14 @@ function getClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
 function putClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
   const body = (req.json() ?? {}) as { persistent?: unknown; transient?: unknown };
   const applied = s.clusterSettings.update(body);
+  // The echo honours `flat_settings` like every Settings rendering.
+  const flat = boolParam(req.query, 'flat_settings', false);
   return {
     status: 200,
     body: {
       acknowledged: true,
-      persistent: renderSettings(withoutResets(applied.persistent), { flat: false, includeDefaults: false }),
-      transient: renderSettings(withoutResets(applied.transient), { flat: false, includeDefaults: false }),
+      persistent: renderSettings(withoutResets(applied.persistent), { flat, includeDefaults: false }),
+      transient: renderSettings(withoutResets(applied.transient), { flat, includeDefaults: false }),
     },
   };
 }

@@ -53,22 +53,60 @@ async function deleteIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
   return { status: 200, body: ack };
 }
 
+/** ZonedDateTime.toString in UTC: seconds and milliseconds are left out when zero. */
+function zonedDateTimeString(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  const d = new Date(ms);
+  if (d.getUTCMilliseconds() !== 0) return iso;
+  return d.getUTCSeconds() === 0 ? `${iso.slice(0, 16)}Z` : `${iso.slice(0, 19)}Z`;
+}
+
+/** A legacy version id (8170000) as Version.toString prints it (8.17.0). */
+function versionString(id: string): string {
+  const n = Number(id);
+  return `${Math.floor(n / 1_000_000)}.${Math.floor(n / 10_000) % 100}.${Math.floor(n / 100) % 100}`;
+}
+
+/**
+ * With `?human`, get index and get settings add IndexMetadata.addHumanReadableSettings's
+ * `index.version.created_string` and `index.creation_date_string`.
+ */
+function withHumanSettings(settings: Readonly<FlatSettings>, query: Record<string, string>): FlatSettings {
+  if (!boolParam(query, 'human', false)) return settings;
+  const out: FlatSettings = { ...settings };
+  const created = settings['index.version.created'];
+  if (created !== undefined) out['index.version.created_string'] = versionString(String(created));
+  const date = settings['index.creation_date'];
+  if (date !== undefined) out['index.creation_date_string'] = zonedDateTimeString(Number(date));
+  return out;
+}
+
 function settingsJson(meta: IndexMetadata, query: Record<string, string>): Record<string, unknown> {
-  return renderSettings(meta.settings, {
+  return renderSettings(withHumanSettings(meta.settings, query), {
     flat: boolParam(query, 'flat_settings', false),
     includeDefaults: false,
   });
 }
 
+const INDEX_FEATURES = ['aliases', 'mappings', 'settings'] as const;
+
+/**
+ * `GET /{index}`: GetIndexRequest resolves with strictExpandOpen, so a wildcard that matches
+ * nothing answers `{}`; `features` picks which of aliases, mappings and settings are shown.
+ */
 async function getIndex(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const targets = resolveStrict(req, s);
+  // The router hands HEAD to the GET route; exists keeps its own options (no empty wildcard).
+  if (req.method === 'HEAD') return indexExists(req, s);
+  const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  const requested = req.query.features?.split(',').map((f) => f.trim());
+  const features = new Set(requested ?? INDEX_FEATURES);
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
-    out[meta.name] = {
-      aliases: aliasesJson(meta),
-      mappings: meta.mapping.toJSON(),
-      settings: settingsJson(meta, req.query),
-    };
+    const entry: Record<string, unknown> = {};
+    if (features.has('aliases')) entry.aliases = aliasesJson(meta);
+    if (features.has('mappings')) entry.mappings = meta.mapping.toJSON();
+    if (features.has('settings')) entry.settings = settingsJson(meta, req.query);
+    out[meta.name] = entry;
   }
   return { status: 200, body: out };
 }
@@ -87,6 +125,70 @@ async function getMapping(req: RestRequest, s: NodeServices): Promise<RestRespon
   const out: Record<string, unknown> = {};
   for (const meta of targets) out[meta.name] = { mappings: meta.mapping.toJSON() };
   return { status: 200, body: out };
+}
+
+interface MappedFieldJson {
+  fullName: string;
+  leaf: string;
+  mapping: Record<string, unknown>;
+}
+
+/**
+ * The field mappers of a mapping, by full name: leaf fields, field aliases and multi-fields
+ * (`title.raw`), but not object or nested fields, as MappingLookup.fieldMappers() lists them.
+ */
+function mappedFields(properties: unknown, prefix = '', out: MappedFieldJson[] = []): MappedFieldJson[] {
+  if (properties === null || typeof properties !== 'object') return out;
+  for (const [name, raw] of Object.entries(properties as Record<string, unknown>)) {
+    const def = raw as Record<string, unknown>;
+    const fullName = prefix + name;
+    if (def.type === undefined || def.type === 'object' || def.type === 'nested') {
+      mappedFields(def.properties, `${fullName}.`, out);
+      continue;
+    }
+    out.push({ fullName, leaf: name, mapping: def });
+    const multi = def.fields as Record<string, Record<string, unknown>> | undefined;
+    if (multi && typeof multi === 'object') {
+      for (const [sub, subDef] of Object.entries(multi)) {
+        out.push({ fullName: `${fullName}.${sub}`, leaf: sub, mapping: subDef });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `GET [/{index}]/_mapping/field/{fields}`: an exact name answers under the name as asked, a
+ * pattern under each matching field's full name; `mapping` holds the field under its leaf name.
+ * A field that is not mapped is left out; no index at all is a 404 with an empty body.
+ */
+async function getFieldMapping(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  if (req.query.local !== undefined) {
+    req.warnings.push(
+      'Use [local] in get field mapping requests is deprecated. The parameter will be removed in the next major version',
+    );
+  }
+  const patterns = (req.params.fields ?? '').split(',').filter((f) => f !== '');
+  const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  const out: Record<string, unknown> = {};
+  for (const meta of targets) {
+    const fields = mappedFields((meta.mapping.toJSON() as { properties?: unknown }).properties);
+    const byName = new Map(fields.map((f) => [f.fullName, f]));
+    const mappings: Record<string, unknown> = {};
+    const put = (key: string, f: MappedFieldJson) => {
+      mappings[key] = { full_name: f.fullName, mapping: { [f.leaf]: f.mapping } };
+    };
+    for (const pattern of patterns) {
+      if (pattern.includes('*')) {
+        for (const f of fields) if (simpleMatch(pattern, f.fullName)) put(f.fullName, f);
+      } else {
+        const f = byName.get(pattern);
+        if (f) put(pattern, f);
+      }
+    }
+    out[meta.name] = { mappings };
+  }
+  return { status: targets.length === 0 && patterns.length > 0 ? 404 : 200, body: out };
 }
 
 async function putMapping(req: RestRequest, s: NodeServices): Promise<RestResponse> {
@@ -115,12 +217,16 @@ async function getSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
   const flat = boolParam(req.query, 'flat_settings', false);
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
-    const filtered = names ? filterSettingKeys(meta.settings, names) : meta.settings;
+    const all = withHumanSettings(meta.settings, req.query);
+    const filtered = names ? filterSettingKeys(all, names) : all;
     const entry: Record<string, unknown> = {
       settings: renderSettings(filtered, { flat, includeDefaults: false }),
     };
     if (includeDefaults) {
-      entry.defaults = renderSettings(filtered, { flat, includeDefaults: true, onlyDefaults: true });
+      // TransportGetSettingsAction filters the defaults by the requested names too.
+      const defaults = renderSettings(filtered, { flat: true, includeDefaults: true, onlyDefaults: true });
+      const shown = names ? filterSettingKeys(defaults as FlatSettings, names) : (defaults as FlatSettings);
+      entry.defaults = renderSettings(shown, { flat, includeDefaults: false });
     }
     out[meta.name] = entry;
   }
@@ -176,6 +282,18 @@ export function indexRoutes(): Route<NodeServices>[] {
     { method: 'HEAD', path: '/:index', action: 'indices:admin/get', handler: indexExists },
     { method: 'GET', path: '/_mapping', action: 'indices:admin/mappings/get', handler: getMapping },
     { method: 'GET', path: '/:index/_mapping', action: 'indices:admin/mappings/get', handler: getMapping },
+    {
+      method: 'GET',
+      path: '/_mapping/field/:fields',
+      action: 'indices:admin/mappings/fields/get',
+      handler: getFieldMapping,
+    },
+    {
+      method: 'GET',
+      path: '/:index/_mapping/field/:fields',
+      action: 'indices:admin/mappings/fields/get',
+      handler: getFieldMapping,
+    },
     { method: 'PUT', path: '/:index/_mapping', action: 'indices:admin/mapping/put', handler: putMapping },
     { method: 'POST', path: '/:index/_mapping', action: 'indices:admin/mapping/put', handler: putMapping },
     { method: 'GET', path: '/_settings', action: 'indices:monitor/settings/get', handler: getSettings },

@@ -3,7 +3,29 @@
  * canonical keys to string values. Transient wins over persistent, and declared defaults fill
  * the rest (through the protocol settings registry's getters).
  */
-import { type FlatSettings, normalizeSettings, type SettingsUpdate, validateSettings } from '@shoal/protocol';
+import {
+  type FlatSettings,
+  normalizeSettings,
+  type SettingsUpdate,
+  simpleMatch,
+  validateSettings,
+} from '@shoal/protocol';
+
+/**
+ * Splits `"indices.recovery.*": null` resets out of one part of the body: Elasticsearch's
+ * AbstractScopedSettings.updateSettings accepts a null key ending in `*` without validating it
+ * and removes every setting it matches.
+ */
+function splitWildcardResets(part: unknown): { rest: unknown; patterns: string[] } {
+  if (part === null || typeof part !== 'object' || Array.isArray(part)) return { rest: part, patterns: [] };
+  const rest: Record<string, unknown> = {};
+  const patterns: string[] = [];
+  for (const [k, v] of Object.entries(part)) {
+    if (v === null && k.endsWith('*')) patterns.push(k);
+    else rest[k] = v;
+  }
+  return { rest, patterns };
+}
 
 export class ClusterSettings {
   private persistent: FlatSettings = {};
@@ -36,10 +58,19 @@ export class ClusterSettings {
     persistent: SettingsUpdate;
     transient: SettingsUpdate;
   } {
-    const p = normalizeSettings(body.persistent ?? {}, 'cluster');
-    const t = normalizeSettings(body.transient ?? {}, 'cluster');
+    const pw = splitWildcardResets(body.persistent ?? {});
+    const tw = splitWildcardResets(body.transient ?? {});
+    const p = normalizeSettings(pw.rest, 'cluster');
+    const t = normalizeSettings(tw.rest, 'cluster');
     validateSettings(p, 'cluster');
     validateSettings(t, 'cluster');
+    const resetMatching = (current: FlatSettings, patterns: string[], changes: SettingsUpdate) => {
+      for (const k of Object.keys(current)) {
+        if (!(k in changes) && patterns.some((pattern) => simpleMatch(pattern, k))) changes[k] = null;
+      }
+    };
+    resetMatching(this.persistent, pw.patterns, p);
+    resetMatching(this.transient, tw.patterns, t);
     const apply = (target: FlatSettings, changes: SettingsUpdate) => {
       for (const [k, v] of Object.entries(changes)) {
         if (v === null || v === undefined) delete target[k];
