@@ -47,4 +47,18 @@ describe('cluster settings', () => {
       transient: {},
     });
   });
+  it('lets action.destructive_requires_name allow deleting indices by wildcard', async () => {
+    await http(node.url, 'PUT', '/wild-1');
+    const refused = await http(node.url, 'DELETE', '/wild-*');
+    expect(refused.status).toBe(400);
+    const set = await http(node.url, 'PUT', '/_cluster/settings', {
+      transient: { 'action.destructive_requires_name': false },
+    });
+    expect(set.status).toBe(200);
+    expect((await http(node.url, 'DELETE', '/wild-*')).json).toEqual({ acknowledged: true });
+    expect((await http(node.url, 'HEAD', '/wild-1')).status).toBe(404);
+    await http(node.url, 'PUT', '/_cluster/settings', {
+      transient: { 'action.destructive_requires_name': null },
+    });
+  });
 });

@@ -100,6 +100,7 @@ export const CLUSTER_SETTINGS: readonly Setting[] = [
     { kind: 'string', validate: (v) => void parseAutoCreateIndex(v) },
     'true',
   ),
+  cluster('action.destructive_requires_name', { kind: 'bool' }, 'true'),
   cluster('search.max_open_scroll_context', { kind: 'int', min: 0 }, '500'),
   cluster('search.max_buckets', { kind: 'int', min: 0 }, '65536'),
   cluster('search.default_keep_alive', { kind: 'time', minMs: 0 }, '5m'),
