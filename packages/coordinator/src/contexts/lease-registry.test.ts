@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LeaseRegistry } from './lease-registry.ts';
 
 /** A worker stand-in that records the contexts it is asked to free. */
-function fakeWorker(freed: unknown[][]): ShardWorker {
+function recordingWorker(freed: unknown[][]): ShardWorker {
   return {
     id: 0,
     run: async (task: { t: string; contexts?: unknown[] }) => {
@@ -29,7 +29,7 @@ describe('the lease registry', () => {
   it('extends leases on use and reaps the expired ones, freeing their shard contexts', async () => {
     let now = 1000;
     const freed: unknown[][] = [];
-    const r = new LeaseRegistry('me', [fakeWorker(freed)], () => now);
+    const r = new LeaseRegistry('me', [recordingWorker(freed)], () => now);
     r.add({ id: 'a', kind: 'pit', encoded: 'A', shards: [entry(1)], keepAliveMs: 100 });
     r.add({ id: 'b', kind: 'scroll', encoded: 'B', shards: [entry(2), entry(3)], keepAliveMs: 100 });
     now = 1090;
@@ -49,7 +49,7 @@ describe('the lease registry', () => {
 
   it('cannot reach contexts of other nodes (they count as not freed)', async () => {
     const freed: unknown[][] = [];
-    const r = new LeaseRegistry('me', [fakeWorker(freed)]);
+    const r = new LeaseRegistry('me', [recordingWorker(freed)]);
     expect(await r.free([entry(1, 'elsewhere'), entry(2)], 'closed')).toBe(1);
     expect(await r.freeAllScrolls()).toBe(3);
   });
