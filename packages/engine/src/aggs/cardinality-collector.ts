@@ -17,14 +17,13 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { AggCollector } from './collector.ts';
 import {
   type AggEnv,
+  ANY_KINDS,
   type DoubleView,
   doubleView,
   type FieldSource,
   normalizeLong,
   resolveSource,
 } from './field-source.ts';
-
-const ANY: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip', 'geo']);
 
 export class CardinalityCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -39,7 +38,7 @@ export class CardinalityCollector implements AggCollector {
   private geo: GeoValues | null = null;
 
   constructor(spec: CardinalitySpec, env: AggEnv) {
-    this.src = resolveSource(spec.source, 'cardinality', ANY, env);
+    this.src = resolveSource(spec.source, 'cardinality', ANY_KINDS, env);
     this.threshold = spec.precisionThreshold;
     this.precision = precisionFromThreshold(spec.precisionThreshold);
     const m = this.src.constant ?? spec.source.missing;

@@ -29,13 +29,12 @@ import {
   ipKeyFor,
   ipKeys,
   longValues,
+  NUMERIC_KINDS,
   normalizeLong,
   numberFor,
   resolveSource,
+  TERMS_KINDS,
 } from './field-source.ts';
-
-const TERMS_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip']);
-const NUMERIC_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
 
 /** One source: its values per doc, as sorted distinct composite values. */
 class SourceValues {

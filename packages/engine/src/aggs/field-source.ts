@@ -252,3 +252,21 @@ export function exactLong(v: unknown): number | bigint {
 export function normalizeLong(v: bigint): number | bigint {
   return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
 }
+
+/** The kinds of field each family of aggregations reads (resolveSource refuses the others). */
+export const NUMERIC_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
+export const TERMS_KINDS: ReadonlySet<FieldSource['kind']> = new Set([
+  'number',
+  'date',
+  'bool',
+  'keyword',
+  'ip',
+]);
+export const ANY_KINDS: ReadonlySet<FieldSource['kind']> = new Set([
+  'number',
+  'date',
+  'bool',
+  'keyword',
+  'ip',
+  'geo',
+]);

@@ -23,11 +23,10 @@ import {
   type DoubleView,
   doubleView,
   type FieldSource,
+  NUMERIC_KINDS,
   numberFor,
   resolveSource,
 } from './field-source.ts';
-
-const HISTOGRAM_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
 
 export class HistogramCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -47,7 +46,7 @@ export class HistogramCollector implements AggCollector {
   ) {
     checkOrderPaths(spec.order, spec.aggs);
     const date = spec.type === 'date_histogram';
-    this.src = resolveSource(spec.source, spec.type, HISTOGRAM_KINDS, env, date);
+    this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env, date);
     if (spec.type === 'histogram') {
       this.interval = spec.interval;
       this.offset = spec.offset;

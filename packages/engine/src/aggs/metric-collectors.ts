@@ -10,15 +10,14 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
 import {
   type AggEnv,
+  ANY_KINDS,
   type DoubleView,
   doubleView,
   type FieldSource,
+  NUMERIC_KINDS,
   numberFor,
   resolveSource,
 } from './field-source.ts';
-
-const NUMERIC: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
-const ANY: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip', 'geo']);
 
 export class StatsCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -35,7 +34,7 @@ export class StatsCollector implements AggCollector {
     private readonly spec: SimpleMetricSpec | ExtendedStatsSpec,
     env: AggEnv,
   ) {
-    this.src = resolveSource(spec.source, spec.type, NUMERIC, env);
+    this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env);
     this.missing =
       spec.source.missing === undefined ? undefined : numberFor(this.src, spec.source.missing, env);
     this.squares = spec.type === 'extended_stats' ? new BucketDoubles() : null;
@@ -111,7 +110,7 @@ export class ValueCountCollector implements AggCollector {
   private starts: Uint32Array | null = null;
 
   constructor(spec: SimpleMetricSpec, env: AggEnv) {
-    this.src = resolveSource(spec.source, 'value_count', ANY, env);
+    this.src = resolveSource(spec.source, 'value_count', ANY_KINDS, env);
     this.hasMissing = spec.source.missing !== undefined || this.src.constant !== undefined;
   }
 

@@ -17,11 +17,10 @@ import {
   type DoubleView,
   doubleView,
   type FieldSource,
+  NUMERIC_KINDS,
   numberFor,
   resolveSource,
 } from './field-source.ts';
-
-const RANGE_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool']);
 
 interface ResolvedRange {
   key?: string;
@@ -50,7 +49,7 @@ export class RangeCollector implements AggCollector {
     env: AggEnv,
     private readonly subs: readonly AggCollector[],
   ) {
-    this.src = resolveSource(spec.source, spec.type, RANGE_KINDS, env, spec.type === 'date_range');
+    this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env, spec.type === 'date_range');
     const src = this.src;
     const stored = src.type === 'float' ? Math.fround : (v: number) => v;
     this.ranges = spec.ranges.map((r) => {

@@ -18,7 +18,7 @@ import { compileQuery } from '../search/query-compiler.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
 import type { Weight } from '../search/weights.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
-import { type AggEnv, type FieldSource, resolveSource } from './field-source.ts';
+import { type AggEnv, ANY_KINDS, type FieldSource, resolveSource } from './field-source.ts';
 
 function compileFilter(query: QueryNode, env: AggEnv): Weight {
   return compileQuery(query, {
@@ -91,12 +91,7 @@ export class MissingCollector extends SingleBucketCollector {
 
   constructor(spec: MissingSpec, env: AggEnv, subs: readonly AggCollector[]) {
     super(subs);
-    this.src = resolveSource(
-      spec.source,
-      'missing',
-      new Set(['number', 'date', 'bool', 'keyword', 'ip', 'geo']),
-      env,
-    );
+    this.src = resolveSource(spec.source, 'missing', ANY_KINDS, env);
     this.never = spec.source.missing !== undefined || this.src.constant !== undefined;
   }
 

@@ -33,11 +33,10 @@ import {
   normalizeLong,
   numberFor,
   resolveSource,
+  TERMS_KINDS,
 } from './field-source.ts';
 
 type Key = string | number | bigint;
-
-const TERMS_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['number', 'date', 'bool', 'keyword', 'ip']);
 
 function termsKind(src: FieldSource): TermsKind {
   switch (src.kind) {
