@@ -184,7 +184,7 @@ export function render(ctx: RenderContext, res: RestResponse): Rendered {
  * header into a Fetch `Headers` (validated and normalized one by one, then converted back for
  * Node), while @hono/node-server hands a plain object straight to `writeHead`.
  */
-function send(_c: Context<Env>, r: Rendered): Response {
+function send(r: Rendered): Response {
   type Init = NonNullable<ConstructorParameters<typeof Response>[1]>;
   return new Response(r.text as ConstructorParameters<typeof Response>[0], {
     status: r.status,
@@ -240,9 +240,9 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           disconnect,
         );
         const res = await route.handler(req, opts.services);
-        return send(c, render({ method, query, contentType, warnings }, res));
+        return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {
-        return send(c, fail({ method, query, contentType, warnings }, err));
+        return send(fail({ method, query, contentType, warnings }, err));
       } finally {
         disconnect.done();
       }
@@ -263,7 +263,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       if (allowed.length > 0) throw methodNotAllowed(c.req.path, method, allowed);
       throw noHandlerFound(c.req.path, method);
     } catch (err) {
-      return send(c, fail(ctx, err));
+      return send(fail(ctx, err));
     }
   });
 
@@ -273,7 +273,6 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
     try {
       const method = c.req.method as HttpMethod;
       return send(
-        c,
         fail(
           { method, query: queryParams(c.req.url), contentType: FALLBACK_CONTENT_TYPE, warnings: [] },
           err,

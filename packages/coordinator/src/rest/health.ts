@@ -59,11 +59,7 @@ function indexHealthJson(s: NodeServices, meta: IndexMetadata, withShards: boole
     number_of_shards: byShard.size,
     number_of_replicas: replicas,
     active_primary_shards: copies.filter((c) => c.primary && c.state === 'STARTED').length,
-    active_shards: counts.active_shards,
-    relocating_shards: counts.relocating_shards,
-    initializing_shards: counts.initializing_shards,
-    unassigned_shards: counts.unassigned_shards,
-    unassigned_primary_shards: counts.unassigned_primary_shards,
+    ...counts,
   };
   if (withShards) {
     const shards: Record<string, unknown> = {};
@@ -103,11 +99,7 @@ export function clusterHealth(
     number_of_nodes: 1,
     number_of_data_nodes: 1,
     active_primary_shards: copies.filter((c) => c.primary && c.state === 'STARTED').length,
-    active_shards: counts.active_shards,
-    relocating_shards: counts.relocating_shards,
-    initializing_shards: counts.initializing_shards,
-    unassigned_shards: counts.unassigned_shards,
-    unassigned_primary_shards: counts.unassigned_primary_shards,
+    ...counts,
     delayed_unassigned_shards: 0,
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
