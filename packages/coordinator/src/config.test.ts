@@ -16,7 +16,7 @@ describe('cluster config', () => {
       JSON.stringify({
         cluster_name: 'c',
         defaults: { host: '127.0.0.1', shard_workers: 3 },
-        nodes: [{ name: 'a', http_port: 9201 }, { name: 'b' }],
+        nodes: [{ name: 'a', http_port: 9201 }, { name: 'b', shard_worker_scheduling: 'normal' }],
         settings: { 'action.auto_create_index': false },
       }),
     );
@@ -27,6 +27,7 @@ describe('cluster config', () => {
       ['a', 9201, 9300, 3],
       ['b', 9201, 9301, 3],
     ]);
+    expect(cluster.nodes.map((n) => n.shardWorkerScheduling)).toEqual(['batch', 'normal']);
     expect(cluster.nodes[1]!.dataPath).toBe(join(path, '..', 'data', 'b'));
     expect(nodeConfig(cluster, { name: 'b', httpPort: '0', shardWorkers: '2' })).toMatchObject({
       name: 'b',
@@ -54,5 +55,24 @@ describe('cluster config', () => {
       '--http-port must be a whole number from 0 to 65535, got [70000]',
     );
     expect(() => nodeConfig(cluster, { shardWorkers: 'two' })).toThrow('--workers must be a whole number');
+    expect(() => loadClusterConfig(configFile('{"nodes":[{"shard_worker_scheduling":"fifo"}]}'))).toThrow(
+      /nodes\.0\.shard_worker_scheduling: /,
+    );
+  });
+
+  it('takes the shard worker scheduling policy from SHOAL_SHARD_WORKER_SCHEDULING', () => {
+    const cluster = loadClusterConfig(configFile('{"nodes":[{"name":"a"}]}'));
+    const saved = process.env.SHOAL_SHARD_WORKER_SCHEDULING;
+    try {
+      process.env.SHOAL_SHARD_WORKER_SCHEDULING = 'normal';
+      expect(nodeConfig(cluster, {}).shardWorkerScheduling).toBe('normal');
+      process.env.SHOAL_SHARD_WORKER_SCHEDULING = 'idle';
+      expect(() => nodeConfig(cluster, {})).toThrow(
+        'SHOAL_SHARD_WORKER_SCHEDULING must be one of [batch, normal], got [idle]',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.SHOAL_SHARD_WORKER_SCHEDULING;
+      else process.env.SHOAL_SHARD_WORKER_SCHEDULING = saved;
+    }
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { THREAD_SCHEDULING_VALUES, type ThreadScheduling } from '@shoal/shard';
 import { z } from 'zod';
 
 export interface NodeConfig {
@@ -16,6 +17,8 @@ export interface NodeConfig {
   transportPort: number;
   dataPath: string;
   shardWorkers: number;
+  /** The kernel scheduling policy of the shard worker threads (`batch` or `normal`). */
+  shardWorkerScheduling: ThreadScheduling;
 }
 
 export interface ClusterConfig {
@@ -35,6 +38,7 @@ const rawNode = z.strictObject({
   transport_port: port.optional(),
   path_data: z.string().min(1).optional(),
   shard_workers: z.number().int().min(1).optional(),
+  shard_worker_scheduling: z.enum(THREAD_SCHEDULING_VALUES).optional(),
 });
 
 const rawConfig = z.strictObject({
@@ -83,6 +87,7 @@ export function loadClusterConfig(path: string): ClusterConfig {
       transportPort: merged.transport_port ?? 9300 + i,
       dataPath: resolve(base, merged.path_data ?? `data/${name}`),
       shardWorkers: merged.shard_workers ?? availableParallelism(),
+      shardWorkerScheduling: merged.shard_worker_scheduling ?? 'batch',
     };
   });
   const names = new Set<string>();
@@ -118,6 +123,15 @@ function wholeNumber(
   return n;
 }
 
+function schedulingFrom(what: string, v: string | undefined): ThreadScheduling | undefined {
+  if (v === undefined) return undefined;
+  const found = THREAD_SCHEDULING_VALUES.find((x) => x === v);
+  if (!found) {
+    throw new ConfigError(`${what} must be one of [${THREAD_SCHEDULING_VALUES.join(', ')}], got [${v}]`);
+  }
+  return found;
+}
+
 /** Picks one node of the config and applies overrides (flags, then `SHOAL_*` variables). */
 export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): NodeConfig {
   const env = process.env;
@@ -139,5 +153,8 @@ export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): No
       wholeNumber('--workers', overrides.shardWorkers, 1, 1024) ??
       wholeNumber('SHOAL_SHARD_WORKERS', env.SHOAL_SHARD_WORKERS, 1, 1024) ??
       found.shardWorkers,
+    shardWorkerScheduling:
+      schedulingFrom('SHOAL_SHARD_WORKER_SCHEDULING', env.SHOAL_SHARD_WORKER_SCHEDULING) ??
+      found.shardWorkerScheduling,
   };
 }

@@ -24,6 +24,21 @@ export interface StartedNode {
   stop(): Promise<void>;
 }
 
+/** Says once which kernel policy the shard worker threads run under, and why if not the one asked for. */
+async function logScheduling(workers: ShardWorker[], logger: Logger): Promise<void> {
+  try {
+    const outcomes = await Promise.all(workers.map((w) => w.run({ t: 'scheduling' })));
+    const missed = outcomes.find((o) => o.notApplied !== undefined);
+    if (missed) {
+      logger.info({ reason: missed.notApplied }, 'shard worker threads keep the normal scheduling policy');
+    } else {
+      logger.debug({ policy: outcomes[0]?.policy }, 'shard worker threads scheduled');
+    }
+  } catch (err) {
+    logger.debug({ err }, 'shard worker scheduling unknown');
+  }
+}
+
 const id = () => randomBytes(16).toString('base64url').slice(0, 22);
 
 export async function startNode(
@@ -36,8 +51,14 @@ export async function startNode(
   const cancelSlots = new CancelSlots();
   const workers = Array.from(
     { length: counters.rows },
-    (_, i) => new ShardWorker(i, { counters: counters.ref(i), cancel: cancelSlots.sab }),
+    (_, i) =>
+      new ShardWorker(i, {
+        counters: counters.ref(i),
+        cancel: cancelSlots.sab,
+        scheduling: config.shardWorkerScheduling,
+      }),
   );
+  void logScheduling(workers, logger);
   const shards = new ShardTable(workers);
   for (const w of workers) {
     w.onShardsFailed((keys, reason) =>

@@ -19,3 +19,9 @@ export {
   type WorkerTask,
   type WriteTask,
 } from './tasks.ts';
+export {
+  type SchedulingOutcome,
+  THREAD_SCHEDULING_VALUES,
+  type ThreadScheduling,
+  threadPolicy,
+} from './thread-scheduling.ts';

@@ -9,6 +9,7 @@ import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
 import type { CounterRef } from './context-counters.ts';
 import type { ShardKey, ShardWorkerData, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
+import type { ThreadScheduling } from './thread-scheduling.ts';
 import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -30,9 +31,13 @@ export class ShardWorker {
   /**
    * `counters` (this thread's row of the node's search-context counters) and `cancel` (the
    * node's cancellation flags) are handed to every thread the pool starts, a replacement too,
-   * instead of travelling with each task.
+   * instead of travelling with each task. `scheduling` is the thread's kernel policy
+   * (thread-scheduling.ts; `batch` unless told otherwise).
    */
-  constructor(id: number, opts: { counters?: CounterRef; cancel?: SharedArrayBuffer } = {}) {
+  constructor(
+    id: number,
+    opts: { counters?: CounterRef; cancel?: SharedArrayBuffer; scheduling?: ThreadScheduling } = {},
+  ) {
     this.id = id;
     this.pool = startWithExecArgv(
       tsExecArgv(workerUrl),
@@ -53,7 +58,11 @@ export class ShardWorker {
           recordTiming: false,
           execArgv,
           resourceLimits: workerResourceLimits(),
-          workerData: { counters: opts.counters, cancel: opts.cancel } satisfies ShardWorkerData,
+          workerData: {
+            counters: opts.counters,
+            cancel: opts.cancel,
+            scheduling: opts.scheduling ?? 'batch',
+          } satisfies ShardWorkerData,
         }),
     );
     // Piscina reports a thread death as an 'error' event only when no task was running on it;

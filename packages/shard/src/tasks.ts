@@ -17,6 +17,7 @@ import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 import type { PackedHits } from './hit-codec.ts';
+import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
 /** What every shard worker thread is started with. */
 export interface ShardWorkerData {
@@ -24,6 +25,8 @@ export interface ShardWorkerData {
   counters?: CounterRef;
   /** The node's cancellation flags (cancel-slots.ts); tasks carry a token into them. */
   cancel?: SharedArrayBuffer;
+  /** The kernel scheduling policy the thread moves itself to (thread-scheduling.ts). */
+  scheduling?: ThreadScheduling;
 }
 
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
@@ -137,6 +140,7 @@ export type WorkerTask =
   | { t: 'forcemerge'; key: ShardKey; maxNumSegments: number; onlyExpungeDeletes: boolean }
   | { t: 'translog_settings'; key: ShardKey; translog: TranslogSettings }
   | { t: 'memory' }
+  | { t: 'scheduling' }
   | ContextTask
   | { t: 'noop' }
   | { t: 'crash' };
@@ -203,6 +207,7 @@ export interface TaskResults extends ContextTaskResults {
   forcemerge: { merged: boolean };
   translog_settings: Record<string, never>;
   memory: WorkerMemory;
+  scheduling: SchedulingOutcome;
   noop: Record<string, never>;
   crash: Record<string, never>;
 }

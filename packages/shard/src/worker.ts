@@ -24,6 +24,7 @@ import type {
   WorkerTask,
   WriteTask,
 } from './tasks.ts';
+import { applyThreadScheduling } from './thread-scheduling.ts';
 
 const shards = new Map<ShardKey, ShardHost>();
 
@@ -35,6 +36,8 @@ function fullGc(): void {
 const contexts = new ReaderContexts();
 const startData = workerData as ShardWorkerData | null;
 contexts.attach(startData?.counters);
+/** Settles once the thread has moved to its scheduling policy (or found it cannot). */
+const scheduling = applyThreadScheduling(startData?.scheduling ?? 'batch');
 
 function host(key: ShardKey): ShardHost {
   const h = shards.get(key);
@@ -257,6 +260,8 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         residentSegmentBytes: resident,
       };
     }
+    case 'scheduling':
+      return scheduling;
     case 'noop':
       return {};
     case 'crash':

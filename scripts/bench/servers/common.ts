@@ -44,7 +44,9 @@ export async function readRawBody(incoming: IncomingMessage | undefined): Promis
 /** Starts the workers (and waits until each thread answers a noop), then serves the app. */
 export async function runCeilingServer(kind: string, build: (args: CeilingArgs) => Hono<Env>): Promise<void> {
   const opts = parseCeilingArgs();
-  const workers = Array.from({ length: opts.workers }, (_, i) => new ShardWorker(i));
+  // As a node: SHOAL_SHARD_WORKER_SCHEDULING=normal keeps the threads' default kernel policy.
+  const scheduling = process.env.SHOAL_SHARD_WORKER_SCHEDULING === 'normal' ? 'normal' : 'batch';
+  const workers = Array.from({ length: opts.workers }, (_, i) => new ShardWorker(i, { scheduling }));
   await Promise.all(workers.map((w) => w.run({ t: 'noop' })));
   const app = build({ workers, shards: opts.shards });
   const server = await new Promise<Server>((resolveServer, reject) => {
