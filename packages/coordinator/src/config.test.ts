@@ -16,7 +16,10 @@ describe('cluster config', () => {
       JSON.stringify({
         cluster_name: 'c',
         defaults: { host: '127.0.0.1', shard_workers: 3 },
-        nodes: [{ name: 'a', http_port: 9201 }, { name: 'b', shard_worker_scheduling: 'normal' }],
+        nodes: [
+          { name: 'a', http_port: 9201 },
+          { name: 'b', shard_worker_scheduling: 'normal' },
+        ],
         settings: { 'action.auto_create_index': false },
       }),
     );

@@ -1,6 +1,6 @@
 import type { ShardFetchResult, ShardQueryResult } from '@shoal/engine';
 import { describe, expect, it } from 'vitest';
-import { packHits, unpackHits } from './hit-codec.ts';
+import { packedHeader, packHits, unpackHits } from './hit-codec.ts';
 
 const enc = new TextEncoder();
 
@@ -36,7 +36,7 @@ describe('packed hits', () => {
       sourceOffsets: Uint32Array.from([0, 7, 7 + enc.encode(sources[1]!).length, bytes.length]),
     };
     const packed = packHits(result, 3, fetched);
-    expect(packed.hits.columns.map((c) => c.kind)).toEqual([
+    expect(packedHeader(packed).columns.map((c) => c.kind)).toEqual([
       'doc',
       'shard_doc',
       'f64',

@@ -6,41 +6,28 @@
  *
  * Sort values travel as columns: a `_doc` value is the hit's doc and a `_shard_doc` value is
  * rebuilt from the shard index and the doc, so neither is sent; numbers and longs travel as
- * Float64 / BigInt64 columns; anything else (strings, nulls, mixed) as a plain array.
+ * Float64 / BigInt64 columns; anything else (strings, nulls, mixed) as a plain array. The
+ * header (counts, totals, offsets) is numbers at the start of the buffer (packed-header.ts),
+ * so a reply is the buffer and, when there are documents, their ids as one string. A task
+ * reply carries `bytes` as a top-level field, so the worker transfers it (worker.ts).
  *
  * A scroll step may instead send its hits already rendered (`RenderedHits`): each hit's JSON
  * from `"_id"` on, `_source` spliced in, which the coordinator only concatenates.
  */
 import type { ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
+import {
+  type Column,
+  headerBytes,
+  type PackedFetch,
+  type PackedHits,
+  type PackedRendered,
+  type PackedReply,
+  readHeader,
+  writeHeader,
+} from './packed-header.ts';
 
-export type Column =
-  | { kind: 'doc' }
-  | { kind: 'shard_doc' }
-  | { kind: 'f64'; at: number }
-  | { kind: 'i64'; at: number }
-  | { kind: 'values'; values: SortValue[] };
-
-interface PackedFetch {
-  /** The documents of the first `count` hits (a scroll step may prefetch only some). */
-  count: number;
-  ids: string;
-  idEnds: number;
-  routing: (string | null)[] | null;
-  versions: number;
-  seqNos: number;
-  primaryTerms: number;
-  sourceOffsets: number;
-  sourceBytes: number;
-  sourceLength: number;
-}
-
-interface PackedRendered {
-  count: number;
-  ends: number;
-  bytes: number;
-  length: number;
-}
+export type { Column, PackedHits, PackedReply } from './packed-header.ts';
 
 /**
  * Hits rendered as the response writes them, without the leading `{"_index":…,` (the
@@ -49,30 +36,6 @@ interface PackedRendered {
 export interface RenderedHits {
   bytes: Uint8Array;
   ends: Uint32Array;
-}
-
-export interface PackedHits {
-  totalHits: number;
-  totalRelation: 'eq' | 'gte';
-  maxScore: number;
-  count: number;
-  shardIndex: number;
-  docs: number;
-  scores: number;
-  columns: Column[];
-  display?: SortValue[][];
-  fetch?: PackedFetch;
-  rendered?: PackedRendered;
-}
-
-/**
- * Packed hits and their buffer. A task reply carries `bytes` as a top-level field, so the
- * worker transfers it (see worker.ts `transferables`).
- */
-export interface PackedReply {
-  hits: PackedHits;
-  /** Every column, at the byte offsets `hits` names (8-byte aligned). */
-  bytes: Uint8Array;
 }
 
 class Layout {
@@ -119,8 +82,9 @@ export function packHits(
   const hits = result.hits;
   const n = hits.length;
   const layout = new Layout();
-  const scores = layout.take(n * 8);
   const keys = n > 0 ? hits[0]!.sort.length : 0;
+  layout.take(headerBytes(keys, fetched !== undefined, rendered !== undefined));
+  const scores = layout.take(n * 8);
   const columns: Column[] = new Array(keys);
   for (let j = 0; j < keys; j++) columns[j] = columnOf(hits, j, shardIndex, layout);
   const docs = layout.take(n * 4);
@@ -203,7 +167,16 @@ export function packHits(
   if (hits.some((h) => h.display)) packed.display = hits.map((h) => h.display ?? h.sort);
   if (fetch) packed.fetch = fetch;
   if (packedRendered) packed.rendered = packedRendered;
-  return { hits: packed, bytes: new Uint8Array(buf) };
+  const extra = writeHeader(f64, packed);
+  const reply: PackedReply = { bytes: new Uint8Array(buf) };
+  if (fetch) reply.ids = ids;
+  if (extra) reply.extra = extra;
+  return reply;
+}
+
+/** The header of packed hits. */
+export function packedHeader(reply: PackedReply): PackedHits {
+  return readHeader(BufferViews.of(reply.bytes).f64, reply);
 }
 
 export function unpackHits(reply: PackedReply): {
@@ -211,8 +184,8 @@ export function unpackHits(reply: PackedReply): {
   fetched?: ShardFetchResult;
   rendered?: RenderedHits;
 } {
-  const p = reply.hits;
   const v = BufferViews.of(reply.bytes);
+  const p = readHeader(v.f64, reply);
   const { buf, base } = v;
   const n = p.count;
   const i32 = v.i32;
@@ -265,7 +238,7 @@ export function unpackHits(reply: PackedReply): {
 /** The rendered hits of a packed reply, as views of its buffer. */
 export function renderedHits(reply: PackedReply): RenderedHits | undefined {
   const v = BufferViews.of(reply.bytes);
-  return renderedViews(v.buf, v.base, reply.hits.rendered);
+  return renderedViews(v.buf, v.base, readHeader(v.f64, reply).rendered);
 }
 
 function renderedViews(
@@ -350,11 +323,17 @@ export class BufferViews {
   }
 }
 
-/** A query task's reply with its hits packed (`result.hits` left empty). */
+/** A query task's reply: its hits packed, and the partial aggregations beside them. */
 export function packedQueryReply(
   result: ShardQueryResult,
   shardIndex: number,
-): { result: ShardQueryResult; packed: PackedHits; bytes: Uint8Array } {
-  const { hits, bytes } = packHits(result, shardIndex);
-  return { result: { ...result, hits: [] }, packed: hits, bytes };
+  fetched?: ShardFetchResult,
+): PackedReply & { aggregations?: ShardQueryResult['aggregations'] } {
+  const reply: PackedReply & { aggregations?: ShardQueryResult['aggregations'] } = packHits(
+    result,
+    shardIndex,
+    fetched,
+  );
+  if (result.aggregations !== undefined) reply.aggregations = result.aggregations;
+  return reply;
 }

@@ -1,7 +1,14 @@
 export { CancelSlots, type CancelToken, NOT_CANCELLABLE } from './cancel-slots.ts';
 export { ContextCounters, type ContextTotals, type CounterRef } from './context-counters.ts';
 export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
-export { type PackedReply, packHits, type RenderedHits, renderedHits, unpackHits } from './hit-codec.ts';
+export {
+  type PackedReply,
+  packedHeader,
+  packHits,
+  type RenderedHits,
+  renderedHits,
+  unpackHits,
+} from './hit-codec.ts';
 export { PackedCursor } from './packed-cursor.ts';
 export type { ContextRef } from './reader-contexts.ts';
 export { ShardWorker, type TaskOf } from './shard-worker.ts';

@@ -7,6 +7,7 @@
 import type { ShardHitRef } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
 import { BufferViews, type Column, type PackedReply, sortValueAt } from './hit-codec.ts';
+import { readHeader } from './packed-header.ts';
 
 export class PackedCursor {
   /** The hit at `pos` (rewritten in place by `next`), tagged with its shard. */
@@ -19,15 +20,20 @@ export class PackedCursor {
   private readonly scores: number;
   private readonly high: bigint;
 
-  constructor(reply: PackedReply, shardIndex = reply.hits.shardIndex) {
-    const p = reply.hits;
+  constructor(reply: PackedReply, shardIndex?: number) {
     this.views = BufferViews.of(reply.bytes);
+    const p = readHeader(this.views.f64, reply);
     this.columns = p.columns;
     this.count = p.count;
     this.docs = p.docs >> 2;
     this.scores = p.scores >> 3;
     this.high = BigInt(p.shardIndex) << 32n;
-    this.hit = { doc: 0, score: 0, sort: new Array<SortValue>(p.columns.length), shardIndex };
+    this.hit = {
+      doc: 0,
+      score: 0,
+      sort: new Array<SortValue>(p.columns.length),
+      shardIndex: shardIndex ?? p.shardIndex,
+    };
     if (this.count > 0) this.load(0);
   }
 

@@ -16,7 +16,7 @@ import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
-import type { PackedHits } from './hit-codec.ts';
+import type { PackedReply } from './hit-codec.ts';
 import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
 /** What every shard worker thread is started with. */
@@ -145,13 +145,11 @@ export type WorkerTask =
   | { t: 'noop' }
   | { t: 'crash' };
 
-export interface QueryTaskResult {
-  result: ShardQueryResult;
+/** The shard's hits (and, with `prefetch`, their documents) packed (hit-codec.ts). */
+export interface QueryTaskResult extends PackedReply {
+  aggregations?: ShardQueryResult['aggregations'];
   /** The reader context kept for the fetch phase, when asked. */
   contextId?: number;
-  /** The hits packed into `bytes` instead of `result.hits` (hit-codec.ts; PIT searches). */
-  packed?: PackedHits;
-  bytes?: Uint8Array;
 }
 
 export interface ShardStats {

@@ -12,7 +12,7 @@ import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
-import { packedQueryReply, packHits } from './hit-codec.ts';
+import { packedQueryReply } from './hit-codec.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
@@ -151,12 +151,11 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
         if (task.prefetch && result.hits.length > 0) {
           const n = Math.min(task.prefetch.count, result.hits.length);
           const docs = result.hits.slice(0, n).map((hit) => hit.doc);
-          const packed = packHits(
+          return packedQueryReply(
             result,
             task.req.shardIndex,
             executeFetch(reader, { ...task.prefetch.fetch, docs }),
           );
-          return { result: { ...result, hits: [] }, packed: packed.hits, bytes: packed.bytes };
         }
         if (task.keepContext && result.hits.length > 0) {
           kept = true;

@@ -16,7 +16,7 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge } from './keep-alive.ts';
-import type { ShardQueryExec } from './query-phase.ts';
+import { type ShardQueryExec, unpackQueryReply } from './query-phase.ts';
 import { runSearchPhases } from './search-phases.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 
@@ -79,14 +79,16 @@ export async function executePitSearch(
   const build = shardRequests(search, sort, pit.shards.length, 'pit');
   const exec: ShardQueryExec = async (t) => {
     const { worker, key, context } = contextWorker(s, pit.shards[t.shardIndex]!);
-    const reply = await worker.run({
-      t: 'query',
-      key,
-      req: build(t),
-      cancel,
-      keepContext: true,
-      pit: { context, keepAliveMs: pitReq.keepAliveMs },
-    });
+    const { reply } = unpackQueryReply(
+      await worker.run({
+        t: 'query',
+        key,
+        req: build(t),
+        cancel,
+        keepContext: true,
+        pit: { context, keepAliveMs: pitReq.keepAliveMs },
+      }),
+    );
     return { reply, worker, key };
   };
   s.leases.touch(pit.lease, pitReq.keepAliveMs);

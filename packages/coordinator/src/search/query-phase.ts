@@ -37,10 +37,27 @@ export interface QueryPhaseResult {
   failures: ShardFailure[];
 }
 
+/** A shard's query-phase answer, its hits unpacked. */
+export interface ShardQueryReply {
+  result: ShardQueryResult;
+  /** The reader context kept for the fetch phase. */
+  contextId?: number;
+}
+
 /** Runs one shard's query; returns the worker's answer and who gave it. */
 export type ShardQueryExec = (
   t: ShardTarget,
-) => Promise<{ reply: QueryTaskResult; worker: ShardWorker; key: ShardKey; fetched?: ShardFetchResult }>;
+) => Promise<{ reply: ShardQueryReply; worker: ShardWorker; key: ShardKey; fetched?: ShardFetchResult }>;
+
+/** A query task's packed reply as the query phase reads it, and the documents it prefetched. */
+export function unpackQueryReply(reply: QueryTaskResult): {
+  reply: ShardQueryReply;
+  fetched?: ShardFetchResult;
+} {
+  const { result, fetched } = unpackHits(reply);
+  withAggregations(result, reply);
+  return { reply: { result, contextId: reply.contextId }, fetched };
+}
 
 function notStarted(t: ShardTarget): ShoalError {
   const state = t.copy?.state ?? 'UNASSIGNED';
@@ -74,21 +91,18 @@ export function latestReaderQuery(
 ): ShardQueryExec {
   return async (t) => {
     const { worker, key } = startedCopy(t);
-    const reply = await worker.run({
-      t: 'query',
-      key,
-      req: build(t),
-      cancel,
-      keepContext: keepContext && !prefetch,
-      prefetch,
-    });
-    if (prefetch && reply.packed && reply.bytes) {
-      const { result, fetched } = unpackHits({ hits: reply.packed, bytes: reply.bytes });
-      withAggregations(result, reply.result);
-      s.counters.fetchTotal++;
-      return { reply: { result }, worker, key, fetched };
-    }
-    return { reply, worker, key };
+    const { reply, fetched } = unpackQueryReply(
+      await worker.run({
+        t: 'query',
+        key,
+        req: build(t),
+        cancel,
+        keepContext: keepContext && !prefetch,
+        prefetch,
+      }),
+    );
+    if (fetched) s.counters.fetchTotal++;
+    return { reply, worker, key, fetched };
   };
 }
 
@@ -115,10 +129,7 @@ export async function runQueryPhase(
     targets.map(async (t) => {
       try {
         const { reply, worker, key, fetched } = await exec(t);
-        const result =
-          reply.packed && reply.bytes
-            ? withAggregations(unpackHits({ hits: reply.packed, bytes: reply.bytes }).result, reply.result)
-            : reply.result;
+        const result = reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];
         for (const h of hits) h.shardIndex = t.shardIndex;

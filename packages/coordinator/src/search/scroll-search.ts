@@ -19,7 +19,7 @@ import {
   searchPhaseExecution,
   TRACK_TOTAL_HITS_ACCURATE,
 } from '@shoal/protocol';
-import { type CancelToken, type PackedReply, type ScrollSpec, unpackHits } from '@shoal/shard';
+import { type CancelToken, type PackedReply, packedHeader, type ScrollSpec, unpackHits } from '@shoal/shard';
 import {
   decodeScrollId,
   encodeContextId,
@@ -346,14 +346,15 @@ async function renderedContinuation(
         prefetch: 0,
         render: true,
       });
-      if (!r.hits.rendered) throw new Error('the shard did not render its scroll hits');
+      const header = packedHeader(r);
+      if (!header.rendered) throw new Error('the shard did not render its scroll hits');
       specs.set(t.shardIndex, r.spec);
       packed.set(t.shardIndex, r);
       // The hits stay packed: the page is merged from them below, without a hit object each.
       const result = {
-        totalHits: r.hits.totalHits,
-        totalRelation: r.hits.totalRelation,
-        maxScore: r.hits.maxScore,
+        totalHits: header.totalHits,
+        totalRelation: header.totalRelation,
+        maxScore: header.maxScore,
         hits: [],
       };
       return { reply: { result, contextId: context.id }, worker, key };
