@@ -7,7 +7,6 @@ import type {
   ShardDocsStats,
   ShardFetchRequest,
   ShardFetchResult,
-  ShardQueryRequest,
   ShardQueryResult,
   ShardWriteOutcome,
   ShardWriteResult,
@@ -17,6 +16,7 @@ import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 import type { PackedReply } from './hit-codec.ts';
+import type { WireFetchOptions, WireQueryRequest } from './query-task-wire.ts';
 import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
 /** What every shard worker thread is started with. */
@@ -110,11 +110,12 @@ export type WorkerTask =
   | {
       t: 'query';
       key: ShardKey;
-      req: ShardQueryRequest;
+      /** The request with its defaults left out (query-task-wire.ts). */
+      req: WireQueryRequest;
       /** Int32 flag set to 1 by the coordinator when the client goes away. */
       cancel: CancelToken;
       /** Keep the reader for the fetch phase and return its context id. */
-      keepContext: boolean;
+      keepContext?: true;
       /** Run on this PIT's reader (its context then serves the fetch phase too). */
       pit?: PitQuery;
       /**
@@ -122,7 +123,7 @@ export type WorkerTask =
        * round trip): for small first pages, fetching a few documents that the merge may drop
        * costs less than a second message to every shard.
        */
-      prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> };
+      prefetch?: { count: number } & WireFetchOptions;
     }
   | { t: 'count'; key: ShardKey; query: QueryNode; cancel: CancelToken }
   | {

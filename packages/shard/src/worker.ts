@@ -13,6 +13,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply } from './hit-codec.ts';
+import { fromWireFetch, fromWireQuery } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
@@ -123,11 +124,12 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
     case 'refresh':
       return { refreshed: host(task.key).refresh() };
     case 'query': {
+      const req = fromWireQuery(task.req);
       if (task.pit) {
         // The context first: a PIT whose shard is gone says what became of it.
         const pitStarted = performance.now();
         try {
-          return pitQuery(task.key, task.req, task.pit, task.cancel, contextDeps);
+          return pitQuery(task.key, req, task.pit, task.cancel, contextDeps);
         } finally {
           const ph = shards.get(task.key);
           if (ph) {
@@ -141,7 +143,7 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
       let kept = false;
       const started = performance.now();
       try {
-        const result = executeQuery(reader, h.mapping, task.req, {
+        const result = executeQuery(reader, h.mapping, req, {
           index: h.spec.index,
           indexUuid: h.spec.indexUuid,
           shardId: h.spec.shardId,
@@ -153,18 +155,18 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
           const docs = result.hits.slice(0, n).map((hit) => hit.doc);
           return packedQueryReply(
             result,
-            task.req.shardIndex,
-            executeFetch(reader, { ...task.prefetch.fetch, docs }),
+            req.shardIndex,
+            executeFetch(reader, { ...fromWireFetch(task.prefetch), docs }),
           );
         }
         if (task.keepContext && result.hits.length > 0) {
           kept = true;
           return {
-            ...packedQueryReply(result, task.req.shardIndex),
+            ...packedQueryReply(result, req.shardIndex),
             contextId: contexts.openTransient(task.key, reader),
           };
         }
-        return packedQueryReply(result, task.req.shardIndex);
+        return packedQueryReply(result, req.shardIndex);
       } finally {
         if (!kept) reader.release();
         h.searchStats.queryTotal++;

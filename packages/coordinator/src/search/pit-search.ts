@@ -10,7 +10,7 @@ import {
   type SortSpec,
   searchPhaseExecution,
 } from '@shoal/protocol';
-import type { CancelToken } from '@shoal/shard';
+import { type CancelToken, toWireQuery } from '@shoal/shard';
 import { decodePitId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -83,7 +83,7 @@ export async function executePitSearch(
       await worker.run({
         t: 'query',
         key,
-        req: build(t),
+        req: toWireQuery(build(t)),
         cancel,
         keepContext: true,
         pit: { context, keepAliveMs: pitReq.keepAliveMs },

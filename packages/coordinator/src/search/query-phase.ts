@@ -11,6 +11,9 @@ import {
   type QueryTaskResult,
   type ShardKey,
   type ShardWorker,
+  type TaskOf,
+  toWireFetch,
+  toWireQuery,
   unpackHits,
 } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
@@ -89,18 +92,13 @@ export function latestReaderQuery(
   keepContext: boolean,
   prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> },
 ): ShardQueryExec {
+  const wirePrefetch = prefetch && { count: prefetch.count, ...toWireFetch(prefetch.fetch) };
   return async (t) => {
     const { worker, key } = startedCopy(t);
-    const { reply, fetched } = unpackQueryReply(
-      await worker.run({
-        t: 'query',
-        key,
-        req: build(t),
-        cancel,
-        keepContext: keepContext && !prefetch,
-        prefetch,
-      }),
-    );
+    const task: TaskOf<'query'> = { t: 'query', key, req: toWireQuery(build(t)), cancel };
+    if (wirePrefetch) task.prefetch = wirePrefetch;
+    else if (keepContext) task.keepContext = true;
+    const { reply, fetched } = unpackQueryReply(await worker.run(task));
     if (fetched) s.counters.fetchTotal++;
     return { reply, worker, key, fetched };
   };

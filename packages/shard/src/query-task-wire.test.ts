@@ -1,0 +1,79 @@
+import type { ShardQueryRequest } from '@shoal/engine';
+import { describe, expect, it } from 'vitest';
+import { fromWireFetch, fromWireQuery, toWireFetch, toWireQuery } from './query-task-wire.ts';
+
+const base: ShardQueryRequest = {
+  query: { type: 'match_all', boost: 1 },
+  sort: [{ kind: 'score', order: 'desc' }],
+  k: 10,
+  trackTotalHitsUpTo: 10_000,
+  trackScores: false,
+  shardIndex: 1,
+};
+
+describe('query task wire form', () => {
+  it('leaves out the score sort and track_scores false, and puts them back', () => {
+    const wire = toWireQuery(base);
+    expect(wire).toEqual({ query: base.query, k: 10, trackTotalHitsUpTo: 10_000, shardIndex: 1 });
+    expect('sort' in wire || 'trackScores' in wire).toBe(false);
+    expect(fromWireQuery(structuredClone(wire))).toEqual(base);
+  });
+
+  it('carries every optional part of a request', () => {
+    const full: Required<ShardQueryRequest> = {
+      ...base,
+      trackScores: true,
+      searchAfter: [1],
+      slice: {
+        id: 0,
+        max: 2,
+        field: '_id',
+        context: 'scroll',
+      } as unknown as Required<ShardQueryRequest>['slice'],
+      resumeAfter: { after: [1], doc: 2 } as unknown as Required<ShardQueryRequest>['resumeAfter'],
+      aggs: { a: {} } as unknown as Required<ShardQueryRequest>['aggs'],
+      postFilter: { type: 'match_none' },
+    };
+    expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);
+  });
+
+  it('keeps every other sort, track_scores and the optional parts', () => {
+    const req: ShardQueryRequest = {
+      ...base,
+      sort: [
+        { kind: 'field', field: 'n', order: 'desc', missing: '_last' },
+        { kind: 'score', order: 'desc' },
+      ],
+      trackScores: true,
+      searchAfter: [3, 1.5],
+    };
+    expect(fromWireQuery(structuredClone(toWireQuery(req)))).toEqual(req);
+    for (const sort of [[{ kind: 'score', order: 'asc' }], [{ kind: 'doc', order: 'desc' }], []] as const) {
+      const r = { ...base, sort: [...sort] };
+      expect(toWireQuery(r).sort).toEqual(sort);
+      expect(fromWireQuery(structuredClone(toWireQuery(r)))).toEqual(r);
+    }
+  });
+
+  it('leaves out fetch options at their defaults', () => {
+    const whole = {
+      source: { enabled: true, includes: [], excludes: [] },
+      version: false,
+      seqNoPrimaryTerm: false,
+    };
+    expect(toWireFetch(whole)).toEqual({});
+    expect(fromWireFetch({})).toEqual(whole);
+    const some = {
+      source: { enabled: true, includes: ['a*'], excludes: [] },
+      version: true,
+      seqNoPrimaryTerm: true,
+    };
+    expect(fromWireFetch(structuredClone(toWireFetch(some)))).toEqual(some);
+    const none = {
+      source: { enabled: false, includes: [], excludes: [] },
+      version: false,
+      seqNoPrimaryTerm: true,
+    };
+    expect(fromWireFetch(toWireFetch(none))).toEqual(none);
+  });
+});
