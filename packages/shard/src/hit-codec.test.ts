@@ -49,7 +49,7 @@ describe('packed hits', () => {
     expect(back.result.totalHits).toBe(42);
     expect(back.result.totalRelation).toBe('gte');
     expect(back.result.hits.map((h) => ({ ...h, display: h.display }))).toEqual(
-      result.hits.map((h, i) => ({ ...h, display: i === 2 ? ['2024-01-01'] : h.sort })),
+      result.hits.map((h, i) => ({ ...h, shardIndex: 3, display: i === 2 ? ['2024-01-01'] : h.sort })),
     );
     expect(back.fetched).toEqual({
       ...fetched,

@@ -200,7 +200,14 @@ export function unpackHits(reply: PackedReply): {
     const doc = i32[d + i]!;
     const sort: SortValue[] = new Array(keys);
     for (let j = 0; j < keys; j++) sort[j] = sortValueAt(v, columns[j]!, i, doc, high);
-    const hit: ShardHitRef = { doc, score: f64[s + i]!, sort };
+    // Tagged with its shard here, in the object's first shape: the coordinator's merge reads
+    // `shardIndex`, and adding it later would move every hit to a new hidden class.
+    const hit: ShardHitRef & { shardIndex: number } = {
+      doc,
+      score: f64[s + i]!,
+      sort,
+      shardIndex: p.shardIndex,
+    };
     if (p.display) hit.display = p.display[i]!;
     hits[i] = hit;
   }
