@@ -22,6 +22,8 @@ import { environment, errorMessage, fixed, int, medianRun, printTable, writeResu
 
 const WORKERS = 2;
 const SHARDS = 2;
+/** The shard worker threads' kernel policy (thread-scheduling.ts), set alike in every server. */
+const SCHEDULING = process.env.SHOAL_SHARD_WORKER_SCHEDULING === 'normal' ? 'normal' : 'batch';
 /** "other cores" above this marks a run as disturbed by other programs. */
 const OTHER_LOAD_WARNING = 0.2;
 /** Measurement rounds; each row's figures are those of its median round. */
@@ -352,7 +354,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
   console.log(
     `\nsearch: ${load.connections} connections; ${ROUNDS} interleaved rounds of ${fixed(load.durationS / ROUNDS, 1)} s per scenario ` +
       `(${load.warmupS} s warm-up first, ${Math.min(load.warmupS, LATER_WARMUP_S)} s later); figures of the median round; ` +
-      `${WORKERS} shard workers; flights-200k in ${SHARDS} shards\n`,
+      `${WORKERS} shard workers (${SCHEDULING} scheduling policy, in the node and in ceiling (b)); flights-200k in ${SHARDS} shards\n`,
   );
   printTable(
     [
@@ -412,7 +414,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     scenario: 'search',
     date: new Date(started).toISOString(),
     environment: environment(),
-    options: { ...load, rounds: ROUNDS, workers: WORKERS, shards: SHARDS },
+    options: { ...load, rounds: ROUNDS, workers: WORKERS, shards: SHARDS, scheduling: SCHEDULING },
     load: loadInfo,
     nodeError,
     rows,
