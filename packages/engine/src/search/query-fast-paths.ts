@@ -11,11 +11,11 @@
  * Every path skips the docs the plan's filter excludes (deleted, or outside the slice).
  */
 
-import type { SortValue } from '@shoal/protocol';
 import { TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
+import { docAt, mergeStreams, SegmentStream, type StreamShape, valueAt } from './segment-merge.ts';
 import { compareSortValues } from './sort-values.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
@@ -145,23 +145,6 @@ function docOrder(plan: QueryPlan): Collected {
   return { total, relation, maxScore: score, cands: out };
 }
 
-/** The doc at position p of a segment's sort order (missing docs first or last). */
-function docAt(perm: SortedPermutation, p: number, missingFirst: boolean): number {
-  const m = perm.missing.length;
-  if (missingFirst) return p < m ? perm.missing[p]! : perm.order[p - m]!;
-  const n = perm.order.length;
-  return p < n ? perm.order[p]! : perm.missing[p - n]!;
-}
-
-/** The sort value at position p (the field's `missing` substitute for docs without one). */
-function valueAt(perm: SortedPermutation, p: number, missingFirst: boolean, missing: SortValue): SortValue {
-  if (missingFirst) {
-    const m = perm.missing.length;
-    return p < m ? missing : perm.value(p - m);
-  }
-  return p < perm.order.length ? perm.value(p) : missing;
-}
-
 /** How position q compares with `search_after` (a scroll resumes after its last doc). */
 function compareToAfter(
   plan: QueryPlan,
@@ -187,15 +170,18 @@ function fieldOrder(plan: QueryPlan): Collected {
   const fs = key.field!;
   const spec = key.spec;
   const missingFirst = spec.kind === 'field' && spec.missing === '_first';
-  const tiebreak = keys.length === 2;
   const matchAll = weight instanceof MatchAllWeight;
   const score = matchAll && plan.needsScores ? weight.score : Number.NaN;
+  const shape: StreamShape = {
+    missingFirst,
+    missing: fs.missing,
+    score,
+    tiebreak: keys.length === 2,
+    step: () => plan.cancel.step(),
+  };
   let total = matchAll ? filter.total : 0;
-  const cands: Candidate[] = [];
-  const cmp = candidateComparator(keys);
   const permKey = permutationKey(fs, key.reverse);
-  /** The k-th best candidate so far, once there are k. */
-  let worst: Candidate | undefined;
+  const streams: SegmentStream[] = [];
   for (const rs of reader.segments) {
     plan.cancel.now();
     const excluded = filter.excluded(rs);
@@ -216,11 +202,10 @@ function fieldOrder(plan: QueryPlan): Collected {
     }
     if (k === 0) continue;
     const perm = sortedPermutation(rs, fs, key.reverse, permKey);
-    const n = perm.order.length + perm.missing.length;
     let p = 0;
     if (after) {
       let lo = 0;
-      let hi = n;
+      let hi = perm.order.length + perm.missing.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (compareToAfter(plan, rs, perm, mid, missingFirst) > 0) hi = mid;
@@ -228,26 +213,9 @@ function fieldOrder(plan: QueryPlan): Collected {
       }
       p = lo;
     }
-    let found = 0;
-    for (; p < n && found < k; p++) {
-      plan.cancel.step();
-      const d = docAt(perm, p, missingFirst);
-      if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
-      const doc = rs.docBase + d;
-      const value = valueAt(perm, p, missingFirst, fs.missing);
-      const cand: Candidate = { doc, score, values: tiebreak ? [value, doc] : [value] };
-      // The segment is walked in sort order: once a doc cannot beat the k-th best of the
-      // segments before, none after it in this segment can.
-      if (worst && cmp(cand, worst) >= 0) break;
-      cands.push(cand);
-      found++;
-    }
-    if (cands.length >= k && k > 0) {
-      cands.sort(cmp);
-      cands.length = k;
-      worst = cands[k - 1];
-    }
+    streams.push(new SegmentStream(rs, perm, p, accept, excluded, shape));
   }
-  cands.sort(cmp);
-  return { total, relation: 'eq', maxScore: score, cands: cands.slice(0, k) };
+  // Each segment is walked in sort order: the page is a merge of their heads.
+  const cands = k === 0 ? [] : mergeStreams(streams, candidateComparator(keys), k);
+  return { total, relation: 'eq', maxScore: score, cands };
 }
