@@ -62,6 +62,15 @@ describe('cluster health', () => {
         unassigned_primary_shards: 0,
       },
     });
+    // The level is matched in any case; anything else is Elasticsearch's 400.
+    const upper = await http(node.url, 'GET', '/_cluster/health/health-yellow?level=INDICES');
+    expect(Object.keys(upper.json.indices)).toEqual(['health-yellow']);
+    const bad = await http(node.url, 'GET', '/_cluster/health?level=index');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'level parameter must be one of [cluster] or [indices] or [shards] but was [index]',
+    });
     const shards = await http(node.url, 'GET', '/_cluster/health/health-green?level=shards');
     expect(Object.keys(shards.json.indices['health-green'].shards)).toEqual(['0', '1']);
     expect(shards.json.indices['health-green'].shards['0']).toEqual({

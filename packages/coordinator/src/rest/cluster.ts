@@ -13,7 +13,7 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { type IndicesOptions, indicesOptionsFrom } from '../state/resolve-indices.ts';
 import { clusterHealth, type Health } from './health.ts';
-import { boolParam } from './params.ts';
+import { boolParam, statsLevelParam } from './params.ts';
 
 /** The Elasticsearch version Shoal answers as (its wire behaviour follows the newest 8.x). */
 export const COMPATIBLE_ES_VERSION = '8.17.0';
@@ -105,7 +105,8 @@ async function health(req: RestRequest, s: NodeServices): Promise<RestResponse> 
   const noInitializing = boolParam(q, 'wait_for_no_initializing_shards', false);
   const activeShards = parseActiveShardCount(q.wait_for_active_shards);
   const timeoutMs = q.timeout === undefined ? 30_000 : parseTimeValue(q.timeout, 'timeout');
-  const level = q.level === 'indices' || q.level === 'shards' ? q.level : 'cluster';
+  // Validated after the other parameters, as Elasticsearch's fromRequest does.
+  const level = statsLevelParam(q, 'cluster');
   const expr = req.params.index;
   const named = expr !== undefined && expr !== '' && expr !== '_all';
   const countOptions = indicesOptionsFrom(q, HEALTH_COUNT_OPTIONS);

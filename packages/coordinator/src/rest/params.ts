@@ -55,3 +55,18 @@ export function checkWriteParams(query: Record<string, string>): void {
   if (query.timeout !== undefined) parseTimeValue(query.timeout, 'timeout');
   parseActiveShardCount(query.wait_for_active_shards);
 }
+
+/**
+ * `level` of `_cluster/health` (Elasticsearch's ClusterStatsLevel.of): `cluster`, `indices` or
+ * `shards` in any case; anything else is 400 illegal_argument_exception.
+ */
+export function statsLevelParam(
+  query: Record<string, string>,
+  dflt: 'cluster' | 'indices' | 'shards',
+): 'cluster' | 'indices' | 'shards' {
+  const v = query.level;
+  if (v === undefined) return dflt;
+  const lower = v.toLowerCase();
+  if (lower === 'cluster' || lower === 'indices' || lower === 'shards') return lower;
+  throw illegalArgument(`level parameter must be one of [cluster] or [indices] or [shards] but was [${v}]`);
+}
