@@ -19,6 +19,7 @@ beforeAll(async () => {
         name: { type: 'text', fields: { raw: { type: 'keyword' } } },
         n: { type: 'long' },
         f: { type: 'float' },
+        d: { type: 'double' },
         at: { type: 'date', format: 'strict_date_optional_time||epoch_millis' },
         tag: { type: 'keyword' },
       },
@@ -30,6 +31,7 @@ beforeAll(async () => {
     const doc: Record<string, unknown> = {
       name: `doc ${i} ${i % 3 === 0 ? 'ünïcödé' : 'plain'} text`,
       f: i / 7,
+      d: i / 2,
       at: new Date(Date.UTC(2024, 0, 1 + (i % 20))).toISOString(),
       tag: ['a', 'b', 'c'][i % 3],
     };
@@ -97,5 +99,41 @@ describe('scores', () => {
       size: 1,
     });
     expect(scored.text).toMatch(/"max_score":\d+\.\d+,/);
+  });
+});
+
+describe('sort values', () => {
+  it('of scores and floating-point fields are Java floats and doubles, in every renderer', async () => {
+    // d is a double (59 / 2 = 29.5, then 29.0), n a long, _score a float.
+    const body = {
+      query: { constant_score: { filter: { range: { d: { gte: 29 } } }, boost: 3 } },
+      sort: [{ d: 'desc' }, { n: 'asc' }, '_score'],
+      track_scores: true,
+    };
+    for (const query of ['', '?filter_path=hits.hits.sort']) {
+      const r = await http(node.url, 'POST', `/mixed/_search${query}`, body);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain(`"sort":[29.5,${5 * 2 ** 40 + 1},3.0]`);
+      expect(r.text).toContain(`"sort":[29.0,${4 * 2 ** 40 + 1},3.0]`);
+    }
+    const pretty = await http(node.url, 'POST', '/mixed/_search?pretty&filter_path=hits.hits.sort', body);
+    expect(pretty.text).toContain('29.0,');
+    // A scroll's later pages are rendered by the shards.
+    const first = await http(node.url, 'POST', '/mixed/_search?scroll=1m', {
+      sort: [{ d: 'desc' }],
+      size: 1,
+    });
+    expect(first.text).toContain('"sort":[29.5]');
+    const next = await http(node.url, 'POST', '/_search/scroll', {
+      scroll: '1m',
+      scroll_id: first.json._scroll_id,
+    });
+    expect(next.text).toContain('"sort":[29.0]');
+    // A long stays an integer, and a missing double sorts as a quoted infinity.
+    const longs = await http(node.url, 'POST', '/mixed/_search?filter_path=hits.hits.sort', {
+      sort: [{ n: { order: 'asc', missing: '_first' } }],
+      size: 1,
+    });
+    expect(longs.text).toBe('{"hits":{"hits":[{"sort":[-9223372036854775808]}]}}');
   });
 });

@@ -190,6 +190,11 @@ export interface ShardQueryResult {
   hits: ShardHitRef[];
   /** The partial aggregations, aligned with the request's `aggs` (when it had some). */
   aggregations?: ShardAggregations;
+  /**
+   * Bit i set: sort key i is a score or a floating-point field (float, double, numeric_type
+   * double), whose values Elasticsearch writes as Java floats and doubles (`2.0`). Absent: none.
+   */
+  floatingKeys?: number;
 }
 
 export interface ShardFetchRequest {

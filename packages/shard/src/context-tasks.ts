@@ -177,6 +177,7 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
       spec: task.spec,
       total: 0,
       relation: 'eq',
+      floatingKeys: 0,
     });
   } catch (e) {
     reader.release();
@@ -187,11 +188,17 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     const state = ctx.scroll!;
     state.total = result.totalHits;
     state.relation = result.totalRelation;
+    state.floatingKeys = result.floatingKeys ?? 0;
     recordScrollStep(ctx, 0, undefined, positions);
     if (task.req.slice) contexts.recountSliceBytes();
     const fetched = fetchHits(reader, result, task.spec, task.prefetch);
     if (task.render && renderable(task.spec) && result.hits.length === task.req.k) {
-      const window = new ScrollWindow(task.spec.size, task.spec.fetch, task.spec.explicitSort);
+      const window = new ScrollWindow(
+        task.spec.size,
+        task.spec.fetch,
+        task.spec.explicitSort,
+        state.floatingKeys,
+      );
       state.window = window;
       readAhead(ctx, window, h, deps);
     }
@@ -220,7 +227,7 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
     if (task.render && renderable(spec)) {
       let window = state.window as ScrollWindow | undefined;
       if (!window) {
-        window = new ScrollWindow(spec.size, spec.fetch, spec.explicitSort);
+        window = new ScrollWindow(spec.size, spec.fetch, spec.explicitSort, state.floatingKeys);
         state.window = window;
       }
       const query = resumedQuery(ctx, h, deps, task.cancel);
@@ -232,6 +239,7 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
         maxScore: Number.NaN,
         hits: step.hits,
       };
+      if (state.floatingKeys !== 0) out.floatingKeys = state.floatingKeys;
       if (task.keepAliveMs !== undefined && step.hits.length === spec.size) readAhead(ctx, window, h, deps);
       return { ...packHits(out, state.req.shardIndex, undefined, step.rendered), spec };
     }

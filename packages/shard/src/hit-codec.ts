@@ -163,6 +163,7 @@ export function packHits(
     docs,
     scores,
     columns,
+    floatingKeys: result.floatingKeys ?? 0,
   };
   if (hits.some((h) => h.display)) packed.display = hits.map((h) => h.display ?? h.sort);
   if (fetch) packed.fetch = fetch;
@@ -217,6 +218,7 @@ export function unpackHits(reply: PackedReply): {
     maxScore: p.maxScore,
     hits,
   };
+  if (p.floatingKeys !== 0) result.floatingKeys = p.floatingKeys;
   const rendered = renderedViews(buf, base, p.rendered);
   const f = p.fetch;
   if (!f) return rendered ? { result, rendered } : { result };

@@ -6,7 +6,7 @@
  * (scroll-window.ts).
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
-import { jsonScalar, jsonString, scoreJson } from '@shoal/protocol';
+import { jsonScalar, jsonString, scoreJson, sortValuesJson } from '@shoal/protocol';
 
 /** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
 export interface HitSink {
@@ -24,6 +24,8 @@ export function renderHit(
   i: number,
   fetch: HitFetch,
   withSort: boolean,
+  /** Bit k set: sort value k is written as a Java float or double (ShardQueryResult.floatingKeys). */
+  floatingKeys: number,
 ): void {
   let text = `"_id":${jsonString(f.ids[i]!)}`;
   if (fetch.version) text += `,"_version":${jsonScalar(f.versions[i]!)}`;
@@ -40,6 +42,6 @@ export function renderHit(
     out.bytes(f.sourceBytes.subarray(s0, s1));
     text = '';
   }
-  if (withSort) text += `,"sort":[${(hit.display ?? hit.sort).map(jsonScalar).join(',')}]`;
+  if (withSort) text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, floatingKeys)}]`;
   out.text(`${text}}`);
 }

@@ -6,7 +6,8 @@
  * values that are strings, display values, routing, the ids) travels beside the buffer.
  *
  * Slots: totalHits, relation (0 eq, 1 gte), maxScore, count, shardIndex, docs, scores, the
- * number of sort columns, whether there is a fetch and whether there are rendered hits; then
+ * number of sort columns, whether there is a fetch and whether there are rendered hits, the
+ * floating-point sort keys (a bit mask, ShardQueryResult.floatingKeys); then
  * two per column (kind, byte offset); then the fetch's eight, then the rendered hits' four.
  */
 import type { SortValue } from '@shoal/protocol';
@@ -49,6 +50,8 @@ export interface PackedHits {
   docs: number;
   scores: number;
   columns: Column[];
+  /** ShardQueryResult.floatingKeys (0: none). */
+  floatingKeys: number;
   display?: SortValue[][];
   fetch?: PackedFetch;
   rendered?: PackedRendered;
@@ -73,7 +76,7 @@ export interface PackedReply {
   extra?: PackedExtra;
 }
 
-const FIXED = 10;
+const FIXED = 11;
 const FETCH_SLOTS = 8;
 const RENDERED_SLOTS = 4;
 const KINDS = ['doc', 'shard_doc', 'f64', 'i64', 'values'] as const;
@@ -96,6 +99,7 @@ export function writeHeader(f64: Float64Array, p: PackedHits): PackedExtra | und
   f64[7] = p.columns.length;
   f64[8] = p.fetch ? 1 : 0;
   f64[9] = p.rendered ? 1 : 0;
+  f64[10] = p.floatingKeys;
   let at = FIXED;
   for (let j = 0; j < p.columns.length; j++) {
     const c = p.columns[j]!;
@@ -159,6 +163,7 @@ export function readHeader(f64: Float64Array, reply: PackedReply): PackedHits {
     docs: f64[5]!,
     scores: f64[6]!,
     columns,
+    floatingKeys: f64[10]!,
   };
   if (f64[8] === 1) {
     p.fetch = {

@@ -20,7 +20,7 @@ function clock(start = 1_700_000_000_000) {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-const scrollState = { req: {} as never, spec: {}, total: 0, relation: 'eq' as const };
+const scrollState = { req: {} as never, spec: {}, total: 0, relation: 'eq' as const, floatingKeys: 0 };
 
 function reasonOf(f: () => unknown): string {
   try {
@@ -157,6 +157,7 @@ describe('reader contexts', () => {
       10,
       { source: { enabled: true, includes: [], excludes: [] } } as never,
       true,
+      0,
     );
     ctx.scroll!.window = window;
     expect(scrollWindowBytes()).toBeGreaterThan(before);

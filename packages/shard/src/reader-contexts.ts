@@ -43,6 +43,8 @@ export interface ScrollState<Spec = unknown> {
   spec: Spec;
   total: number;
   relation: 'eq' | 'gte';
+  /** The sort keys written as Java floats and doubles (ShardQueryResult.floatingKeys). */
+  floatingKeys: number;
   steps: Map<number, { from?: ScrollPosition; returned?: ScrollPosition[] }>;
   /** The hits read ahead of the next step (context-tasks.ts, scroll-window.ts). */
   window?: { dispose(): void };

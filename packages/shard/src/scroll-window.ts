@@ -100,6 +100,8 @@ export class ScrollWindow {
     private readonly size: number,
     private readonly fetch: Omit<ShardFetchRequest, 'docs'>,
     private readonly explicitSort: boolean,
+    /** The sort keys written as Java floats and doubles (ShardQueryResult.floatingKeys). */
+    private readonly floatingKeys: number,
   ) {}
 
   /** The index in the window of the hit after `from`, or -1 when `from` is not in the window. */
@@ -194,7 +196,7 @@ export class ScrollWindow {
     // The offsets are absolute: an arena that moves its bytes rebases them.
     for (let i = 0; i < hits.length; i++) {
       const before = a.start;
-      renderHit(a, hits[i]!, f, i, this.fetch, this.explicitSort);
+      renderHit(a, hits[i]!, f, i, this.fetch, this.explicitSort, this.floatingKeys);
       if (a.start !== before) this.rebase(before - a.start);
       this.ends.push(a.end);
     }

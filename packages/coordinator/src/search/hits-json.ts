@@ -7,7 +7,14 @@
  */
 
 import type { ShardFetchResult } from '@shoal/engine';
-import { jsonScalar, jsonString, RawJson, type SearchRequest, scoreJson } from '@shoal/protocol';
+import {
+  jsonScalar,
+  jsonString,
+  RawJson,
+  type SearchRequest,
+  scoreJson,
+  sortValuesJson,
+} from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 
 const utf8 = new TextDecoder();
@@ -76,11 +83,7 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
       text += `,"_source":${slot.source(i)}`;
     }
     if (hasSort) {
-      const values = hit.display ?? hit.sort;
-      let sort = '';
-      for (let k = 0; k < values.length; k++)
-        sort += k === 0 ? jsonScalar(values[k]!) : `,${jsonScalar(values[k]!)}`;
-      text += `,"sort":[${sort}]`;
+      text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, outcome.result.floatingKeys ?? 0)}]`;
     }
     out += `${text}}`;
   }

@@ -1,5 +1,11 @@
 /** Assembles the `_search` response body in Elasticsearch's key order. */
-import { RawJson, type SearchRequest, scoreJson, TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
+import {
+  RawJson,
+  type SearchRequest,
+  scoreJson,
+  sortValueJson,
+  TRACK_TOTAL_HITS_DISABLED,
+} from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 import { hitsJson } from './hits-json.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
@@ -36,7 +42,19 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
     const end = fetched.sourceOffsets[i + 1]!;
     if (end > start) out._source = new RawJson(fetched.sourceBytes.subarray(start, end));
   }
-  if (hasSort) out.sort = hit.display ?? hit.sort;
+  if (hasSort) {
+    const values = hit.display ?? hit.sort;
+    const floating = outcome.result.floatingKeys ?? 0;
+    // Floating values keep Elasticsearch's `2.0` through filter_path and pretty as raw scalars.
+    out.sort =
+      floating === 0
+        ? values
+        : values.map((v, k) =>
+            k < 31 && ((floating >> k) & 1) === 1 && typeof v === 'number' && Number.isFinite(v)
+              ? new RawJson(sortValueJson(v, true))
+              : v,
+          );
+  }
   return out;
 }
 

@@ -109,11 +109,24 @@ export function queryShard(
     maxScore: scored && found.total > 0 ? floatValue(found.maxScore) : Number.NaN,
     hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
   };
+  const floating = floatingKeys(plan.keys);
+  if (floating !== 0) result.floatingKeys = floating;
   if (req.aggs !== undefined) {
     const docs = new QueryDocs(plan.aggWeight ?? plan.weight, plan.filter);
     result.aggregations = aggregateShard(reader, mapping, req.aggs, docs, ctx);
   }
   return { result, positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })) };
+}
+
+/** The sort keys whose values are Java floats or doubles, as a bit mask (ShardQueryResult.floatingKeys). */
+function floatingKeys(keys: readonly SortKey[]): number {
+  let mask = 0;
+  for (let i = 0; i < keys.length && i < 31; i++) {
+    const k = keys[i]!;
+    if (k.spec.kind === 'score' || (k.field?.kind === 'double' && k.field.display === undefined))
+      mask |= 1 << i;
+  }
+  return mask;
 }
 
 /** `_count`: the number of live docs the query matches. */

@@ -51,6 +51,28 @@ export function jsonScalar(v: string | number | bigint | boolean | null | undefi
 }
 
 /**
+ * A hit's sort value as Elasticsearch writes it: a score's or a floating-point field's value is
+ * a Java float or double (`2.0`, `1.0E10`); every other value as jsonScalar writes it, which
+ * also quotes the ±Infinity a missing double sorts with.
+ */
+export function sortValueJson(v: string | number | bigint | boolean | null, floating: boolean): string {
+  return floating && typeof v === 'number' && Number.isFinite(v) ? javaDouble(v) : jsonScalar(v);
+}
+
+/** A hit's `sort` values, comma-separated; bit k of `floatingKeys` set: value k is floating. */
+export function sortValuesJson(
+  values: readonly (string | number | bigint | boolean | null)[],
+  floatingKeys: number,
+): string {
+  let out = '';
+  for (let k = 0; k < values.length; k++) {
+    const v = sortValueJson(values[k]!, k < 31 && ((floatingKeys >> k) & 1) === 1);
+    out += k === 0 ? v : `,${v}`;
+  }
+  return out;
+}
+
+/**
  * A score (`_score`, `max_score`) as Elasticsearch writes it: a Java float, through Jackson's
  * Float.toString (`1.0`, `0.2876821`, `1.0E7`), null when there is none (NaN). Scores are float32
  * values kept at their shortest decimal, whose digits Float.toString prints.
