@@ -25,6 +25,7 @@ export type FieldType =
   | 'byte'
   | 'double'
   | 'float'
+  | 'half_float'
   | 'boolean'
   | 'date'
   | 'date_nanos'

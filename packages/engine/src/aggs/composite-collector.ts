@@ -64,7 +64,7 @@ class SourceValues {
     this.double =
       spec.kind === 'terms' &&
       this.src.kind === 'number' &&
-      (this.src.type === 'double' || this.src.type === 'float');
+      (this.src.type === 'double' || this.src.type === 'float' || this.src.type === 'half_float');
     this.rounder = spec.rounding ? rounderFor(spec.rounding) : null;
     this.interval = spec.interval ?? 0;
     if (spec.kind === 'terms') this.fmt = this.src.fmt;

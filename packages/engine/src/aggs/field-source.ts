@@ -58,7 +58,15 @@ export interface FieldSource {
   readonly constant?: string;
 }
 
-const NUMBER_TYPES: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float']);
+const NUMBER_TYPES: ReadonlySet<string> = new Set([
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+]);
 
 function kindOf(type: LeafType): SourceKind {
   if (NUMBER_TYPES.has(type)) return 'number';

@@ -51,7 +51,9 @@ export class RangeCollector implements AggCollector {
   ) {
     this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env, spec.type === 'date_range');
     const src = this.src;
-    const stored = src.type === 'float' ? Math.fround : (v: number) => v;
+    // Bounds parse as the field type parses them (NumberType.parse): a float, even for a
+    // half_float, whose half rounding belongs to indexing only.
+    const stored = src.type === 'float' || src.type === 'half_float' ? Math.fround : (v: number) => v;
     this.ranges = spec.ranges.map((r) => {
       const from = r.from === undefined ? Number.NEGATIVE_INFINITY : numberFor(src, r.from, env);
       const to = r.to === undefined ? Number.POSITIVE_INFINITY : numberFor(src, r.to, env);

@@ -49,7 +49,7 @@ function termsKind(src: FieldSource): TermsKind {
     case 'bool':
       return 'bool';
     case 'number':
-      return src.type === 'double' || src.type === 'float' ? 'double' : 'long';
+      return src.type === 'double' || src.type === 'float' || src.type === 'half_float' ? 'double' : 'long';
     default:
       // An unmapped field: a `value_type` hint decides what its `missing` value is.
       switch (src.spec.valueType) {

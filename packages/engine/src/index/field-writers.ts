@@ -5,6 +5,7 @@
  * stream and grouped by a stable counting sort at build time, so building costs O(tokens)
  * plus sorting the distinct terms once.
  */
+import { storedFloating } from '../mapping/number-values.ts';
 import { BigBuffer, FloatBuffer, IntBuffer } from './growable.ts';
 import type { GeoValues, LeafType, NumericValues, Postings, SortedSetValues } from './segment.ts';
 import { compareTerms } from './term-order.ts';
@@ -187,7 +188,7 @@ export class NumericFieldWriter {
       this.longs.push(typeof value === 'bigint' ? BigInt.asIntN(64, value) : BigInt(Math.trunc(value)));
     } else {
       const v = Number(value);
-      this.doubles!.push(this.type === 'float' ? Math.fround(v) : v);
+      this.doubles!.push(storedFloating(this.type, v));
     }
   }
 

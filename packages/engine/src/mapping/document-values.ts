@@ -111,7 +111,8 @@ function indexValue(f: CField, value: unknown, ctx: Ctx): void {
     case 'short':
     case 'byte':
     case 'double':
-    case 'float': {
+    case 'float':
+    case 'half_float': {
       const n = parseNumber(f.type as NumericType, value, f.coerce);
       if (n === null) {
         if (f.nullValue !== undefined) addNumber(f, f.nullValue as number | bigint, ctx);

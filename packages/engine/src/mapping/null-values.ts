@@ -20,10 +20,11 @@ export function validateNullValue(field: string, type: LeafType, params: Record<
       case 'short':
       case 'byte':
       case 'double':
-      case 'float': {
+      case 'float':
+      case 'half_float': {
         // NumberType.parse(Object, coerce=false): strings are fine, decimal parts are not.
         const n = parseNumber(type as NumericType, v, true);
-        const whole = type !== 'double' && type !== 'float';
+        const whole = type !== 'double' && type !== 'float' && type !== 'half_float';
         if (whole && !Number.isInteger(Number(v)))
           throw illegalArgument(`Value [${String(v)}] has a decimal part`);
         return n;

@@ -9,7 +9,7 @@ import { illegalArgument, type ShoalError } from '@shoal/protocol';
 import { javaDoubleToString, javaParseDouble } from '../dates/index.ts';
 import { numberFormat } from './errors.ts';
 
-export type NumericType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float';
+export type NumericType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float';
 
 const LONG_MIN = -9223372036854775808n;
 const LONG_MAX = 9223372036854775807n;
@@ -22,6 +22,7 @@ const JAVA_CLASS: Record<NumericType, string> = {
   byte: 'Byte',
   double: 'Double',
   float: 'Float',
+  half_float: 'Float',
 };
 
 const RANGE: Record<'integer' | 'short' | 'byte', [number, number, string, string]> = {
@@ -125,7 +126,7 @@ function toSmallInt(v: unknown, coerce: boolean, type: 'integer' | 'short' | 'by
   return n;
 }
 
-function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float'): number {
+function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float' | 'half_float'): number {
   let d: number;
   if (typeof v === 'number') d = v;
   else if (typeof v === 'bigint') d = Number(v);
@@ -134,10 +135,11 @@ function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float'): numb
     d = javaParseDouble(v);
     if (Number.isNaN(d) && !/^\s*[+-]?NaN[fFdD]?\s*$/.test(v)) throw numberFormat(v);
   } else throw notNumeric(v);
-  if (type === 'float') d = Math.fround(d);
-  if (!Number.isFinite(d))
+  if (type !== 'double') d = Math.fround(d);
+  // A half_float is parsed as a float, then rounded to half precision: past 65504 it overflows.
+  if (!Number.isFinite(type === 'half_float' ? halfFloat(d) : d))
     throw illegalArgument(`[${type}] supports only finite values, but got [${javaDoubleToString(d)}]`);
-  return d;
+  return type === 'half_float' ? halfFloat(d) : d;
 }
 
 /**
@@ -155,6 +157,47 @@ export function parseNumber(type: NumericType, v: unknown, coerce: boolean): num
       return toSmallInt(v, coerce, type);
     case 'double':
     case 'float':
+    case 'half_float':
       return toFloating(v, coerce, type);
   }
+}
+
+/**
+ * The nearest IEEE 754 half-precision value (ties to even), as a double: how a `half_float`
+ * field stores a value (HalfFloatPoint). Past 65504 (and its half step) it is infinite.
+ */
+export function halfFloat(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const a = Math.abs(x);
+  if (a >= 65520) return x > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  // The spacing of half floats around `a`: 2^(e-10) for a normal with exponent e, 2^-24 below 2^-14.
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  const ulp = 2 ** (Math.max(e, -14) - 10);
+  const q = a / ulp;
+  const floor = Math.floor(q);
+  const rest = q - floor;
+  const r = rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
+  return Math.sign(x) * r * ulp;
+}
+
+/** The 16 bits of a half float (`h` already one: a halfFloat result). */
+export function halfFloatBits(h: number): number {
+  const sign = h < 0 || Object.is(h, -0) ? 0x8000 : 0;
+  const a = Math.abs(h);
+  if (a === 0) return sign;
+  if (a === Number.POSITIVE_INFINITY) return sign | 0x7c00;
+  if (a < 2 ** -14) return sign | Math.round(a / 2 ** -24);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+}
+
+/** A floating-point field's value as its doc values keep it: float and half_float rounded. */
+export function storedFloating(type: string, v: number): number {
+  if (type === 'float') return Math.fround(v);
+  if (type === 'half_float') return halfFloat(Math.fround(v));
+  return v;
 }

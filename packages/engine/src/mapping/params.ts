@@ -20,6 +20,7 @@ export type LeafType =
   | 'byte'
   | 'double'
   | 'float'
+  | 'half_float'
   | 'boolean'
   | 'date'
   | 'date_nanos'
@@ -35,6 +36,7 @@ export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
   'byte',
   'double',
   'float',
+  'half_float',
   'boolean',
   'date',
   'date_nanos',
@@ -49,6 +51,7 @@ export const NUMERIC_TYPES: ReadonlySet<string> = new Set([
   'byte',
   'double',
   'float',
+  'half_float',
 ]);
 
 export interface ParamContext {
@@ -350,6 +353,7 @@ export const PARAMS: Readonly<Record<LeafType, ParamSpec[]>> = {
   byte: NUMBER,
   double: NUMBER,
   float: NUMBER,
+  half_float: NUMBER,
   boolean: BOOLEAN,
   date: dateParams(DEFAULT_DATE_FORMAT),
   date_nanos: dateParams(DEFAULT_DATE_NANOS_FORMAT),

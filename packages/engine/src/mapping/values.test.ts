@@ -3,7 +3,7 @@ import { parseBooleanValue } from './boolean-value.ts';
 import { parseGeoPoint } from './geo-value.ts';
 import { normalizeIp } from './ip-value.ts';
 import { lineCol, locateValue, numberLiteralAt, parseJsonExact, parseJsonSource } from './json-text.ts';
-import { parseNumber } from './number-values.ts';
+import { halfFloat, halfFloatBits, parseNumber } from './number-values.ts';
 import { thrown } from './test-helpers.ts';
 
 describe('number coercion', () => {
@@ -36,6 +36,40 @@ describe('number coercion', () => {
     expect(thrown(() => parseNumber('long', true, true)).reason).toBe(
       'Current token (VALUE_TRUE) not numeric, can not use numeric value accessors',
     );
+  });
+});
+
+describe('half floats', () => {
+  it('round to the nearest half-precision value, ties to even, and overflow past 65504', () => {
+    expect(halfFloat(1.1)).toBe(1.099609375);
+    expect(halfFloat(3.3)).toBe(3.30078125);
+    expect(halfFloat(1000.7)).toBe(1000.5);
+    expect(halfFloat(2049)).toBe(2048);
+    expect(halfFloat(2051)).toBe(2052);
+    expect(halfFloat(-0.1)).toBe(-0.0999755859375);
+    expect(halfFloat(65504)).toBe(65504);
+    expect(halfFloat(65519)).toBe(65504);
+    expect(halfFloat(65520)).toBe(Number.POSITIVE_INFINITY);
+    expect(halfFloat(2 ** -24)).toBe(2 ** -24);
+    expect(halfFloat(2 ** -26)).toBe(0);
+    expect(halfFloat(0)).toBe(0);
+  });
+
+  it('have the bits of IEEE 754 binary16', () => {
+    expect(halfFloatBits(1)).toBe(0x3c00);
+    expect(halfFloatBits(-2)).toBe(0xc000);
+    expect(halfFloatBits(65504)).toBe(0x7bff);
+    expect(halfFloatBits(2 ** -24)).toBe(0x0001);
+    expect(halfFloatBits(2 ** -14)).toBe(0x0400);
+    expect(halfFloatBits(halfFloat(1.1))).toBe(0x3c66);
+  });
+
+  it('parse as a float, then round, refusing what overflows', () => {
+    expect(parseNumber('half_float', '1.1', true)).toBe(1.099609375);
+    expect(thrown(() => parseNumber('half_float', 70000, true)).reason).toBe(
+      '[half_float] supports only finite values, but got [70000.0]',
+    );
+    expect(thrown(() => parseNumber('half_float', '1.5', false)).reason).toBe('Float value passed as String');
   });
 });
 

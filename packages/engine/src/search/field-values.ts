@@ -7,6 +7,7 @@ import { illegalArgument, type JsonScalar, numberFormat, ShoalError } from '@sho
 import type { ResolvedField } from '../contract.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
+import { storedFloating } from '../mapping/number-values.ts';
 
 export interface ShardContext {
   index: string;
@@ -20,6 +21,7 @@ export const NUMERIC_TYPES: ReadonlySet<LeafType> = new Set([
   'byte',
   'double',
   'float',
+  'half_float',
   'date',
   'date_nanos',
 ]);
@@ -70,7 +72,13 @@ const NUMBER_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
  * otherwise a number (a decimal bound on an integer field stays fractional, which compares
  * exactly like Elasticsearch's rounding of the bound).
  */
-export function toFieldNumber(type: LeafType, value: JsonScalar, ctx: ShardContext): number | bigint {
+export function toFieldNumber(
+  type: LeafType,
+  value: JsonScalar,
+  ctx: ShardContext,
+  /** A range bound: a half_float compares its halves with the float bound, not its half. */
+  bound = false,
+): number | bigint {
   let n: number | bigint;
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number') n = value;
@@ -80,7 +88,8 @@ export function toFieldNumber(type: LeafType, value: JsonScalar, ctx: ShardConte
   } else {
     throw failedToCreateQuery(ctx, numberFormat(String(value)));
   }
-  if (type === 'float') return Math.fround(Number(n));
+  if (type === 'float' || (type === 'half_float' && bound)) return Math.fround(Number(n));
+  if (type === 'half_float') return storedFloating(type, Number(n));
   if (isLongKind(type)) {
     if (typeof n === 'number' && Number.isInteger(n)) return BigInt(n);
     return n;

@@ -13,6 +13,7 @@
 import { illegalArgument, murmur3x86_32 } from '@shoal/protocol';
 import type { IndexMapping, ShardSlice } from '../contract.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
+import { halfFloatBits } from '../mapping/number-values.ts';
 import { type DocFilter, EMPTY_FILTER, liveDocsFilter, predicateFilter } from './doc-filter.ts';
 import { encodeId } from './uid.ts';
 
@@ -24,6 +25,7 @@ const NUMERIC_TYPES = new Set([
   'byte',
   'double',
   'float',
+  'half_float',
   'date',
   'date_nanos',
   'boolean',
@@ -151,6 +153,11 @@ function sortableBits(v: number, type: string): bigint {
     F32[0] = v;
     const bits = I32[0]!;
     return BigInt(bits ^ ((bits >> 31) & 0x7fffffff));
+  }
+  if (type === 'half_float') {
+    // HalfFloatPoint.halfFloatToSortableShort, as a signed 16-bit value.
+    const bits = (halfFloatBits(v) << 16) >> 16;
+    return BigInt(bits ^ ((bits >> 15) & 0x7fff));
   }
   return BigInt(Math.trunc(v));
 }

@@ -154,7 +154,7 @@ function resolveFieldSort(
     return fieldSort(base, 'none', 'bool', true, missing, target, displayBoolean);
   }
   // Numeric and date fields: the stored kind, then numeric_type.
-  const longSemantics = type !== 'double' && type !== 'float';
+  const longSemantics = type !== 'double' && type !== 'float' && type !== 'half_float';
   let conversion: Conversion = 'none';
   let kind: ValueKind = type === 'long' || type === 'date_nanos' ? 'long' : longSemantics ? 'int' : 'double';
   let nanos = type === 'date_nanos';
@@ -185,7 +185,12 @@ function resolveFieldSort(
       break;
   }
   const dateFormat = spec.format ?? field.format ?? 'strict_date_optional_time||epoch_millis';
-  const target: ValueTarget = { name: spec.field, kind, float: type === 'float' && kind === 'double' };
+  const target: ValueTarget = {
+    name: spec.field,
+    kind,
+    // A half_float sorts as a float (HALF_FLOAT's sort field is a float one).
+    float: (type === 'float' || type === 'half_float') && kind === 'double',
+  };
   if (nanos || millis) target.date = { format: dateFormat, resolution: nanos ? 'nanos' : 'millis' };
   let missing: SortValue;
   if (isCustom(spec.missing)) missing = custom(spec, target);
@@ -257,13 +262,13 @@ function unmappedType(t: string): LeafType {
     case 'byte':
     case 'double':
     case 'float':
+    case 'half_float':
     case 'date':
     case 'date_nanos':
     case 'boolean':
     case 'keyword':
     case 'ip':
       return t;
-    case 'half_float':
     case 'scaled_float':
       return 'double';
     case 'unsigned_long':

@@ -243,8 +243,8 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
         env.indexUuid,
       );
     default: {
-      const lo = has(lower) ? toFieldNumber(field.type, lower, env) : undefined;
-      const hi = has(upper) ? toFieldNumber(field.type, upper, env) : undefined;
+      const lo = has(lower) ? toFieldNumber(field.type, lower, env, true) : undefined;
+      const hi = has(upper) ? toFieldNumber(field.type, upper, env, true) : undefined;
       return new ConstantWeight(
         (rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc),
         score,

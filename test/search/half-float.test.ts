@@ -1,0 +1,72 @@
+/**
+ * `half_float` fields: values are stored at half precision (HalfFloatPoint), sort as floats,
+ * and aggregate as the doubles of those halves, as Elasticsearch does; what overflows a half
+ * float is refused with Elasticsearch's reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, ndjson } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+
+beforeAll(async () => {
+  node = await startTestNode();
+  const created = await http(node.url, 'PUT', '/halves', {
+    settings: { number_of_shards: 2 },
+    mappings: { properties: { h: { type: 'half_float', null_value: 0.5 } } },
+  });
+  expect(created.status).toBe(200);
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('half_float fields', () => {
+  it('store half-precision values, sort and aggregate them as Elasticsearch does', async () => {
+    const mapping = await http(node.url, 'GET', '/halves/_mapping');
+    expect(mapping.json.halves.mappings.properties.h).toEqual({ type: 'half_float', null_value: 0.5 });
+    const docs = [{ h: 1.1 }, { h: '3.3' }, { h: 70000 }, { h: null }, { h: 1000.7 }];
+    const bulk = await http(
+      node.url,
+      'POST',
+      '/_bulk?refresh=true',
+      ndjson(docs.flatMap((d, i) => [{ index: { _index: 'halves', _id: String(i + 1) } }, d])),
+      { 'content-type': 'application/x-ndjson' },
+    );
+    const items = bulk.json.items.map((x: { index: { status: number } }) => x.index);
+    expect(items.map((x: { status: number }) => x.status)).toEqual([201, 201, 400, 201, 201]);
+    expect(items[2].error.caused_by).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: '[half_float] supports only finite values, but got [70000.0]',
+    });
+
+    const sorted = await http(node.url, 'POST', '/halves/_search?filter_path=hits.hits._id,hits.hits.sort', {
+      sort: [{ h: 'desc' }],
+    });
+    expect(sorted.text).toBe(
+      '{"hits":{"hits":[{"_id":"5","sort":[1000.5]},{"_id":"2","sort":[3.3007813]},{"_id":"1","sort":[1.0996094]},{"_id":"4","sort":[0.5]}]}}',
+    );
+    const term = await http(node.url, 'POST', '/halves/_count', { query: { term: { h: 1.1 } } });
+    expect(term.json.count).toBe(1);
+    // A term matches the half its value rounds to; a range compares the halves with its float
+    // bounds, so 3.3 (stored as 3.30078125) is not `lte: 3.3`.
+    const count = async (query: unknown) =>
+      (await http(node.url, 'POST', '/halves/_count', { query })).json.count;
+    expect(await count({ range: { h: { gt: 1, lte: 3.3 } } })).toBe(1);
+    expect(await count({ range: { h: { gt: 1, lte: 3.31 } } })).toBe(2);
+    expect(await count({ term: { h: '3.3' } })).toBe(1);
+    const ranges = await http(node.url, 'POST', '/halves/_search', {
+      size: 0,
+      aggs: { r: { range: { field: 'h', ranges: [{ to: 3.3 }, { from: 3.3 }] } } },
+    });
+    expect(ranges.json.aggregations.r.buckets.map((b: { doc_count: number }) => b.doc_count)).toEqual([2, 2]);
+    const aggs = await http(node.url, 'POST', '/halves/_search', {
+      size: 0,
+      aggs: { sum: { sum: { field: 'h' } }, keys: { terms: { field: 'h', order: { _key: 'asc' } } } },
+    });
+    expect(aggs.json.aggregations.sum.value).toBe(1005.400390625);
+    expect(aggs.json.aggregations.keys.buckets.map((b: { key: number }) => b.key)).toEqual([
+      0.5, 1.099609375, 3.30078125, 1000.5,
+    ]);
+  });
+});
