@@ -22,6 +22,7 @@ import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, resolveDateMath } from 
 import { javaParseDouble } from '../dates/java-numbers.ts';
 import type { LeafType, NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import { NUMERIC_TYPES as MAPPING_NUMBER_TYPES } from '../mapping/params.ts';
 import type { ShardContext } from '../search/field-values.ts';
 import { ipSortKey, parseIp } from '../search/ip.ts';
 import { resolveSortKeys } from '../search/sort-keys.ts';
@@ -58,15 +59,8 @@ export interface FieldSource {
   readonly constant?: string;
 }
 
-const NUMBER_TYPES: ReadonlySet<string> = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-]);
+/** The number field types (the mapping's list). */
+const NUMBER_TYPES: ReadonlySet<string> = MAPPING_NUMBER_TYPES;
 
 function kindOf(type: LeafType): SourceKind {
   if (NUMBER_TYPES.has(type)) return 'number';

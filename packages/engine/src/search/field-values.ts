@@ -8,20 +8,16 @@ import type { ResolvedField } from '../contract.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import { storedFloating } from '../mapping/number-values.ts';
+import { NUMERIC_TYPES as NUMBER_TYPES } from '../mapping/params.ts';
 
 export interface ShardContext {
   index: string;
   indexUuid: string;
 }
 
+/** The number types and the date types (their values are numbers too). */
 export const NUMERIC_TYPES: ReadonlySet<LeafType> = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
+  ...(NUMBER_TYPES as ReadonlySet<LeafType>),
   'date',
   'date_nanos',
 ]);

@@ -15,21 +15,12 @@ import type { IndexMapping, ShardSlice } from '../contract.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import { halfFloatBits } from '../mapping/number-values.ts';
 import { type DocFilter, EMPTY_FILTER, liveDocsFilter, predicateFilter } from './doc-filter.ts';
+import { NUMERIC_TYPES as FIELD_NUMBER_TYPES } from './field-values.ts';
 import { encodeId } from './uid.ts';
 
 const TERMS_SLICE_SEED = 7919;
-const NUMERIC_TYPES = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'date',
-  'date_nanos',
-  'boolean',
-]);
+/** Fields whose doc values are numbers: numbers, dates and booleans. */
+const NUMERIC_TYPES: ReadonlySet<string> = new Set([...FIELD_NUMBER_TYPES, 'boolean']);
 
 interface SliceMemory {
   bytes: number;
