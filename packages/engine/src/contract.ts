@@ -26,6 +26,7 @@ export type FieldType =
   | 'double'
   | 'float'
   | 'half_float'
+  | 'scaled_float'
   | 'boolean'
   | 'date'
   | 'date_nanos'
@@ -50,6 +51,8 @@ export interface ResolvedField {
   /** Date format (date / date_nanos), e.g. `strict_date_optional_time||epoch_millis`. */
   format?: string;
   ignoreAbove?: number;
+  /** scaled_float: values are kept as round(value × scalingFactor) / scalingFactor. */
+  scalingFactor?: number;
 }
 
 /** One value of one field of one document, ready to be indexed. */

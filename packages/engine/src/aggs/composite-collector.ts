@@ -4,6 +4,7 @@
  * source has `missing_bucket` (else the doc has no key) — those after `after` collected, and the
  * first `size` in composite order returned.
  */
+
 import {
   type AggPartial,
   type CompositeBucket,
@@ -17,6 +18,7 @@ import {
 } from '@shoal/protocol';
 import type { NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { FLOATING_TYPES } from '../mapping/params.ts';
 import { rounderFor } from './agg-dates.ts';
 import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
 import type { DateRounder } from './date-rounding.ts';
@@ -62,9 +64,7 @@ class SourceValues {
       date,
     );
     this.double =
-      spec.kind === 'terms' &&
-      this.src.kind === 'number' &&
-      (this.src.type === 'double' || this.src.type === 'float' || this.src.type === 'half_float');
+      spec.kind === 'terms' && this.src.kind === 'number' && FLOATING_TYPES.has(this.src.type ?? '');
     this.rounder = spec.rounding ? rounderFor(spec.rounding) : null;
     this.interval = spec.interval ?? 0;
     if (spec.kind === 'terms') this.fmt = this.src.fmt;

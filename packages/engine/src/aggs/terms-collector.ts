@@ -5,6 +5,7 @@
  * `doc_count_error_upper_bound`. Keyword and ip values are read as segment ordinals, mapped to
  * buckets through a per-segment table at the top level; numbers, dates and booleans as values.
  */
+
 import {
   type AggPartial,
   bucketComparator,
@@ -20,6 +21,7 @@ import {
 } from '@shoal/protocol';
 import type { NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { FLOATING_TYPES } from '../mapping/params.ts';
 import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
 import {
   type AggEnv,
@@ -49,7 +51,7 @@ function termsKind(src: FieldSource): TermsKind {
     case 'bool':
       return 'bool';
     case 'number':
-      return src.type === 'double' || src.type === 'float' || src.type === 'half_float' ? 'double' : 'long';
+      return FLOATING_TYPES.has(src.type ?? '') ? 'double' : 'long';
     default:
       // An unmapped field: a `value_type` hint decides what its `missing` value is.
       switch (src.spec.valueType) {

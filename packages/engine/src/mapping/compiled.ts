@@ -85,6 +85,7 @@ export class CField {
     }
     if (node.type === 'date' || node.type === 'date_nanos') resolved.format = this.format;
     if (p.ignore_above !== undefined) resolved.ignoreAbove = p.ignore_above as number;
+    if (p.scaling_factor !== undefined) resolved.scalingFactor = p.scaling_factor as number;
     if (p.normalizer !== undefined) resolved.normalizer = p.normalizer as string;
     if (this.nullValue !== undefined) resolved.nullValue = this.nullValue;
     if (p.store === true) resolved.store = true;

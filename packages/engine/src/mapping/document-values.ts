@@ -13,7 +13,7 @@ import { parseGeoPoint } from './geo-value.ts';
 import { normalizeIp } from './ip-value.ts';
 import { javaToString } from './java-text.ts';
 import { lineCol, locateValue } from './json-text.ts';
-import { type NumericType, parseNumber } from './number-values.ts';
+import { type NumericType, parseNumber, scaledFloat } from './number-values.ts';
 
 /** Everything document parsing needs from the mapping. */
 export interface DocumentParserMapping {
@@ -78,6 +78,11 @@ function addNumber(f: CField, n: number | bigint, ctx: Ctx): void {
   else s.numbers = [n];
 }
 
+/** A scaled_float's value as it is kept; any other number as it is. */
+function scaled(n: number | bigint, factor: number | undefined): number | bigint {
+  return factor === undefined ? n : scaledFloat(Number(n), factor);
+}
+
 /** Indexes one non-null value into `f` (not its multi-fields). Throws the cause on bad input. */
 function indexValue(f: CField, value: unknown, ctx: Ctx): void {
   switch (f.type) {
@@ -112,13 +117,15 @@ function indexValue(f: CField, value: unknown, ctx: Ctx): void {
     case 'byte':
     case 'double':
     case 'float':
-    case 'half_float': {
+    case 'half_float':
+    case 'scaled_float': {
       const n = parseNumber(f.type as NumericType, value, f.coerce);
+      const factor = f.resolved.scalingFactor;
       if (n === null) {
-        if (f.nullValue !== undefined) addNumber(f, f.nullValue as number | bigint, ctx);
+        if (f.nullValue !== undefined) addNumber(f, scaled(f.nullValue as number | bigint, factor), ctx);
         return;
       }
-      addNumber(f, n, ctx);
+      addNumber(f, scaled(n, factor), ctx);
       return;
     }
     case 'boolean':

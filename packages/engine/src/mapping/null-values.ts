@@ -21,10 +21,11 @@ export function validateNullValue(field: string, type: LeafType, params: Record<
       case 'byte':
       case 'double':
       case 'float':
-      case 'half_float': {
+      case 'half_float':
+      case 'scaled_float': {
         // NumberType.parse(Object, coerce=false): strings are fine, decimal parts are not.
         const n = parseNumber(type as NumericType, v, true);
-        const whole = type !== 'double' && type !== 'float' && type !== 'half_float';
+        const whole = type === 'long' || type === 'integer' || type === 'short' || type === 'byte';
         if (whole && !Number.isInteger(Number(v)))
           throw illegalArgument(`Value [${String(v)}] has a decimal part`);
         return n;

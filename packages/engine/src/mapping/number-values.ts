@@ -9,7 +9,15 @@ import { illegalArgument, type ShoalError } from '@shoal/protocol';
 import { javaDoubleToString, javaParseDouble } from '../dates/index.ts';
 import { numberFormat } from './errors.ts';
 
-export type NumericType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float';
+export type NumericType =
+  | 'long'
+  | 'integer'
+  | 'short'
+  | 'byte'
+  | 'double'
+  | 'float'
+  | 'half_float'
+  | 'scaled_float';
 
 const LONG_MIN = -9223372036854775808n;
 const LONG_MAX = 9223372036854775807n;
@@ -23,6 +31,7 @@ const JAVA_CLASS: Record<NumericType, string> = {
   double: 'Double',
   float: 'Float',
   half_float: 'Float',
+  scaled_float: 'Double',
 };
 
 const RANGE: Record<'integer' | 'short' | 'byte', [number, number, string, string]> = {
@@ -126,7 +135,11 @@ function toSmallInt(v: unknown, coerce: boolean, type: 'integer' | 'short' | 'by
   return n;
 }
 
-function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float' | 'half_float'): number {
+function toFloating(
+  v: unknown,
+  coerce: boolean,
+  type: 'double' | 'float' | 'half_float' | 'scaled_float',
+): number {
   let d: number;
   if (typeof v === 'number') d = v;
   else if (typeof v === 'bigint') d = Number(v);
@@ -135,6 +148,11 @@ function toFloating(v: unknown, coerce: boolean, type: 'double' | 'float' | 'hal
     d = javaParseDouble(v);
     if (Number.isNaN(d) && !/^\s*[+-]?NaN[fFdD]?\s*$/.test(v)) throw numberFormat(v);
   } else throw notNumeric(v);
+  if (type === 'scaled_float') {
+    if (!Number.isFinite(d))
+      throw illegalArgument(`[scaled_float] only supports finite values, but got [${javaDoubleToString(d)}]`);
+    return d;
+  }
   if (type !== 'double') d = Math.fround(d);
   // A half_float is parsed as a float, then rounded to half precision: past 65504 it overflows.
   if (!Number.isFinite(type === 'half_float' ? halfFloat(d) : d))
@@ -158,6 +176,7 @@ export function parseNumber(type: NumericType, v: unknown, coerce: boolean): num
     case 'double':
     case 'float':
     case 'half_float':
+    case 'scaled_float':
       return toFloating(v, coerce, type);
   }
 }
@@ -200,4 +219,9 @@ export function storedFloating(type: string, v: number): number {
   if (type === 'float') return Math.fround(v);
   if (type === 'half_float') return halfFloat(Math.fround(v));
   return v;
+}
+
+/** A scaled_float's value as it is kept: round(value × factor) / factor (Java's Math.round). */
+export function scaledFloat(v: number, factor: number): number {
+  return Math.floor(v * factor + 0.5) / factor;
 }

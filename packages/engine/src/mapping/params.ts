@@ -21,6 +21,7 @@ export type LeafType =
   | 'double'
   | 'float'
   | 'half_float'
+  | 'scaled_float'
   | 'boolean'
   | 'date'
   | 'date_nanos'
@@ -37,6 +38,7 @@ export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
   'double',
   'float',
   'half_float',
+  'scaled_float',
   'boolean',
   'date',
   'date_nanos',
@@ -52,7 +54,11 @@ export const NUMERIC_TYPES: ReadonlySet<string> = new Set([
   'double',
   'float',
   'half_float',
+  'scaled_float',
 ]);
+
+/** The number types whose values are not whole. */
+export const FLOATING_TYPES: ReadonlySet<string> = new Set(['double', 'float', 'half_float', 'scaled_float']);
 
 export interface ParamContext {
   /** Leaf name of the field being parsed (as Elasticsearch names it in parse errors). */
@@ -287,6 +293,24 @@ const NUMBER: ParamSpec[] = [
   meta,
 ];
 
+/**
+ * `scaling_factor` of a scaled_float: required (parse-mapping.ts checks that it is set), a
+ * positive finite number, fixed once the field exists.
+ */
+const scalingFactor: ParamSpec = {
+  name: 'scaling_factor',
+  defaultValue: () => undefined,
+  updatable: false,
+  parse: (v) => {
+    const n = typeof v === 'number' ? v : Number(str(v));
+    if (!Number.isFinite(n) || n <= 0)
+      throw illegalArgument(`[scaling_factor] must be a positive number, got [${javaToString(v)}]`);
+    return n;
+  },
+};
+
+const SCALED_FLOAT: ParamSpec[] = [...NUMBER.slice(0, 4), meta, scalingFactor, ...NUMBER.slice(4, 7)];
+
 const BOOLEAN: ParamSpec[] = [
   index,
   docValues,
@@ -354,6 +378,7 @@ export const PARAMS: Readonly<Record<LeafType, ParamSpec[]>> = {
   double: NUMBER,
   float: NUMBER,
   half_float: NUMBER,
+  scaled_float: SCALED_FLOAT,
   boolean: BOOLEAN,
   date: dateParams(DEFAULT_DATE_FORMAT),
   date_nanos: dateParams(DEFAULT_DATE_NANOS_FORMAT),

@@ -76,6 +76,9 @@ export function parseLeaf(
       throw mapperParsing(`analyzer on field [${name}] must be set when search_quote_analyzer is set`);
     }
   }
+  if (type === 'scaled_float' && params.scaling_factor === undefined) {
+    throw illegalArgument('Field [scaling_factor] is required');
+  }
   if (params.null_value !== undefined && params.null_value !== null) {
     params.null_value = validateNullValue(name, type, params);
   }

@@ -3,7 +3,7 @@ import { parseBooleanValue } from './boolean-value.ts';
 import { parseGeoPoint } from './geo-value.ts';
 import { normalizeIp } from './ip-value.ts';
 import { lineCol, locateValue, numberLiteralAt, parseJsonExact, parseJsonSource } from './json-text.ts';
-import { halfFloat, halfFloatBits, parseNumber } from './number-values.ts';
+import { halfFloat, halfFloatBits, parseNumber, scaledFloat } from './number-values.ts';
 import { thrown } from './test-helpers.ts';
 
 describe('number coercion', () => {
@@ -125,5 +125,22 @@ describe('source JSON', () => {
     expect(numberLiteralAt(text, ['d'])).toBe('4');
     expect(lineCol(text, locateValue(text, ['d']))).toBe('2:15');
     expect(locateValue(text, ['zz'])).toBe(-1);
+  });
+});
+
+describe('scaled floats', () => {
+  it('keep round(value × factor) / factor, rounding halves up as Math.round does', () => {
+    expect(scaledFloat(1.234, 100)).toBe(1.23);
+    expect(scaledFloat(0.29, 100)).toBe(0.29);
+    expect(scaledFloat(2.5, 1)).toBe(3);
+    expect(scaledFloat(-2.5, 1)).toBe(-2);
+    expect(scaledFloat(0.125, 10)).toBe(0.1);
+  });
+
+  it('parse as doubles and refuse what is not finite', () => {
+    expect(parseNumber('scaled_float', '1.5', true)).toBe(1.5);
+    expect(thrown(() => parseNumber('scaled_float', 'NaN', true)).reason).toBe(
+      '[scaled_float] only supports finite values, but got [NaN]',
+    );
   });
 });

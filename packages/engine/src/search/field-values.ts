@@ -7,7 +7,7 @@ import { illegalArgument, type JsonScalar, numberFormat, ShoalError } from '@sho
 import type { ResolvedField } from '../contract.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
-import { storedFloating } from '../mapping/number-values.ts';
+import { scaledFloat, storedFloating } from '../mapping/number-values.ts';
 import { NUMERIC_TYPES as NUMBER_TYPES } from '../mapping/params.ts';
 
 export interface ShardContext {
@@ -74,6 +74,8 @@ export function toFieldNumber(
   ctx: ShardContext,
   /** A range bound: a half_float compares its halves with the float bound, not its half. */
   bound = false,
+  /** A scaled_float's factor: a term matches the value the field keeps. */
+  scalingFactor?: number,
 ): number | bigint {
   let n: number | bigint;
   if (typeof value === 'bigint') n = value;
@@ -86,6 +88,8 @@ export function toFieldNumber(
   }
   if (type === 'float' || (type === 'half_float' && bound)) return Math.fround(Number(n));
   if (type === 'half_float') return storedFloating(type, Number(n));
+  if (type === 'scaled_float' && !bound && scalingFactor !== undefined)
+    return scaledFloat(Number(n), scalingFactor);
   if (isLongKind(type)) {
     if (typeof n === 'number' && Number.isInteger(n)) return BigInt(n);
     return n;

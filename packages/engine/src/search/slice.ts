@@ -67,7 +67,9 @@ export function sliceFilter(reader: ShardReader, mapping: IndexMapping, slice: S
       const size = id < r ? q + 1 : q;
       inSlice = (doc) => doc >= start && doc < start + size;
     } else {
-      const hashes = byField ? fieldHashes(reader, slice.field!) : idHashes(reader);
+      const hashes = byField
+        ? fieldHashes(reader, slice.field!, mapping.field(slice.field!)?.scalingFactor)
+        : idHashes(reader);
       inSlice = (doc) => floorMod(hashes[doc]!, max) === id;
     }
     const filter = predicateFilter(reader, inSlice);
@@ -96,7 +98,7 @@ function idHashes(reader: ShardReader): Int32Array {
 }
 
 /** DocValuesSliceQuery's hash of every doc's first value of `field` (0 without one). */
-function fieldHashes(reader: ShardReader, field: string): Int32Array {
+function fieldHashes(reader: ShardReader, field: string, scalingFactor?: number): Int32Array {
   return reader.cached(`slice:hash:field:${field}`, () => {
     const out = new Int32Array(reader.maxDoc);
     for (const rs of reader.segments) {
@@ -106,7 +108,7 @@ function fieldHashes(reader: ShardReader, field: string): Int32Array {
         for (let d = 0; d < rs.segment.maxDoc; d++) {
           const s = n.starts[d]!;
           if (s === n.starts[d + 1]) continue;
-          const raw = n.kind === 'long' ? n.values[s]! : sortableBits(n.values[s]!, sf.type);
+          const raw = n.kind === 'long' ? n.values[s]! : sortableBits(n.values[s]!, sf.type, scalingFactor);
           out[rs.docBase + d] = mix(raw);
         }
       } else if (sf?.sortedSet) {
@@ -134,7 +136,9 @@ const I32 = new Int32Array(F32.buffer);
  * The long Lucene stores for a doc value: integers as themselves, doubles and floats as
  * NumericUtils.doubleToSortableLong / floatToSortableInt.
  */
-function sortableBits(v: number, type: string): bigint {
+function sortableBits(v: number, type: string, scalingFactor?: number): bigint {
+  // A scaled_float's doc value is its scaled long.
+  if (type === 'scaled_float') return BigInt(Math.round(v * (scalingFactor ?? 1)));
   if (type === 'double') {
     F64[0] = v;
     const bits = I64[0]!;

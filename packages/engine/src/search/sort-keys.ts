@@ -154,7 +154,8 @@ function resolveFieldSort(
     return fieldSort(base, 'none', 'bool', true, missing, target, displayBoolean);
   }
   // Numeric and date fields: the stored kind, then numeric_type.
-  const longSemantics = type !== 'double' && type !== 'float' && type !== 'half_float';
+  const longSemantics =
+    type !== 'double' && type !== 'float' && type !== 'half_float' && type !== 'scaled_float';
   let conversion: Conversion = 'none';
   let kind: ValueKind = type === 'long' || type === 'date_nanos' ? 'long' : longSemantics ? 'int' : 'double';
   let nanos = type === 'date_nanos';

@@ -89,7 +89,7 @@ export function termQuery(
         env.indexUuid,
       );
     default: {
-      const v = toFieldNumber(field.type, value, env);
+      const v = toFieldNumber(field.type, value, env, false, field.scalingFactor);
       if (isIntegerType(field.type) && typeof v === 'number' && !Number.isInteger(v)) return NONE;
       return new ConstantWeight((rs) => numericSetDocs(rs, path, new Set([v])), f(boost));
     }
@@ -156,7 +156,7 @@ export function termsQuery(
     default: {
       const set = new Set<number | bigint>();
       for (const v of values) {
-        const n = toFieldNumber(field.type, v, env);
+        const n = toFieldNumber(field.type, v, env, false, field.scalingFactor);
         if (isIntegerType(field.type) && typeof n === 'number' && !Number.isInteger(n)) continue;
         set.add(n);
       }

@@ -1,7 +1,8 @@
 /**
  * `half_float` fields: values are stored at half precision (HalfFloatPoint), sort as floats,
  * and aggregate as the doubles of those halves, as Elasticsearch does; what overflows a half
- * float is refused with Elasticsearch's reason.
+ * float is refused with Elasticsearch's reason. `scaled_float` fields: values are kept as
+ * round(value × scaling_factor) / scaling_factor, sorted and aggregated as doubles.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ndjson } from '../support/http.ts';
@@ -68,5 +69,68 @@ describe('half_float fields', () => {
     expect(aggs.json.aggregations.keys.buckets.map((b: { key: number }) => b.key)).toEqual([
       0.5, 1.099609375, 3.30078125, 1000.5,
     ]);
+  });
+});
+
+describe('scaled_float fields', () => {
+  it('need a positive scaling_factor, which a mapping update cannot change', async () => {
+    const missing = await http(node.url, 'PUT', '/no-factor', {
+      mappings: { properties: { p: { type: 'scaled_float' } } },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toMatchObject({
+      type: 'mapper_parsing_exception',
+      caused_by: { type: 'illegal_argument_exception', reason: 'Field [scaling_factor] is required' },
+    });
+    const negative = await http(node.url, 'PUT', '/bad-factor', {
+      mappings: { properties: { p: { type: 'scaled_float', scaling_factor: -1 } } },
+    });
+    expect(negative.json.error.caused_by.reason).toBe('[scaling_factor] must be a positive number, got [-1]');
+    const created = await http(node.url, 'PUT', '/prices', {
+      settings: { number_of_shards: 2 },
+      mappings: { properties: { p: { type: 'scaled_float', scaling_factor: 100 } } },
+    });
+    expect(created.status).toBe(200);
+    const changed = await http(node.url, 'PUT', '/prices/_mapping', {
+      properties: { p: { type: 'scaled_float', scaling_factor: 10 } },
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.json.error.reason).toContain(
+      'Cannot update parameter [scaling_factor] from [100] to [10]',
+    );
+  });
+
+  it('keep values rounded to the factor, for sorting, queries and aggregations', async () => {
+    const docs = [{ p: 1.234 }, { p: '19.995' }, { p: 0.29 }, { p: 'Infinity' }];
+    const bulk = await http(
+      node.url,
+      'POST',
+      '/_bulk?refresh=true',
+      ndjson(docs.flatMap((d, i) => [{ index: { _index: 'prices', _id: String(i + 1) } }, d])),
+      { 'content-type': 'application/x-ndjson' },
+    );
+    const items = bulk.json.items.map((x: { index: unknown }) => x.index);
+    expect(items.map((x: { status: number }) => x.status)).toEqual([201, 201, 201, 400]);
+    expect(items[3].error.caused_by.reason).toBe(
+      '[scaled_float] only supports finite values, but got [Infinity]',
+    );
+    const sorted = await http(node.url, 'POST', '/prices/_search?filter_path=hits.hits._id,hits.hits.sort', {
+      sort: [{ p: 'desc' }],
+    });
+    // 19.995 × 100 is 1999.5 in doubles, which Math.round takes up.
+    expect(sorted.text).toBe(
+      '{"hits":{"hits":[{"_id":"2","sort":[20.0]},{"_id":"1","sort":[1.23]},{"_id":"3","sort":[0.29]}]}}',
+    );
+    const count = async (query: unknown) =>
+      (await http(node.url, 'POST', '/prices/_count', { query })).json.count;
+    expect(await count({ term: { p: 1.23 } })).toBe(1);
+    expect(await count({ term: { p: 1.234 } })).toBe(1);
+    expect(await count({ range: { p: { gte: 0.29, lt: 1.23 } } })).toBe(1);
+    const aggs = await http(node.url, 'POST', '/prices/_search', {
+      size: 0,
+      aggs: { sum: { sum: { field: 'p' } }, keys: { terms: { field: 'p', order: { _key: 'asc' } } } },
+    });
+    expect(aggs.json.aggregations.sum.value).toBeCloseTo(21.52, 10);
+    expect(aggs.json.aggregations.keys.buckets.map((b: { key: number }) => b.key)).toEqual([0.29, 1.23, 20]);
   });
 });
