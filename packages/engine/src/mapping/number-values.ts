@@ -8,16 +8,9 @@
 import { illegalArgument, type ShoalError } from '@shoal/protocol';
 import { javaDoubleToString, javaParseDouble } from '../dates/index.ts';
 import { numberFormat } from './errors.ts';
+import type { NumericType } from './params.ts';
 
-export type NumericType =
-  | 'long'
-  | 'integer'
-  | 'short'
-  | 'byte'
-  | 'double'
-  | 'float'
-  | 'half_float'
-  | 'scaled_float';
+export type { NumericType };
 
 const LONG_MIN = -9223372036854775808n;
 const LONG_MAX = 9223372036854775807n;

@@ -7,30 +7,13 @@
  */
 import { illegalArgument, isShoalError, mapperParsing, type ShoalError } from '@shoal/protocol';
 import { hasAnalyzer } from '../analysis/index.ts';
+import type { FieldType } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, validateDateFormat } from '../dates/index.ts';
 import { numberFormat } from './errors.ts';
 import { javaToString } from './java-text.ts';
 
-export type LeafType =
-  | 'text'
-  | 'keyword'
-  | 'long'
-  | 'integer'
-  | 'short'
-  | 'byte'
-  | 'double'
-  | 'float'
-  | 'half_float'
-  | 'scaled_float'
-  | 'boolean'
-  | 'date'
-  | 'date_nanos'
-  | 'geo_point'
-  | 'ip';
-
-export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
-  'text',
-  'keyword',
+/** The number field types, in Elasticsearch's NumberType order, then the scaled one. */
+export const NUMBER_TYPE_NAMES = [
   'long',
   'integer',
   'short',
@@ -39,6 +22,17 @@ export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
   'float',
   'half_float',
   'scaled_float',
+] as const;
+
+export type NumericType = (typeof NUMBER_TYPE_NAMES)[number];
+
+/** Every leaf (non-object) field type: the contract's field types but object and nested. */
+export type LeafType = Exclude<FieldType, 'object' | 'nested'>;
+
+export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
+  'text',
+  'keyword',
+  ...NUMBER_TYPE_NAMES,
   'boolean',
   'date',
   'date_nanos',
@@ -46,16 +40,7 @@ export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
   'ip',
 ]);
 
-export const NUMERIC_TYPES: ReadonlySet<string> = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-]);
+export const NUMERIC_TYPES: ReadonlySet<string> = new Set(NUMBER_TYPE_NAMES);
 
 /** The number types whose values are not whole. */
 export const FLOATING_TYPES: ReadonlySet<string> = new Set(['double', 'float', 'half_float', 'scaled_float']);
