@@ -16,7 +16,14 @@ export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
 export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/shoal-error.ts';
 export { isShoalError, ShoalError, type WireError } from './errors/shoal-error.ts';
-export { jsonScalar, jsonString, scoreJson, sortValueJson, sortValuesJson } from './json/json-scalars.ts';
+export {
+  isFloatingKey,
+  jsonScalar,
+  jsonString,
+  scoreJson,
+  sortValueJson,
+  sortValuesJson,
+} from './json/json-scalars.ts';
 export { parseJson } from './json/parse.ts';
 export { RawJson, type RawJsonWriter } from './json/raw-json.ts';
 export { stringifyJson, stringifyJsonBytes } from './json/stringify.ts';

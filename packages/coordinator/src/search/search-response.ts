@@ -1,5 +1,6 @@
 /** Assembles the `_search` response body in Elasticsearch's key order. */
 import {
+  isFloatingKey,
   RawJson,
   type SearchRequest,
   scoreJson,
@@ -50,9 +51,7 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
       floating === 0
         ? values
         : values.map((v, k) =>
-            k < 31 && ((floating >> k) & 1) === 1 && typeof v === 'number' && Number.isFinite(v)
-              ? new RawJson(sortValueJson(v, true))
-              : v,
+            isFloatingKey(floating, k) && typeof v === 'number' ? new RawJson(sortValueJson(v, true)) : v,
           );
   }
   return out;

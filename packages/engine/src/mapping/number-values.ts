@@ -148,9 +148,10 @@ function toFloating(
   }
   if (type !== 'double') d = Math.fround(d);
   // A half_float is parsed as a float, then rounded to half precision: past 65504 it overflows.
-  if (!Number.isFinite(type === 'half_float' ? halfFloat(d) : d))
+  const kept = type === 'half_float' ? halfFloat(d) : d;
+  if (!Number.isFinite(kept))
     throw illegalArgument(`[${type}] supports only finite values, but got [${javaDoubleToString(d)}]`);
-  return type === 'half_float' ? halfFloat(d) : d;
+  return kept;
 }
 
 /**
@@ -183,10 +184,7 @@ export function halfFloat(x: number): number {
   const a = Math.abs(x);
   if (a >= 65520) return x > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
   // The spacing of half floats around `a`: 2^(e-10) for a normal with exponent e, 2^-24 below 2^-14.
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  else if (2 ** (e + 1) <= a) e++;
-  const ulp = 2 ** (Math.max(e, -14) - 10);
+  const ulp = 2 ** (Math.max(binaryExponent(a), -14) - 10);
   const q = a / ulp;
   const floor = Math.floor(q);
   const rest = q - floor;
@@ -201,10 +199,16 @@ export function halfFloatBits(h: number): number {
   if (a === 0) return sign;
   if (a === Number.POSITIVE_INFINITY) return sign | 0x7c00;
   if (a < 2 ** -14) return sign | Math.round(a / 2 ** -24);
+  const e = binaryExponent(a);
+  return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+}
+
+/** e with 2^e ≤ a < 2^(e+1), for a finite a > 0 (log2 alone can be off by one at the edges). */
+function binaryExponent(a: number): number {
   let e = Math.floor(Math.log2(a));
   if (2 ** e > a) e--;
   else if (2 ** (e + 1) <= a) e++;
-  return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+  return e;
 }
 
 /** A floating-point field's value as its doc values keep it: float and half_float rounded. */

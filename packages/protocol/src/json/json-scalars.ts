@@ -59,6 +59,11 @@ export function sortValueJson(v: string | number | bigint | boolean | null, floa
   return floating && typeof v === 'number' && Number.isFinite(v) ? javaDouble(v) : jsonScalar(v);
 }
 
+/** Whether bit k of a sort-key mask (ShardQueryResult.floatingKeys) marks key k as floating. */
+export function isFloatingKey(floatingKeys: number, k: number): boolean {
+  return k < 31 && ((floatingKeys >> k) & 1) === 1;
+}
+
 /** A hit's `sort` values, comma-separated; bit k of `floatingKeys` set: value k is floating. */
 export function sortValuesJson(
   values: readonly (string | number | bigint | boolean | null)[],
@@ -66,7 +71,7 @@ export function sortValuesJson(
 ): string {
   let out = '';
   for (let k = 0; k < values.length; k++) {
-    const v = sortValueJson(values[k]!, k < 31 && ((floatingKeys >> k) & 1) === 1);
+    const v = sortValueJson(values[k]!, isFloatingKey(floatingKeys, k));
     out += k === 0 ? v : `,${v}`;
   }
   return out;
