@@ -19,8 +19,8 @@
  * Results are printed and written to `.bench/paging-<timestamp>.json`.
  */
 import { join } from 'node:path';
-import { loadDataset } from '../load-sample.ts';
 import { flights } from '../sample-data/index.ts';
+import { loadFlights } from './flights-load.ts';
 import { type BenchChild, repoRoot, startChild, startShoalNode } from './processes.ts';
 import { environment, fixed, int, medianRun, printTable, writeResults } from './report.ts';
 
@@ -205,14 +205,7 @@ export async function runPaging(): Promise<void> {
     throw e;
   });
   try {
-    console.log(`loading flights-200k into ${SHARDS} shards on ${node.url} …`);
-    const loaded = await loadDataset({
-      url: node.url,
-      dataset: flights,
-      shards: SHARDS,
-      batch: 5000,
-      concurrency: 2,
-    });
+    const loaded = await loadFlights(node.url, SHARDS);
     if (loaded.count !== flights.count()) throw new Error(`_count is ${loaded.count}`);
     const url = node.url;
 

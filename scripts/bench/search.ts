@@ -14,8 +14,8 @@
  * this machine lands on every scenario alike; each row reports its median round. Targets:
  * (c), (d) ≥ 0.5 × (b); (e) ≥ 0.25 × (b).
  */
-import { loadDataset } from '../load-sample.ts';
 import { flightRows, flightSummary, flights } from '../sample-data/index.ts';
+import { loadFlights } from './flights-load.ts';
 import { clean, type LoadOptions, type LoadTarget, type Measurement, measure } from './measure.ts';
 import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
 import { environment, errorMessage, fixed, int, medianRun, printTable, writeResults } from './report.ts';
@@ -261,15 +261,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
       console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
       const node = await startShoalNode({ workers: WORKERS });
       servers.push(node);
-      console.log(`loading flights-200k into ${SHARDS} shards on ${node.url} …`);
-      const loaded = await loadDataset({
-        url: node.url,
-        dataset: flights,
-        shards: SHARDS,
-        batch: 5000,
-        concurrency: 2,
-        progress: process.stdout.isTTY,
-      });
+      const loaded = await loadFlights(node.url, SHARDS, process.stdout.isTTY);
       loadInfo = {
         docs: loaded.docs,
         count: loaded.count,
