@@ -236,9 +236,14 @@ describe('aggregations', () => {
         size: 0,
         aggs: { c: { terms: { field: 'carrier', size: 10 } } },
       });
+      // The limit is checked in the final reduce, which Elasticsearch runs in its fetch phase.
       expect(many.status).toBe(400);
-      expect(many.json.error.type).toBe('too_many_buckets_exception');
-      expect(many.json.error.max_buckets).toBe(3);
+      expect(many.json.error.type).toBe('search_phase_execution_exception');
+      expect(many.json.error.phase).toBe('fetch');
+      expect(many.json.error.root_cause).toEqual([]);
+      expect(many.json.error.failed_shards).toEqual([]);
+      expect(many.json.error.caused_by.type).toBe('too_many_buckets_exception');
+      expect(many.json.error.caused_by.max_buckets).toBe(3);
     } finally {
       await http(node.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
     }

@@ -26,6 +26,14 @@ describe('half_float fields', () => {
   it('store half-precision values, sort and aggregate them as Elasticsearch does', async () => {
     const mapping = await http(node.url, 'GET', '/halves/_mapping');
     expect(mapping.json.halves.mappings.properties.h).toEqual({ type: 'half_float', null_value: 0.5 });
+    // null_value is held as a Java Float: a whole number keeps its `.0`.
+    const whole = await http(node.url, 'PUT', '/halves/_mapping', {
+      properties: { w: { type: 'half_float', null_value: 2 }, l: { type: 'long', null_value: 2 } },
+    });
+    expect(whole.status).toBe(200);
+    const printed = await http(node.url, 'GET', '/halves/_mapping');
+    expect(printed.text).toContain('"l":{"type":"long","null_value":2}');
+    expect(printed.text).toContain('"w":{"type":"half_float","null_value":2.0}');
     const docs = [{ h: 1.1 }, { h: '3.3' }, { h: 70000 }, { h: null }, { h: 1000.7 }];
     const bulk = await http(
       node.url,
@@ -96,8 +104,18 @@ describe('scaled_float fields', () => {
     });
     expect(changed.status).toBe(400);
     expect(changed.json.error.reason).toContain(
-      'Cannot update parameter [scaling_factor] from [100] to [10]',
+      'Cannot update parameter [scaling_factor] from [100.0] to [10.0]',
     );
+    // The factor is a Java double: GET _mapping, the field mapping API and GET index print `100.0`.
+    for (const path of ['/prices/_mapping', '/prices/_mapping/field/p', '/prices']) {
+      const got = await http(node.url, 'GET', path);
+      expect(got.status).toBe(200);
+      expect(got.text).toContain('"scaling_factor":100.0');
+    }
+    const pretty = await http(node.url, 'GET', '/prices/_mapping?pretty');
+    expect(pretty.text).toContain('"scaling_factor" : 100.0');
+    const filtered = await http(node.url, 'GET', '/prices/_mapping?filter_path=*.mappings.properties.p');
+    expect(filtered.text).toBe('{"prices":{"mappings":{"properties":{"p":{"type":"scaled_float","scaling_factor":100.0}}}}}');
   });
 
   it('keep values rounded to the factor, for sorting, queries and aggregations', async () => {

@@ -86,8 +86,10 @@ export interface ParsedDocument {
  * strict_dynamic_mapping_exception, document_parsing_exception) with Elasticsearch's reasons.
  */
 export interface IndexMapping {
-  /** The `mappings` JSON as `GET /{index}/_mapping` shows it (`{"properties": …}` etc.). */
+  /** The `mappings` JSON (`{"properties": …}` etc.): plain values, to store, compare and send. */
   toJSON(): Record<string, unknown>;
+  /** The same as `GET /{index}/_mapping` prints it: Java doubles and floats keep their `.0`. */
+  toDisplayJSON(): Record<string, unknown>;
   /** Merge a `PUT _mapping` body or a dynamic update; throws on conflicts. */
   merge(update: Record<string, unknown>): IndexMapping;
   /** A leaf or multi-field by full path; undefined when unmapped. */

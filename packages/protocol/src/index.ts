@@ -86,7 +86,7 @@ export {
 export { compareTerms } from './values/code-point-order.ts';
 export { invalidIndexNameReason, validateIndexName } from './values/index-name.ts';
 export { formatIp } from './values/ip-text.ts';
-export { javaDouble } from './values/java-double.ts';
+export { javaDouble, javaFloat, shortestFloatDecimal } from './values/java-double.ts';
 export {
   isBooleanText,
   javaInt,

@@ -104,7 +104,7 @@ async function getIndex(req: RestRequest, s: NodeServices): Promise<RestResponse
   for (const meta of targets) {
     const entry: Record<string, unknown> = {};
     if (features.has('aliases')) entry.aliases = aliasesJson(meta);
-    if (features.has('mappings')) entry.mappings = meta.mapping.toJSON();
+    if (features.has('mappings')) entry.mappings = meta.mapping.toDisplayJSON();
     if (features.has('settings')) entry.settings = settingsJson(meta, req.query);
     out[meta.name] = entry;
   }
@@ -123,7 +123,7 @@ function indexExists(req: RestRequest, s: NodeServices): RestResponse {
 async function getMapping(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const out: Record<string, unknown> = {};
-  for (const meta of targets) out[meta.name] = { mappings: meta.mapping.toJSON() };
+  for (const meta of targets) out[meta.name] = { mappings: meta.mapping.toDisplayJSON() };
   return { status: 200, body: out };
 }
 
@@ -172,7 +172,7 @@ async function getFieldMapping(req: RestRequest, s: NodeServices): Promise<RestR
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
-    const fields = mappedFields((meta.mapping.toJSON() as { properties?: unknown }).properties);
+    const fields = mappedFields((meta.mapping.toDisplayJSON() as { properties?: unknown }).properties);
     const byName = new Map(fields.map((f) => [f.fullName, f]));
     const mappings: Record<string, unknown> = {};
     const put = (key: string, f: MappedFieldJson) => {

@@ -26,14 +26,16 @@ export function reduceAggregations(
   for (const r of results) if (r.aggregations !== undefined) partials.push(r.aggregations);
   if (partials.length === 0) return undefined;
   const maxBuckets = getInt(s.clusterSettings.effective(), 'search.max_buckets');
-  let merged: ReturnType<typeof mergeAggregations>;
   try {
-    merged = mergeAggregations(spec, partials);
+    const merged = mergeAggregations(spec, partials);
+    return renderAggregations(spec, merged, { dates: aggDates, maxBuckets, typedKeys, javaDoubles: true });
   } catch (e) {
-    // A field mapped with incompatible types in two indices fails the merge
-    // (AggregationErrors.reduceTypeMismatch), inside Elasticsearch's fetch phase.
-    if (isShoalError(e) && e.type === 'illegal_argument_exception') throw reducePhaseFailure(e);
+    // Both fail inside Elasticsearch's fetch phase, where the final reduce runs: a field mapped
+    // with incompatible types in two indices (AggregationErrors.reduceTypeMismatch), and more
+    // buckets than search.max_buckets (MultiBucketConsumer, counted in the final reduce only).
+    if (isShoalError(e) && REDUCE_FAILURES.has(e.type)) throw reducePhaseFailure(e);
     throw e;
   }
-  return renderAggregations(spec, merged, { dates: aggDates, maxBuckets, typedKeys, javaDoubles: true });
 }
+
+const REDUCE_FAILURES: ReadonlySet<string> = new Set(['illegal_argument_exception', 'too_many_buckets_exception']);

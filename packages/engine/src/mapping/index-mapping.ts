@@ -91,6 +91,11 @@ export class ShoalIndexMapping implements IndexMapping {
     return structuredClone(this.rendered);
   }
 
+  /** The mapping as responses print it: doubles and floats with their `.0` (RawJson values). */
+  toDisplayJSON(): Record<string, unknown> {
+    return renderRoot(this.root, true);
+  }
+
   merge(update: Record<string, unknown>): ShoalIndexMapping {
     const incoming = parseWrapped(update);
     const merged = mergeRoot(this.root, incoming);

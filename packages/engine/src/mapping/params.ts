@@ -5,7 +5,15 @@
  * value other than its default, except `coerce`/`ignore_malformed`-style explicit flags, which
  * print whenever they were set.
  */
-import { illegalArgument, isShoalError, mapperParsing, type ShoalError } from '@shoal/protocol';
+import {
+  illegalArgument,
+  isShoalError,
+  javaDouble,
+  javaFloat,
+  mapperParsing,
+  RawJson,
+  type ShoalError,
+} from '@shoal/protocol';
 import { hasAnalyzer } from '../analysis/index.ts';
 import type { FieldType } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, validateDateFormat } from '../dates/index.ts';
@@ -65,6 +73,17 @@ export interface ParamSpec {
   alwaysPrintIfSet?: boolean;
   /** How a value appears in `Cannot update parameter [p] from [x] to [y]`. */
   conflictText?: (v: unknown) => string;
+  /**
+   * How `GET _mapping` prints the value when that differs from the stored JSON: a value that
+   * Elasticsearch holds as a Java double or float prints with its `.0` (`100.0`).
+   */
+  display?: (value: unknown, type: FieldType) => unknown;
+}
+
+/** A number that Elasticsearch keeps as a Java double, or as a float for float-backed types. */
+function javaNumberText(value: unknown, type: FieldType): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  return new RawJson(type === 'float' || type === 'half_float' ? javaFloat(value) : javaDouble(value));
 }
 
 export function parseBool(v: unknown): boolean {
@@ -256,6 +275,8 @@ const TEXT: ParamSpec[] = [
   meta,
 ];
 
+const FLOATING_NULL_VALUE: ReadonlySet<FieldType> = new Set(['double', 'float', 'half_float', 'scaled_float']);
+
 function numberNull(): ParamSpec {
   return {
     name: 'null_value',
@@ -264,6 +285,8 @@ function numberNull(): ParamSpec {
     acceptsNull: true,
     // Parsed with the field's own rules, without coercion (NumberType.parse(o, false)).
     parse: (v) => v,
+    // Printed as the parsed Number: a Double or Float for the floating-point types.
+    display: (v, type) => (FLOATING_NULL_VALUE.has(type) ? javaNumberText(v, type) : v),
   };
 }
 
@@ -292,6 +315,8 @@ const scalingFactor: ParamSpec = {
       throw illegalArgument(`[scaling_factor] must be a positive number, got [${javaToString(v)}]`);
     return n;
   },
+  display: javaNumberText,
+  conflictText: (v) => javaDouble(v as number),
 };
 
 const SCALED_FLOAT: ParamSpec[] = [...NUMBER.slice(0, 4), meta, scalingFactor, ...NUMBER.slice(4, 7)];

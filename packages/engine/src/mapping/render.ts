@@ -12,30 +12,36 @@ function sortedEntries<T>(m: ReadonlyMap<string, T>): [string, T][] {
   return [...m.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
 }
 
-export function renderField(f: FieldNode): Record<string, unknown> {
+/**
+ * `display`: the mapping as a response prints it, where values Elasticsearch holds as Java
+ * doubles and floats are RawJson text (`100.0`); otherwise plain JSON values, to store, compare
+ * and send to the shards.
+ */
+export function renderField(f: FieldNode, display = false): Record<string, unknown> {
   const out: Record<string, unknown> = { type: f.type };
   for (const spec of PARAMS[f.type]) {
     if (!(spec.name in f.params)) continue;
     const value = f.params[spec.name];
-    if (printsParam(spec, value, f.params)) out[spec.name] = value;
+    if (!printsParam(spec, value, f.params)) continue;
+    out[spec.name] = display && spec.display ? spec.display(value, f.type) : value;
   }
   if (f.fields.size > 0) {
     const fields: Record<string, unknown> = {};
-    for (const [name, sub] of sortedEntries(f.fields)) fields[name] = renderField(sub);
+    for (const [name, sub] of sortedEntries(f.fields)) fields[name] = renderField(sub, display);
     out.fields = fields;
   }
   if (f.copyTo.length > 0) out.copy_to = [...f.copyTo];
   return out;
 }
 
-function renderProperties(o: ObjectNode, out: Record<string, unknown>): void {
+function renderProperties(o: ObjectNode, out: Record<string, unknown>, display: boolean): void {
   if (o.children.size === 0) return;
   const props: Record<string, unknown> = {};
-  for (const [name, child] of sortedEntries(o.children)) props[name] = renderNode(child);
+  for (const [name, child] of sortedEntries(o.children)) props[name] = renderNode(child, display);
   out.properties = props;
 }
 
-export function renderObject(o: ObjectNode): Record<string, unknown> {
+export function renderObject(o: ObjectNode, display = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (o.kind === 'nested') {
     out.type = 'nested';
@@ -46,15 +52,15 @@ export function renderObject(o: ObjectNode): Record<string, unknown> {
   }
   if (o.dynamic !== undefined) out.dynamic = o.dynamic;
   if (o.enabled === false) out.enabled = false;
-  renderProperties(o, out);
+  renderProperties(o, out, display);
   return out;
 }
 
-export function renderNode(n: MapperNode): Record<string, unknown> {
-  return n.kind === 'field' ? renderField(n) : renderObject(n);
+export function renderNode(n: MapperNode, display = false): Record<string, unknown> {
+  return n.kind === 'field' ? renderField(n, display) : renderObject(n, display);
 }
 
-export function renderRoot(r: RootNode): Record<string, unknown> {
+export function renderRoot(r: RootNode, display = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (r.object.dynamic !== undefined) out.dynamic = r.object.dynamic;
   if (r.object.enabled === false) out.enabled = false;
@@ -72,6 +78,6 @@ export function renderRoot(r: RootNode): Record<string, unknown> {
   if (r.dynamicTemplates !== undefined) out.dynamic_templates = r.dynamicTemplates;
   if (r.dateDetection !== undefined) out.date_detection = r.dateDetection;
   if (r.numericDetection !== undefined) out.numeric_detection = r.numericDetection;
-  renderProperties(r.object, out);
+  renderProperties(r.object, out, display);
   return out;
 }

@@ -6,7 +6,7 @@
  * reverses that, except for `null` (a missing keyword), which goes last with `missing: _last`
  * and first with `_first` in either direction. Ties fall to the shard index, then the doc.
  */
-import type { SortSpec, SortValue } from '@shoal/protocol';
+import { type SortSpec, type SortValue, shortestFloatDecimal } from '@shoal/protocol';
 import { compareTerms } from '../index/term-order.ts';
 
 export const LONG_MAX = 9223372036854775807n;
@@ -56,7 +56,7 @@ export function floatValue(x: number): number {
   if (Number.isInteger(target) && Math.abs(target) <= FLOAT_EXACT_INTEGER) return target;
   const known = shortestFloats.get(target);
   if (known !== undefined) return known;
-  const v = shortestFloat(target);
+  const v = shortestFloatDecimal(target);
   if (shortestFloats.size >= SHORTEST_FLOATS_MAX) shortestFloats.clear();
   shortestFloats.set(target, v);
   return v;
@@ -71,22 +71,3 @@ const FLOAT_EXACT_INTEGER = 2 ** 24;
 const shortestFloats = new Map<number, number>();
 const SHORTEST_FLOATS_MAX = 4096;
 
-function shortestFloat(target: number): number {
-  // "p digits round back to the float" is monotone in p (the nearest (p+1)-digit decimal is at
-  // least as close as the p-digit one, which has p+1 digits too), so bisect 1..9 instead of
-  // trying every precision: 3–4 toPrecision calls instead of up to 9.
-  let lo = 1;
-  let hi = 9;
-  let best = Number(target.toPrecision(9));
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = Number(target.toPrecision(mid));
-    if (Math.fround(v) === target) {
-      best = v;
-      hi = mid - 1;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return Math.fround(best) === target ? best : target;
-}

@@ -31,6 +31,7 @@ export function topLevelFields(mapping: IndexMapping): IndexMapping {
   const hidden = (path: string) => insideNested(mapping, path, memo);
   const view: IndexMapping = {
     toJSON: () => mapping.toJSON(),
+    toDisplayJSON: () => mapping.toDisplayJSON(),
     merge: (update) => mapping.merge(update),
     parseDocument: (id, source, routing) => mapping.parseDocument(id, source, routing),
     isNested: (path) => mapping.isNested(path),
