@@ -25,7 +25,11 @@ describe('javaFloat', () => {
     for (const x of [0.3, 1 / 3, 123.456, 1e-20, 3.4e38]) {
       const d = shortestFloatDecimal(x);
       expect(Math.fround(d)).toBe(Math.fround(x));
-      expect(String(d).replace(/[-.]|e.*$/g, '').replace(/^0+/, '').length).toBeLessThanOrEqual(9);
+      expect(
+        String(d)
+          .replace(/[-.]|e.*$/g, '')
+          .replace(/^0+/, '').length,
+      ).toBeLessThanOrEqual(9);
     }
     expect(shortestFloatDecimal(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
     expect(shortestFloatDecimal(0)).toBe(0);
