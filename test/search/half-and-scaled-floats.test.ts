@@ -115,7 +115,9 @@ describe('scaled_float fields', () => {
     const pretty = await http(node.url, 'GET', '/prices/_mapping?pretty');
     expect(pretty.text).toContain('"scaling_factor" : 100.0');
     const filtered = await http(node.url, 'GET', '/prices/_mapping?filter_path=*.mappings.properties.p');
-    expect(filtered.text).toBe('{"prices":{"mappings":{"properties":{"p":{"type":"scaled_float","scaling_factor":100.0}}}}}');
+    expect(filtered.text).toBe(
+      '{"prices":{"mappings":{"properties":{"p":{"type":"scaled_float","scaling_factor":100.0}}}}}',
+    );
   });
 
   it('keep values rounded to the factor, for sorting, queries and aggregations', async () => {

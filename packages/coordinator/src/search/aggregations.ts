@@ -38,4 +38,7 @@ export function reduceAggregations(
   }
 }
 
-const REDUCE_FAILURES: ReadonlySet<string> = new Set(['illegal_argument_exception', 'too_many_buckets_exception']);
+const REDUCE_FAILURES: ReadonlySet<string> = new Set([
+  'illegal_argument_exception',
+  'too_many_buckets_exception',
+]);

@@ -275,8 +275,6 @@ const TEXT: ParamSpec[] = [
   meta,
 ];
 
-const FLOATING_NULL_VALUE: ReadonlySet<FieldType> = new Set(['double', 'float', 'half_float', 'scaled_float']);
-
 function numberNull(): ParamSpec {
   return {
     name: 'null_value',
@@ -286,7 +284,7 @@ function numberNull(): ParamSpec {
     // Parsed with the field's own rules, without coercion (NumberType.parse(o, false)).
     parse: (v) => v,
     // Printed as the parsed Number: a Double or Float for the floating-point types.
-    display: (v, type) => (FLOATING_NULL_VALUE.has(type) ? javaNumberText(v, type) : v),
+    display: (v, type) => (FLOATING_TYPES.has(type) ? javaNumberText(v, type) : v),
   };
 }
 

@@ -70,4 +70,3 @@ const FLOAT_EXACT_INTEGER = 2 ** 24;
  */
 const shortestFloats = new Map<number, number>();
 const SHORTEST_FLOATS_MAX = 4096;
-
