@@ -5,7 +5,7 @@
  * section cache and dropped when they go cold.
  */
 
-import { sectionCache } from '../store/section-cache.ts';
+import { Section, sectionCache } from '../store/section-cache.ts';
 import type { FieldDirectory, SegmentDirectory } from '../store/segment-codec.ts';
 import { byteLengthOf, type SegmentFile } from '../store/segment-file.ts';
 
@@ -76,170 +76,152 @@ export class FileBacking implements SegmentBacking {
     this.stored = this.storedView();
   }
 
-  private load<T>(key: string, read: () => { value: T; bytes: number }): T {
-    return sectionCache.get(this.owner, key, read);
+  /** A section of this segment, looked up in the thread's section cache by `key`. */
+  private section<T>(key: string, load: () => { value: T; bytes: number }): Section<T> {
+    return new Section(this.owner, key, load);
   }
 
   private storedView(): StoredFields {
     const self = this;
     const { file, dir } = this;
-    const meta = () =>
-      self.load('meta', () => ({
-        value: {
-          seqNos: file.array(dir.seqNos) as Float64Array,
-          versions: file.array(dir.versions) as Float64Array,
-          primaryTerms: file.array(dir.primaryTerms) as Float64Array,
-        },
-        bytes: self.maxDoc * 24,
-      }));
+    const meta = this.section('meta', () => ({
+      value: {
+        seqNos: file.array(dir.seqNos) as Float64Array,
+        versions: file.array(dir.versions) as Float64Array,
+        primaryTerms: file.array(dir.primaryTerms) as Float64Array,
+      },
+      bytes: self.maxDoc * 24,
+    }));
+    const ids = this.section('ids', () => {
+      const value: string[] = new Array(self.maxDoc);
+      for (let d = 0; d < self.maxDoc; d++) value[d] = self.id(d);
+      return { value, bytes: stringsBytes(value) + 8 * value.length };
+    });
+    const routing = this.section('routing', () => {
+      const value: (string | null)[] = new Array(self.maxDoc).fill(null);
+      if (dir.routing) {
+        const present = file.array(dir.routing.present) as Uint8Array;
+        const values = file.strings(dir.routing.values);
+        for (let d = 0; d < self.maxDoc; d++) if (present[d]) value[d] = values[d]!;
+      }
+      return { value, bytes: 8 * value.length };
+    });
     return {
       get ids() {
-        return self.load('ids', () => {
-          const value: string[] = new Array(self.maxDoc);
-          for (let d = 0; d < self.maxDoc; d++) value[d] = self.id(d);
-          return { value, bytes: stringsBytes(value) + 8 * value.length };
-        });
+        return ids.value;
       },
       get routing() {
-        return self.load('routing', () => {
-          const value: (string | null)[] = new Array(self.maxDoc).fill(null);
-          if (dir.routing) {
-            const present = file.array(dir.routing.present) as Uint8Array;
-            const values = file.strings(dir.routing.values);
-            for (let d = 0; d < self.maxDoc; d++) if (present[d]) value[d] = values[d]!;
-          }
-          return { value, bytes: 8 * value.length };
-        });
+        return routing.value;
       },
       get seqNos() {
-        return meta().seqNos;
+        return meta.value.seqNos;
       },
       get versions() {
-        return meta().versions;
+        return meta.value.versions;
       },
       get primaryTerms() {
-        return meta().primaryTerms;
+        return meta.value.primaryTerms;
       },
     };
   }
 
   private fieldView(fd: FieldDirectory): SegmentField {
-    const self = this;
     const { file } = this;
-    // Section keys, built once per field rather than on every access.
-    const keys = {
-      docs: `docs:${fd.path}`,
-      geo: `geo:${fd.path}`,
-      numeric: `numeric:${fd.path}`,
-      postings: `postings:${fd.path}`,
-      sortedSet: `sortedSet:${fd.path}`,
-      terms: `terms:${fd.path}`,
-    };
-    const terms = () =>
-      self.load(keys.terms, () => {
-        const value = file.strings(fd.postings!.terms);
-        return { value, bytes: stringsBytes(value) };
-      });
+    const terms = this.section(`terms:${fd.path}`, () => {
+      const value = file.strings(fd.postings!.terms);
+      return { value, bytes: stringsBytes(value) };
+    });
+    const docs = this.section(`docs:${fd.path}`, () => ({
+      value: file.array(fd.docsWithField) as Int32Array,
+      bytes: byteLengthOf(fd.docsWithField),
+    }));
     const view: SegmentField = {
       path: fd.path,
       type: fd.type,
       get docsWithField() {
-        return self.load(keys.docs, () => ({
-          value: file.array(fd.docsWithField) as Int32Array,
-          bytes: byteLengthOf(fd.docsWithField),
-        }));
+        return docs.value;
       },
     };
     const p = fd.postings;
     if (p) {
-      Object.defineProperty(view, 'postings', {
-        enumerable: true,
-        get: (): Postings =>
-          self.load(keys.postings, () => {
-            const arr = (r: typeof p.freqs) => (r ? file.array(r) : null);
-            const value: Postings = {
-              terms: terms(),
-              starts: file.array(p.starts) as Uint32Array,
-              docs: file.array(p.docs) as Int32Array,
-              freqs: arr(p.freqs) as Int32Array | null,
-              positionStarts: arr(p.positionStarts) as Uint32Array | null,
-              positions: arr(p.positions) as Int32Array | null,
-              norms: arr(p.norms) as Uint8Array | null,
-              sumTotalTermFreq: p.sumTotalTermFreq,
-              sumDocFreq: p.sumDocFreq,
-            };
-            let bytes = byteLengthOf(p.starts) + byteLengthOf(p.docs);
-            for (const r of [p.freqs, p.positionStarts, p.positions, p.norms])
-              if (r) bytes += byteLengthOf(r);
-            return { value, bytes };
-          }),
+      const postings = this.section(`postings:${fd.path}`, () => {
+        const arr = (r: typeof p.freqs) => (r ? file.array(r) : null);
+        const value: Postings = {
+          terms: terms.value,
+          starts: file.array(p.starts) as Uint32Array,
+          docs: file.array(p.docs) as Int32Array,
+          freqs: arr(p.freqs) as Int32Array | null,
+          positionStarts: arr(p.positionStarts) as Uint32Array | null,
+          positions: arr(p.positions) as Int32Array | null,
+          norms: arr(p.norms) as Uint8Array | null,
+          sumTotalTermFreq: p.sumTotalTermFreq,
+          sumDocFreq: p.sumDocFreq,
+        };
+        let bytes = byteLengthOf(p.starts) + byteLengthOf(p.docs);
+        for (const r of [p.freqs, p.positionStarts, p.positions, p.norms]) if (r) bytes += byteLengthOf(r);
+        return { value, bytes };
       });
+      Object.defineProperty(view, 'postings', { enumerable: true, get: (): Postings => postings.value });
     }
     const ss = fd.sortedSet;
     if (ss) {
+      const sortedSet = this.section(`sortedSet:${fd.path}`, () => ({
+        value: {
+          terms: terms.value,
+          starts: file.array(ss.starts) as Uint32Array,
+          ords: file.array(ss.ords) as Int32Array,
+          singleValued: ss.singleValued,
+        },
+        bytes: byteLengthOf(ss.starts) + byteLengthOf(ss.ords),
+      }));
       Object.defineProperty(view, 'sortedSet', {
         enumerable: true,
-        get: (): SortedSetValues =>
-          self.load(keys.sortedSet, () => ({
-            value: {
-              terms: terms(),
-              starts: file.array(ss.starts) as Uint32Array,
-              ords: file.array(ss.ords) as Int32Array,
-              singleValued: ss.singleValued,
-            },
-            bytes: byteLengthOf(ss.starts) + byteLengthOf(ss.ords),
-          })),
+        get: (): SortedSetValues => sortedSet.value,
       });
     }
     const n = fd.numeric;
     if (n) {
-      Object.defineProperty(view, 'numeric', {
-        enumerable: true,
-        get: (): NumericValues =>
-          self.load(keys.numeric, () => {
-            const starts = file.array(n.starts) as Uint32Array;
-            const value: NumericValues =
-              n.kind === 'long'
-                ? {
-                    kind: 'long',
-                    starts,
-                    values: file.array(n.values) as BigInt64Array,
-                    singleValued: n.singleValued,
-                  }
-                : {
-                    kind: 'double',
-                    starts,
-                    values: file.array(n.values) as Float64Array,
-                    singleValued: n.singleValued,
-                  };
-            return { value, bytes: byteLengthOf(n.starts) + byteLengthOf(n.values) };
-          }),
+      const numeric = this.section(`numeric:${fd.path}`, () => {
+        const starts = file.array(n.starts) as Uint32Array;
+        const value: NumericValues =
+          n.kind === 'long'
+            ? {
+                kind: 'long',
+                starts,
+                values: file.array(n.values) as BigInt64Array,
+                singleValued: n.singleValued,
+              }
+            : {
+                kind: 'double',
+                starts,
+                values: file.array(n.values) as Float64Array,
+                singleValued: n.singleValued,
+              };
+        return { value, bytes: byteLengthOf(n.starts) + byteLengthOf(n.values) };
       });
+      Object.defineProperty(view, 'numeric', { enumerable: true, get: (): NumericValues => numeric.value });
     }
     const g = fd.geo;
     if (g) {
-      Object.defineProperty(view, 'geo', {
-        enumerable: true,
-        get: (): GeoValues =>
-          self.load(keys.geo, () => ({
-            value: {
-              starts: file.array(g.starts) as Uint32Array,
-              lat: file.array(g.lat) as Float64Array,
-              lon: file.array(g.lon) as Float64Array,
-            },
-            bytes: byteLengthOf(g.starts) + byteLengthOf(g.lat) * 2,
-          })),
-      });
+      const geo = this.section(`geo:${fd.path}`, () => ({
+        value: {
+          starts: file.array(g.starts) as Uint32Array,
+          lat: file.array(g.lat) as Float64Array,
+          lon: file.array(g.lon) as Float64Array,
+        },
+        bytes: byteLengthOf(g.starts) + byteLengthOf(g.lat) * 2,
+      }));
+      Object.defineProperty(view, 'geo', { enumerable: true, get: (): GeoValues => geo.value });
     }
     return view;
   }
 
-  private sourceOffsets(): Float64Array | Uint32Array {
-    return this.load('sourceOffsets', () => ({
-      value: this.file.array(this.dir.sourceOffsets) as Uint32Array,
-      bytes: byteLengthOf(this.dir.sourceOffsets),
-    }));
-  }
+  private readonly sourceOffsets = this.section('sourceOffsets', () => ({
+    value: this.file.array(this.dir.sourceOffsets) as Uint32Array,
+    bytes: byteLengthOf(this.dir.sourceOffsets),
+  }));
+  /** The `_source` blocks' sections, made on first use. */
+  private readonly sourceBlocks: Section<Uint8Array>[] = [];
 
   /**
    * `_source` bytes are read in aligned blocks of SOURCE_BLOCK_BYTES kept in the section cache:
@@ -251,7 +233,7 @@ export class FileBacking implements SegmentBacking {
   private lastBlock: { index: number; bytes: Uint8Array } | undefined;
 
   source(doc: number): Uint8Array {
-    const o = this.sourceOffsets();
+    const o = this.sourceOffsets.value;
     const from = o[doc]!;
     const to = o[doc + 1]!;
     const index = Math.floor(from / SOURCE_BLOCK_BYTES);
@@ -269,11 +251,16 @@ export class FileBacking implements SegmentBacking {
   }
 
   private sourceBlockAt(index: number): Uint8Array {
-    return this.load(`source:${index}`, () => {
-      const start = index * SOURCE_BLOCK_BYTES;
-      const len = Math.min(SOURCE_BLOCK_BYTES, byteLengthOf(this.dir.source) - start);
-      return { value: this.file.bytes(this.dir.source.off + start, len), bytes: len };
-    });
+    let block = this.sourceBlocks[index];
+    if (block === undefined) {
+      block = this.section(`source:${index}`, () => {
+        const start = index * SOURCE_BLOCK_BYTES;
+        const len = Math.min(SOURCE_BLOCK_BYTES, byteLengthOf(this.dir.source) - start);
+        return { value: this.file.bytes(this.dir.source.off + start, len), bytes: len };
+      });
+      this.sourceBlocks[index] = block;
+    }
+    return block.value;
   }
 
   sourceBlock() {

@@ -10,17 +10,19 @@ import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-
 
 const encoder = new TextEncoder();
 
-type StoredColumns = Pick<StoredFields, 'ids' | 'routing' | 'versions' | 'seqNos' | 'primaryTerms'>;
+type StoredColumns = Pick<StoredFields, 'ids' | 'routing'> &
+  Partial<Pick<StoredFields, 'versions' | 'seqNos' | 'primaryTerms'>>;
 
-function storedColumns(rs: ReaderSegment): StoredColumns {
+/** The stored columns a fetch reads: versions and sequence numbers only when asked for. */
+function storedColumns(rs: ReaderSegment, req: ShardFetchRequest): StoredColumns {
   const st = rs.segment.stored;
-  return {
-    ids: st.ids,
-    routing: st.routing,
-    versions: st.versions,
-    seqNos: st.seqNos,
-    primaryTerms: st.primaryTerms,
-  };
+  const cols: StoredColumns = { ids: st.ids, routing: st.routing };
+  if (req.version) cols.versions = st.versions;
+  if (req.seqNoPrimaryTerm) {
+    cols.seqNos = st.seqNos;
+    cols.primaryTerms = st.primaryTerms;
+  }
+  return cols;
 }
 
 export function executeFetch(reader: ShardReader, req: ShardFetchRequest): ShardFetchResult {
@@ -46,14 +48,14 @@ export function executeFetch(reader: ShardReader, req: ShardFetchRequest): Shard
         : segmentOf(reader, doc);
     if (rs !== current || !stored) {
       current = rs;
-      stored = storedColumns(rs);
+      stored = storedColumns(rs, req);
     }
     const local = doc - rs.docBase;
     ids[i] = stored.ids[local]!;
     routing[i] = stored.routing[local] ?? null;
-    versions[i] = stored.versions[local]!;
-    seqNos[i] = stored.seqNos[local]!;
-    primaryTerms[i] = stored.primaryTerms[local]!;
+    versions[i] = stored.versions?.[local] ?? 0;
+    seqNos[i] = stored.seqNos?.[local] ?? 0;
+    primaryTerms[i] = stored.primaryTerms?.[local] ?? 0;
     if (!filter.enabled) continue;
     let bytes = rs.segment.source(local);
     if (filtering)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SectionCache } from './section-cache.ts';
+import { Section, SectionCache } from './section-cache.ts';
 
 function loader(value: string, bytes: number, calls: string[]) {
   return () => {
@@ -62,5 +62,43 @@ describe('SectionCache', () => {
     expect(cache.sizeInBytes).toBe(10);
     cache.clear();
     expect(cache.sizeInBytes).toBe(0);
+  });
+
+  it('serves a named section without a lookup while it stays cached, and reloads it once evicted', () => {
+    const cache = new SectionCache(30);
+    const calls: string[] = [];
+    const ids = new Section(1, 'ids', loader('ids', 10, calls), cache);
+    expect(ids.value).toBe('ids');
+    expect(ids.value).toBe('ids');
+    expect(calls).toEqual(['ids']);
+    expect(cache.hits).toBe(1);
+    // The same section reached by its key is the same entry.
+    expect(cache.get(1, 'ids', loader('other', 10, calls))).toBe('ids');
+    // Pushed out by other sections: the next use loads it again, and it counts again.
+    cache.get(2, 'a', loader('a', 20, calls));
+    cache.get(2, 'b', loader('b', 20, calls));
+    expect(cache.evictions).toBeGreaterThan(0);
+    expect(ids.value).toBe('ids');
+    expect(calls).toEqual(['ids', 'a', 'b', 'ids']);
+    expect(cache.sizeInBytes).toBeLessThanOrEqual(30);
+    // A closed segment's sections are reloaded too (never served from a dropped entry).
+    cache.dropOwner(1);
+    expect(ids.value).toBe('ids');
+    expect(calls).toEqual(['ids', 'a', 'b', 'ids', 'ids']);
+    cache.clear();
+    expect(ids.value).toBe('ids');
+    expect(calls.length).toBe(6);
+  });
+
+  it('keeps a section used through its name from going cold', () => {
+    const cache = new SectionCache(30);
+    const calls: string[] = [];
+    const hot = new Section(1, 'hot', loader('hot', 10, calls), cache);
+    expect(hot.value).toBe('hot');
+    for (let i = 0; i < 20; i++) {
+      cache.get(2, `cold${i}`, loader(`cold${i}`, 10, calls));
+      expect(hot.value).toBe('hot');
+    }
+    expect(calls.filter((c) => c === 'hot')).toEqual(['hot']);
   });
 });

@@ -10,12 +10,18 @@
  */
 
 interface Entry {
+  /** undefined once the entry left the cache (evicted, its segment closed, or cleared). */
   value: unknown;
   bytes: number;
   owner: number;
   key: string;
   /** The cache clock when the entry last moved to the most-recently-used end. */
   tick: number;
+}
+
+interface Loaded<T> {
+  value: T;
+  bytes: number;
 }
 
 const DEFAULT_BUDGET = 64 * 1024 * 1024;
@@ -46,25 +52,22 @@ export class SectionCache {
     this.evict();
   }
 
-  get<T>(owner: number, key: string, load: () => { value: T; bytes: number }): T {
-    const clock = ++this.clock;
-    let sections = this.byOwner.get(owner);
-    const hit = sections?.get(key);
+  get<T>(owner: number, key: string, load: () => Loaded<T>): T {
+    return this.entry(owner, key, load).value as T;
+  }
+
+  /** The cached entry of a section, loaded on a miss. */
+  entry<T>(owner: number, key: string, load: () => Loaded<T>): Entry {
+    const hit = this.byOwner.get(owner)?.get(key);
     if (hit) {
-      this.hits++;
-      // Moving an entry to the recent end costs two Set operations: a hot entry (one used
-      // again before half the cache has been touched) is only moved now and then, which
-      // keeps it far from the eviction end all the same.
-      if (clock - hit.tick > this.lru.size >> 1) {
-        this.lru.delete(hit);
-        this.lru.add(hit);
-        hit.tick = clock;
-      }
-      return hit.value as T;
+      this.touch(hit);
+      return hit;
     }
+    const clock = ++this.clock;
     this.misses++;
     const loaded = load();
     const entry: Entry = { value: loaded.value, bytes: loaded.bytes, owner, key, tick: clock };
+    let sections = this.byOwner.get(owner);
     if (!sections) {
       sections = new Map();
       this.byOwner.set(owner, sections);
@@ -73,7 +76,21 @@ export class SectionCache {
     this.lru.add(entry);
     this.used += loaded.bytes;
     this.evict();
-    return loaded.value;
+    return entry;
+  }
+
+  /** A use of a cached entry: a hit, which keeps it from going cold. */
+  touch(hit: Entry): void {
+    const clock = ++this.clock;
+    this.hits++;
+    // Moving an entry to the recent end costs two Set operations: a hot entry (one used
+    // again before half the cache has been touched) is only moved now and then, which
+    // keeps it far from the eviction end all the same.
+    if (clock - hit.tick > this.lru.size >> 1) {
+      this.lru.delete(hit);
+      this.lru.add(hit);
+      hit.tick = clock;
+    }
   }
 
   /** Forget every section of one segment (it closed). */
@@ -83,11 +100,13 @@ export class SectionCache {
     for (const e of sections.values()) {
       this.lru.delete(e);
       this.used -= e.bytes;
+      e.value = undefined;
     }
     this.byOwner.delete(owner);
   }
 
   clear(): void {
+    for (const e of this.lru) e.value = undefined;
     this.byOwner.clear();
     this.lru.clear();
     this.used = 0;
@@ -102,6 +121,7 @@ export class SectionCache {
       sections?.delete(e.key);
       if (sections?.size === 0) this.byOwner.delete(e.owner);
       this.used -= e.bytes;
+      e.value = undefined;
       this.evictions++;
     }
   }
@@ -114,3 +134,30 @@ function budgetFromEnv(): number {
 
 /** The cache of this thread (each shard worker thread has its own module instance). */
 export const sectionCache = new SectionCache(budgetFromEnv());
+
+/**
+ * One section of one segment, named once: its uses skip the cache's maps (and the hashing of
+ * its key) while its entry stays cached, and count as hits all the same. The entry it keeps
+ * holds no value once it left the cache, so keeping it holds no memory.
+ */
+export class Section<T> {
+  private cached: Entry | undefined;
+
+  constructor(
+    private readonly owner: number,
+    private readonly key: string,
+    private readonly load: () => Loaded<T>,
+    private readonly cache: SectionCache = sectionCache,
+  ) {}
+
+  get value(): T {
+    const e = this.cached;
+    if (e !== undefined && e.value !== undefined) {
+      this.cache.touch(e);
+      return e.value as T;
+    }
+    const fresh = this.cache.entry(this.owner, this.key, this.load);
+    this.cached = fresh;
+    return fresh.value as T;
+  }
+}
