@@ -178,3 +178,117 @@ describe('max_score of a size-0 search', () => {
     expect(r.json.hits.max_score).toBe(1);
   });
 });
+
+describe('term-level queries on a field type that does not support them', () => {
+  beforeAll(async () => {
+    const created = await http(node.url, 'PUT', '/tl', {
+      mappings: {
+        properties: {
+          i: { type: 'integer' },
+          d: { type: 'date' },
+          ip: { type: 'ip' },
+          b: { type: 'boolean' },
+          kw: { type: 'keyword' },
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    const lines = [
+      { index: { _id: '1' } },
+      { i: 1, d: '2024-01-01T10:00:00Z', ip: '10.0.0.1', b: true, kw: 'Alpha' },
+      { index: { _id: '2' } },
+      { i: 2, d: '2024-01-02T10:00:00Z', ip: '10.0.0.2', b: false, kw: 'beta' },
+    ];
+    const bulk = await http(node.url, 'POST', '/tl/_bulk?refresh=true', ndjson(lines));
+    expect(bulk.json.errors).toBe(false);
+  });
+
+  /** A query_shard_exception that fails every shard, as the root cause and as the shard failure. */
+  async function expectShardFailure(index: string, query: unknown, reason: string) {
+    const r = await http(node.url, 'POST', `/${index}/_search`, { query });
+    const f = failure(r);
+    expect(f.status).toBe(400);
+    expect(f.type).toBe('search_phase_execution_exception');
+    const qse = { type: 'query_shard_exception', reason, index_uuid: expect.any(String), index };
+    expect(f.rootCause).toEqual([qse]);
+    expect(f.shardReason).toEqual(qse);
+  }
+
+  it.each([
+    ['prefix', 'qf', { prefix: { n: '1' } }, 'n', 'long'],
+    ['wildcard', 'qf', { wildcard: { n: '1*' } }, 'n', 'long'],
+    ['prefix', 'tl', { prefix: { ip: '10.' } }, 'ip', 'ip'],
+    ['wildcard', 'tl', { wildcard: { d: '2024*' } }, 'd', 'date'],
+    ['prefix', 'tl', { prefix: { b: { value: 't', case_insensitive: true } } }, 'b', 'boolean'],
+  ])(
+    'fails a %s query on [%s] naming keyword, text and wildcard fields',
+    async (kind, index, query, f, t) => {
+      await expectShardFailure(
+        index,
+        query,
+        `Can only use ${kind} queries on keyword, text and wildcard fields - not on [${f}] which is of type [${t}]`,
+      );
+    },
+  );
+
+  it.each([
+    ['i', 'integer', 1],
+    ['i', 'integer', 'abc'],
+    ['d', 'date', '2024-01-01'],
+    ['ip', 'ip', '10.0.0.1'],
+  ])('fails a case_insensitive term on [%s] (%s)', async (field, type, value) => {
+    await expectShardFailure(
+      'tl',
+      { term: { [field]: { value, case_insensitive: true } } },
+      `[${field}] field which is of type [${type}], does not support case insensitive term queries`,
+    );
+  });
+
+  it('runs a case_insensitive term on keyword and boolean fields, constant-scored', async () => {
+    const kw = await http(node.url, 'POST', '/tl/_search', {
+      query: { term: { kw: { value: 'ALPHA', case_insensitive: true } } },
+    });
+    expect(kw.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1']);
+    const b = await http(node.url, 'POST', '/tl/_search', {
+      query: { term: { b: { value: 'false', case_insensitive: true, boost: 2 } } },
+    });
+    expect(b.status).toBe(200);
+    expect(b.json.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).toEqual([
+      ['2', 2],
+    ]);
+  });
+});
+
+describe('a range query with a time_zone java.time does not know', () => {
+  it.each([
+    ['a date field', 'tl', 'd', '2024-01-01'],
+    ['a numeric field', 'qf', 'n', 1],
+    ['an unmapped field', 'qf', 'nope', 1],
+  ])('fails the request on %s before any shard runs it', async (_, index, field, gte) => {
+    const r = await http(node.url, 'POST', `/${index}/_search`, {
+      query: { range: { [field]: { gte, time_zone: 'Mars/Olympus' } } },
+    });
+    const reason = 'java.time.zone.ZoneRulesException: Unknown time-zone ID: Mars/Olympus';
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason }],
+        type: 'illegal_argument_exception',
+        reason,
+        caused_by: { type: 'zone_rules_exception', reason: 'Unknown time-zone ID: Mars/Olympus' },
+      },
+      status: 400,
+    });
+  });
+
+  it('applies a known time_zone to a date field and ignores it on a numeric one', async () => {
+    const d = await http(node.url, 'POST', '/tl/_search', {
+      query: { range: { d: { gte: '2024-01-01T12:00:00', time_zone: '+05:00' } } },
+    });
+    expect(d.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['1', '2']);
+    const n = await http(node.url, 'POST', '/qf/_search', {
+      query: { range: { n: { gte: 2, time_zone: 'Europe/Paris' } } },
+    });
+    expect(n.json.hits.total.value).toBe(2);
+  });
+});

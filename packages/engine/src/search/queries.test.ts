@@ -165,8 +165,28 @@ describe('term-level queries', () => {
     expect(ids(q.wildcard('title', 'Q*K'))).toEqual(['1', '3']);
     expect(ids(q.wildcard('tag', 'F*', true))).toEqual(['1']);
     expect(() => c.search(q.prefix('n', '1'))).toThrow(
-      /Can only use prefix queries on keyword and text fields/,
+      'Can only use prefix queries on keyword, text and wildcard fields - not on [n] which is of type [integer]',
     );
+    expect(() => c.search(q.wildcard('ip', '10.*'))).toThrow(
+      'Can only use wildcard queries on keyword, text and wildcard fields - not on [ip] which is of type [ip]',
+    );
+  });
+
+  it('case_insensitive term: text, keyword and boolean fields only', () => {
+    const refused = (field: string, type: string) =>
+      `[${field}] field which is of type [${type}], does not support case insensitive term queries`;
+    const ci = { caseInsensitive: true };
+    expect(() => c.search(q.term('n', 1, ci))).toThrow(refused('n', 'integer'));
+    expect(() => c.search(q.term('big', 5, ci))).toThrow(refused('big', 'long'));
+    expect(() => c.search(q.term('price', 0.1, ci))).toThrow(refused('price', 'float'));
+    expect(() => c.search(q.term('at', '2024-01-02', ci))).toThrow(refused('at', 'date'));
+    expect(() => c.search(q.term('ns', '2024-01-02', ci))).toThrow(refused('ns', 'date_nanos'));
+    expect(() => c.search(q.term('ip', '10.0.0.1', ci))).toThrow(refused('ip', 'ip'));
+    // The refusal comes before the value is parsed.
+    expect(() => c.search(q.term('n', 'abc', ci))).toThrow(refused('n', 'integer'));
+    expect(ids(q.term('ok', 'true', ci))).toEqual(['1', '5']);
+    expect(c.search(q.term('ok', true, { caseInsensitive: true, boost: 3 })).hits[0]!.score).toBe(3);
+    expect(ids(q.term('nope', 1, ci))).toEqual([]);
   });
 });
 

@@ -60,6 +60,7 @@ export function termQuery(
   ci: boolean,
 ): Weight {
   const path = field.path;
+  if (ci) checkCaseInsensitive(env, field);
   switch (field.type) {
     case 'text':
     case 'keyword': {
@@ -71,8 +72,12 @@ export function termQuery(
       }
       return scoredTerm(env, path, term, boost);
     }
-    case 'boolean':
-      return scoredTerm(env, path, booleanTerm(env.reader, path, parseBooleanValue(value, env)), boost);
+    case 'boolean': {
+      const term = booleanTerm(env.reader, path, parseBooleanValue(value, env));
+      // A case-insensitive term is an AutomatonQuery over the indexed `T`/`F`: constant-scored.
+      if (ci) return new ConstantWeight((rs) => termSetDocs(rs, path, [term]), f(boost));
+      return scoredTerm(env, path, term, boost);
+    }
     case 'ip': {
       const [lo, hi] = ipBounds(scalarText(value), env);
       return new ConstantWeight((rs) => ipRangeDocs(rs, path, lo, hi), f(boost));
@@ -94,6 +99,27 @@ export function termQuery(
       return new ConstantWeight((rs) => numericSetDocs(rs, path, new Set([v])), f(boost));
     }
   }
+}
+
+/**
+ * MappedFieldType.termQueryCaseInsensitive: only the term-based types (text, keyword, boolean)
+ * override it; numbers, dates, ips and geo_points refuse before the value is parsed. A boolean
+ * needs its inverted index for it (TermBasedFieldType.failIfNotIndexed).
+ */
+function checkCaseInsensitive(env: CompileEnv, field: ResolvedField): void {
+  if (field.type === 'text' || field.type === 'keyword') return;
+  if (field.type === 'boolean') {
+    if (field.index) return;
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(`Cannot search on field [${field.path}] since it is not indexed.`),
+    );
+  }
+  throw queryShardException(
+    `[${field.path}] field which is of type [${field.type}], does not support case insensitive term queries`,
+    env.index,
+    env.indexUuid,
+  );
 }
 
 function ipBounds(text: string, env: CompileEnv): [bigint, bigint] {
@@ -294,7 +320,7 @@ function requireStringField(env: CompileEnv, field: ResolvedField, kind: string)
     return;
   }
   throw queryShardException(
-    `Can only use ${kind} queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`,
+    `Can only use ${kind} queries on keyword, text and wildcard fields - not on [${field.path}] which is of type [${field.type}]`,
     env.index,
     env.indexUuid,
   );

@@ -138,6 +138,36 @@ describe('range', () => {
     );
     expect(err(() => parseQuery({ range: {} })).reason).toBe('field name is null or empty');
   });
+
+  it('checks time_zone when the body is read, as ZoneId.of wrapped in an IllegalArgumentException', () => {
+    const failure = (body: Record<string, unknown>) => {
+      try {
+        parseQuery(body);
+      } catch (e) {
+        if (!isShoalError(e)) throw e;
+        return { type: e.type, reason: e.reason, status: e.status, cause: e.causedBy };
+      }
+      throw new Error('expected an error');
+    };
+    expect(failure({ range: { n: { gte: 1, time_zone: 'Mars/Olympus' } } })).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'java.time.zone.ZoneRulesException: Unknown time-zone ID: Mars/Olympus',
+      status: 400,
+      cause: { type: 'zone_rules_exception', reason: 'Unknown time-zone ID: Mars/Olympus' },
+    });
+    expect(failure({ range: { n: { time_zone: '+1234567' } } })).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'java.time.DateTimeException: Invalid ID for ZoneOffset, invalid format: +1234567',
+      cause: { type: 'date_time_exception' },
+    });
+    // RangeQueryBuilder sets the time zone before the relation.
+    expect(failure({ range: { n: { relation: 'foo', time_zone: 'Mars/Olympus' } } }).reason).toBe(
+      'java.time.zone.ZoneRulesException: Unknown time-zone ID: Mars/Olympus',
+    );
+    for (const tz of ['UTC', 'Z', '+01:00', '-0530', 'GMT+2', 'Europe/Paris']) {
+      expect(parseQuery({ range: { n: { gte: 1, time_zone: tz } } })).toMatchObject({ timeZone: tz });
+    }
+  });
 });
 
 describe('exists and ids', () => {

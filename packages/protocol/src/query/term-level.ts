@@ -4,6 +4,8 @@
  * (`{"f": {"value": …, "boost": …}}`), one field only, and the builder constructor's checks last.
  */
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { isShoalError } from '../errors/shoal-error.ts';
+import { zoneId } from '../search/aggs/values-source.ts';
 import type { JsonScalar, QueryNode } from './ast.ts';
 import { asParsingException } from './compound.ts';
 import { parsingError } from './local-errors.ts';
@@ -143,6 +145,7 @@ export function parseRange(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   let boost = 1;
   let format: string | undefined;
   let timeZone: string | undefined;
+  let relation: string | undefined;
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (isObject(v)) {
@@ -184,7 +187,7 @@ export function parseRange(body: Record<string, unknown>, ctx: ParseCtx): QueryN
             format = text(ctx, iv, ik);
             break;
           case 'relation':
-            checkRelation(ctx, text(ctx, iv, ik));
+            relation = text(ctx, iv, ik);
             break;
           case '_name':
             text(ctx, iv, ik);
@@ -201,13 +204,36 @@ export function parseRange(body: Record<string, unknown>, ctx: ParseCtx): QueryN
       }
     }
   }
+  // The builder's setters run in this order once the body is read, whatever the field's type.
   if (!field) throw ctorError(ctx, 'field name is null or empty');
+  if (timeZone !== undefined) checkTimeZone(ctx, timeZone);
+  if (relation !== undefined) checkRelation(ctx, relation);
   const node: QueryNode = { type: 'range', field, boost };
   if (from !== null) node[includeLower ? 'gte' : 'gt'] = from;
   if (to !== null) node[includeUpper ? 'lte' : 'lt'] = to;
   if (format !== undefined) node.format = format;
   if (timeZone !== undefined) node.timeZone = timeZone;
   return node;
+}
+
+/** The java.time exceptions ZoneId.of throws, by their Elasticsearch type name. */
+const JAVA_TIME_EXCEPTIONS: Record<string, string> = {
+  zone_rules_exception: 'java.time.zone.ZoneRulesException',
+  date_time_exception: 'java.time.DateTimeException',
+};
+
+/**
+ * RangeQueryBuilder.timeZone: ZoneId.of at parse time, its DateTimeException rethrown as
+ * `new IllegalArgumentException(e)`, whose message is the cause's toString().
+ */
+function checkTimeZone(ctx: ParseCtx, id: string): void {
+  try {
+    zoneId(ctx, id);
+  } catch (e) {
+    if (!isShoalError(e)) throw e;
+    here(ctx, 'end');
+    throw illegalArgument(`${JAVA_TIME_EXCEPTIONS[e.type] ?? e.type}: ${e.reason}`, e);
+  }
 }
 
 /** RangeQueryBuilder.relation: a ShapeRelation name other than `disjoint`. */
