@@ -281,6 +281,27 @@ describe('a range query with a time_zone java.time does not know', () => {
     });
   });
 
+  it.each([
+    ['a date field', 'tl', 'd', '2024-01-01'],
+    ['a numeric field', 'qf', 'n', 1],
+    ['an unmapped field', 'qf', 'nope', 1],
+  ])('fails a format that does not compile on %s before any shard runs it', async (_, index, field, gte) => {
+    const r = await http(node.url, 'POST', `/${index}/_search`, {
+      query: { range: { [field]: { gte, format: 'nonsense_format_xx' } } },
+    });
+    const reason = 'Invalid format: [nonsense_format_xx]: Unknown pattern letter: o';
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason }],
+        type: 'illegal_argument_exception',
+        reason,
+        caused_by: { type: 'illegal_argument_exception', reason: 'Unknown pattern letter: o' },
+      },
+      status: 400,
+    });
+  });
+
   it('applies a known time_zone to a date field and ignores it on a numeric one', async () => {
     const d = await http(node.url, 'POST', '/tl/_search', {
       query: { range: { d: { gte: '2024-01-01T12:00:00', time_zone: '+05:00' } } },

@@ -32,10 +32,8 @@ function compile(pattern: string): DateFormatter {
     try {
       return patternFormat(p);
     } catch (e) {
-      if (isShoalError(e))
-        throw illegalArgument(
-          e.reason.startsWith('Invalid format') ? e.reason : `Invalid format: [${p}]: ${e.reason}`,
-        );
+      if (isShoalError(e) && !e.reason.startsWith('Invalid format'))
+        throw illegalArgument(`Invalid format: [${p}]: ${e.reason}`, e);
       throw e;
     }
   });

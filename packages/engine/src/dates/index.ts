@@ -1,3 +1,4 @@
+import { registerDateFormatCheck } from '@shoal/protocol';
 import { dateFormatter } from './formatter.ts';
 
 export { type DateMathOptions, resolveDateMath } from './date-math.ts';
@@ -17,3 +18,6 @@ export const DEFAULT_DATE_NANOS_FORMAT = 'strict_date_optional_time_nanos||epoch
 export function validateDateFormat(format: string): void {
   dateFormatter(format);
 }
+
+// Range queries check their `format` while the request is parsed.
+registerDateFormatCheck(validateDateFormat);

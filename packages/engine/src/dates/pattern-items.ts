@@ -377,6 +377,7 @@ function snapshot(f: ParsedFields): ParsedFields {
   return copy;
 }
 
+/** DateFormatters.forPattern: the formatter's own exception is the cause. */
 export function badPattern(pattern: string, why: string): never {
-  throw illegalArgument(`Invalid format: [${pattern}]: ${why}`);
+  throw illegalArgument(`Invalid format: [${pattern}]: ${why}`, illegalArgument(why));
 }

@@ -29,7 +29,9 @@ const f = Math.fround;
 /**
  * Lucene's BooleanQuery: required clauses (must, filter) intersect, should clauses add their
  * scores (and must reach `minShouldMatch` when it is above 0), must_not clauses subtract.
- * Only must and should clauses score.
+ * Only must and should clauses score. A `minShouldMatch` above the number of should clauses —
+ * also with none at all, as `{"must": …, "minimum_should_match": 1}` builds — matches nothing
+ * (BooleanQuery.rewrite: "SHOULD clause count less than minimumNumberShouldMatch").
  */
 export class BoolWeight implements Weight {
   constructor(
@@ -40,7 +42,13 @@ export class BoolWeight implements Weight {
     readonly minShouldMatch: number,
   ) {}
 
+  /** More should clauses are needed than there are. */
+  private unsatisfiable(): boolean {
+    return this.minShouldMatch > this.should.length;
+  }
+
   scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
+    if (this.unsatisfiable()) return null;
     const req: Scorer[] = [];
     const scoring: Scorer[] = [];
     for (const w of this.must) {
@@ -59,7 +67,6 @@ export class BoolWeight implements Weight {
     let opt: Scorer | null = null;
     let optRequired = false;
     if (this.should.length > 0 && (msm > 0 || req.length === 0 || needsScores)) {
-      if (msm > this.should.length) return null;
       const need = req.length > 0 ? msm : Math.max(1, msm);
       const subs: Scorer[] = [];
       for (const w of this.should) {
@@ -101,12 +108,13 @@ export class BoolWeight implements Weight {
   }
 
   count(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    if (this.unsatisfiable()) return 0;
     const only = this.soleClause();
     return only ? only.count(rs, excluded, passing) : -1;
   }
 
   minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
-    if (this.mustNot.length > 0) return 0;
+    if (this.mustNot.length > 0 || this.unsatisfiable()) return 0;
     const required = this.must.length + this.filter.length;
     // Any clause of a pure disjunction, or the lone required clause, matches a subset.
     if (required === 0 && this.minShouldMatch <= 1) {
@@ -121,13 +129,13 @@ export class BoolWeight implements Weight {
   }
 
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
+    if (this.unsatisfiable()) return;
     const maxDoc = rs.segment.maxDoc;
     const words = wordsFor(maxDoc);
     const required = this.must.length + this.filter.length;
     const msm = this.minShouldMatch;
     const useShould = this.should.length > 0 && (msm > 0 || required === 0);
     const need = required > 0 ? msm : Math.max(1, msm);
-    if (useShould && need > this.should.length) return;
     if (useShould && need > 1) {
       // Per-doc clause counts: the materialised union has them.
       const m = this.matches(rs, false);
@@ -178,7 +186,7 @@ export class BoolWeight implements Weight {
 
   /** The one clause whose docs are the bool's docs, if the bool is only that. */
   private soleClause(): Weight | undefined {
-    if (this.mustNot.length > 0) return undefined;
+    if (this.mustNot.length > 0 || this.unsatisfiable()) return undefined;
     const required = this.must.length + this.filter.length;
     if (required === 1 && (this.should.length === 0 || this.minShouldMatch === 0))
       return this.must[0] ?? this.filter[0];
@@ -187,6 +195,7 @@ export class BoolWeight implements Weight {
   }
 
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
+    if (this.unsatisfiable()) return NO_MATCHES;
     const maxDoc = rs.segment.maxDoc;
     let base: Matches | undefined;
     const required: { w: Weight; scores: boolean }[] = [
@@ -201,7 +210,6 @@ export class BoolWeight implements Weight {
     }
     const msm = this.minShouldMatch;
     if (this.should.length > 0 && (msm > 0 || !base || needsScores)) {
-      if (msm > this.should.length) return NO_MATCHES;
       const parts = this.should.map((w) => materialise(w.matches(rs, needsScores), maxDoc, needsScores));
       const need = base ? msm : Math.max(1, msm);
       const u = union(parts, maxDoc, needsScores, need > 1);

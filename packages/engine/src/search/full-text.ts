@@ -81,11 +81,24 @@ function positionClause(env: CompileEnv, path: string, terms: string[], boost: n
   );
 }
 
-/** Combines per-position clauses with `operator` / `minimum_should_match`, as a match query does. */
-export function combineClauses(clauses: Weight[], operator: 'or' | 'and', msm: string | undefined): Weight {
+/**
+ * Combines per-position clauses with `operator` / `minimum_should_match`, as a match query does:
+ * one position is its clause alone (minimum_should_match is not read), several are a bool of
+ * required (`and`) or optional (`or`) clauses to which Queries.maybeApplyMinimumShouldMatch
+ * applies the spec either way. With `and` there are no optional clauses: a positive integer
+ * spec (`1`, `2`) leaves a bool that matches nothing, as in Elasticsearch, while percentages,
+ * negative specs and conditional ones with bounds of 0 or more come to 0. `env` names the
+ * shard in the error that a spec which does not parse raises.
+ */
+export function combineClauses(
+  clauses: Weight[],
+  operator: 'or' | 'and',
+  msm: string | undefined,
+  env?: CompileEnv,
+): Weight {
   if (clauses.length === 1) return clauses[0]!;
-  if (operator === 'and') return new BoolWeight(clauses, [], [], [], 0);
-  const n = minimumShouldMatch(clauses.length, msm);
+  if (operator === 'and') return new BoolWeight(clauses, [], [], [], minimumShouldMatch(0, msm, env));
+  const n = minimumShouldMatch(clauses.length, msm, env);
   return new BoolWeight([], [], clauses, [], n);
 }
 

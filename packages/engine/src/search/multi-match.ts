@@ -3,8 +3,7 @@
  * best_fields and the phrase types as a dis_max with the tie_breaker, most_fields as their sum,
  * bool_prefix as a match whose last term is a prefix. cross_fields is term-centric: per analysed
  * term, a dis_max over the fields sharing an analyzer with the document frequency blended to the
- * highest one (Elasticsearch's BlendedTermQuery, without its total-term-frequency adjustment),
- * and the terms combined with the operator.
+ * highest one (Elasticsearch's BlendedTermQuery), and the terms combined with the operator.
  */
 import type { QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
@@ -140,6 +139,16 @@ function crossFields(
   return grouped.length === 1 ? grouped[0]! : new DisMaxWeight(grouped, node.tieBreaker);
 }
 
+/**
+ * One query term over the fields of a cross_fields group: a dis_max of the field's term queries
+ * with the statistics Elasticsearch's BlendedTermQuery.blend gives them. Each field's document
+ * frequency becomes the highest one of the group, plus one for each step down to a rarer field
+ * (fields sorted by document frequency, most frequent first), so that a rarer field scores a
+ * little lower rather than the same; it never goes above the field's doc count nor above
+ * maxDoc, which is first lowered to the smallest sum of term frequencies of the fields that
+ * have the term. Fields without the term, and a group of one field, keep their statistics.
+ * BlendedTermQuery also blends the total term frequency, which BM25 does not read.
+ */
 function blendedTerm(
   env: CompileEnv,
   group: ResolvedFieldBoost[],
@@ -147,11 +156,28 @@ function blendedTerm(
   boost: number,
   tie: number,
 ): Weight {
-  let maxDf = 0;
-  for (const fb of group) maxDf = Math.max(maxDf, docFreq(env.reader, fb.field.path, term));
-  const clauses = group.map((fb) => {
-    const df = Math.min(maxDf, fieldStats(env.reader, fb.field.path).docCount);
-    return scoredTerm(env, fb.field.path, term, f(boost * fb.boost), df);
-  });
+  const dfs = group.map((fb) => docFreq(env.reader, fb.field.path, term));
+  const blended = [...dfs];
+  let max = 0;
+  let maxDoc = env.reader.maxDoc;
+  for (let i = 0; i < group.length; i++) {
+    max = Math.max(max, dfs[i]!);
+    if (dfs[i]! > 0) maxDoc = Math.min(maxDoc, fieldStats(env.reader, group[i]!.field.path).sumTotalTermFreq);
+  }
+  if (group.length > 1 && max > 0) {
+    // A stable sort, most frequent first (InPlaceMergeSorter on the docFreq).
+    const order = group.map((_, i) => i).sort((a, b) => dfs[b]! - dfs[a]!);
+    let prev = dfs[order[0]!]!;
+    let actualDf = Math.min(maxDoc, max);
+    for (const i of order) {
+      const current = dfs[i]!;
+      if (current === 0) break;
+      if (prev > current) actualDf++;
+      const docCount = fieldStats(env.reader, group[i]!.field.path).docCount;
+      blended[i] = Math.min(actualDf, docCount, maxDoc);
+      prev = current;
+    }
+  }
+  const clauses = group.map((fb, i) => scoredTerm(env, fb.field.path, term, f(boost * fb.boost), blended[i]));
   return clauses.length === 1 ? clauses[0]! : new DisMaxWeight(clauses, tie);
 }

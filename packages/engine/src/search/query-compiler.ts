@@ -104,5 +104,5 @@ function compileBool(
   if (must.length + should.length + filters.length === 0) filters.push(new MatchAllWeight(0));
   // In filter context, should clauses default to minimum_should_match 1 (BoolQueryBuilder).
   const spec = node.minimumShouldMatch ?? (filter && should.length > 0 ? '1' : undefined);
-  return new BoolWeight(must, filters, should, mustNot, minimumShouldMatch(should.length, spec));
+  return new BoolWeight(must, filters, should, mustNot, minimumShouldMatch(should.length, spec, env));
 }

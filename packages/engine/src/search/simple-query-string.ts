@@ -306,7 +306,7 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
     top instanceof BoolWeight &&
     top.should.length > 0
   ) {
-    const msm = minimumShouldMatch(top.should.length, node.minimumShouldMatch);
+    const msm = minimumShouldMatch(top.should.length, node.minimumShouldMatch, env);
     if (msm > 0) return new BoolWeight(top.must, top.filter, top.should, top.mustNot, msm);
   }
   return top;

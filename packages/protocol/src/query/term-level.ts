@@ -8,6 +8,7 @@ import { isShoalError } from '../errors/shoal-error.ts';
 import { zoneId } from '../search/aggs/values-source.ts';
 import type { JsonScalar, QueryNode } from './ast.ts';
 import { asParsingException } from './compound.ts';
+import { checkDateFormat } from './date-format-check.ts';
 import { parsingError } from './local-errors.ts';
 import {
   assertSupports,
@@ -207,6 +208,14 @@ export function parseRange(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   // The builder's setters run in this order once the body is read, whatever the field's type.
   if (!field) throw ctorError(ctx, 'field name is null or empty');
   if (timeZone !== undefined) checkTimeZone(ctx, timeZone);
+  if (format !== undefined) {
+    try {
+      checkDateFormat(format);
+    } catch (e) {
+      here(ctx, 'end');
+      throw e;
+    }
+  }
   if (relation !== undefined) checkRelation(ctx, relation);
   const node: QueryNode = { type: 'range', field, boost };
   if (from !== null) node[includeLower ? 'gte' : 'gt'] = from;
