@@ -36,6 +36,23 @@ describe('a minimum_should_match that Integer.parseInt cannot read', () => {
       '75 ',
     ],
     [
+      'match of several terms',
+      { match: { title: { query: 'quick fox', minimum_should_match: 'abc' } } },
+      'abc',
+    ],
+    [
+      'multi_match cross_fields',
+      {
+        multi_match: {
+          query: 'quick fox',
+          fields: ['title'],
+          type: 'cross_fields',
+          minimum_should_match: 'x',
+        },
+      },
+      'x',
+    ],
+    [
       'simple_query_string',
       { simple_query_string: { query: 'quick fox', fields: ['title'], minimum_should_match: 'abc' } },
       'abc',

@@ -13,6 +13,7 @@ import { Bm25Scorer, idf } from './bm25.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { checkSearchable, scalarText } from './field-values.ts';
+import { DEFAULT_FUZZY, type FuzzyOptions, fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { type PhrasePosition, PhraseWeight } from './phrase-weight.ts';
 import { scoredTerm, termQuery } from './term-level.ts';
@@ -28,6 +29,24 @@ export interface MatchOptions {
   analyzer?: string;
   lenient: boolean;
   zeroTermsQuery: 'none' | 'all';
+  /** `fuzziness` and its options: every term then matches the terms within that many edits. */
+  fuzziness?: string;
+  prefixLength?: number;
+  maxExpansions?: number;
+  fuzzyTranspositions?: boolean;
+  fuzzyRewrite?: string;
+}
+
+/** The fuzzy options of a match, or undefined when it has no `fuzziness`. */
+export function fuzzyOptions(opts: MatchOptions): FuzzyOptions | undefined {
+  if (opts.fuzziness === undefined) return undefined;
+  return {
+    fuzziness: opts.fuzziness,
+    prefixLength: opts.prefixLength ?? DEFAULT_FUZZY.prefixLength,
+    maxExpansions: opts.maxExpansions ?? DEFAULT_FUZZY.maxExpansions,
+    transpositions: opts.fuzzyTranspositions ?? DEFAULT_FUZZY.transpositions,
+    ...(opts.fuzzyRewrite !== undefined && { rewrite: opts.fuzzyRewrite }),
+  };
 }
 
 export function searchAnalyzer(env: CompileEnv, field: ResolvedField, override?: string): Analyzer {
@@ -69,16 +88,18 @@ function zeroTerms(opts: { zeroTermsQuery: 'none' | 'all' }, boost: number): Wei
   return opts.zeroTermsQuery === 'all' ? new MatchAllWeight(f(boost)) : NONE;
 }
 
-/** One position's clause: a term, or the OR of same-position synonyms. */
-function positionClause(env: CompileEnv, path: string, terms: string[], boost: number): Weight {
-  if (terms.length === 1) return scoredTerm(env, path, terms[0]!, boost);
-  return new BoolWeight(
-    [],
-    [],
-    terms.map((t) => scoredTerm(env, path, t, boost)),
-    [],
-    1,
-  );
+/** One position's clause: a term (or its fuzzy expansion), or the OR of same-position synonyms. */
+export function positionClause(
+  env: CompileEnv,
+  field: ResolvedField,
+  terms: string[],
+  boost: number,
+  fuzzy?: FuzzyOptions,
+): Weight {
+  const one = (t: string) =>
+    fuzzy ? fuzzyQuery(env, field, t, fuzzy, boost) : scoredTerm(env, field.path, t, boost);
+  if (terms.length === 1) return one(terms[0]!);
+  return new BoolWeight([], [], terms.map(one), [], 1);
 }
 
 /**
@@ -109,14 +130,19 @@ export function matchField(
   opts: MatchOptions,
   boost: number,
 ): Weight {
+  const fuzzy = fuzzyOptions(opts);
   if (field.type !== 'text') {
-    return lenientQuery(opts.lenient, () => termQuery(env, field, query, boost, false));
+    return lenientQuery(opts.lenient, () =>
+      fuzzy
+        ? fuzzyQuery(env, field, scalarText(query), fuzzy, boost)
+        : termQuery(env, field, query, boost, false),
+    );
   }
   const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
   if (groups.length === 0) return zeroTerms(opts, boost);
   if (!field.index) return lenientQuery(opts.lenient, () => notSearchable(env, field));
-  const clauses = groups.map((g) => positionClause(env, field.path, g.terms, boost));
-  return combineClauses(clauses, opts.operator, opts.minimumShouldMatch);
+  const clauses = groups.map((g) => positionClause(env, field, g.terms, boost, fuzzy));
+  return combineClauses(clauses, opts.operator, opts.minimumShouldMatch, env);
 }
 
 /** Up to `max` terms of the field (over the whole reader) starting with `prefix`, in term order. */
@@ -160,7 +186,7 @@ export function phraseField(
     last.terms = last.terms.flatMap((t) => expandPrefix(env, field.path, t));
     if (last.terms.length === 0) return NONE;
   } else if (positions.length === 1) {
-    return positionClause(env, field.path, positions[0]!.terms, boost);
+    return positionClause(env, field, positions[0]!.terms, boost);
   }
   // Phrase idf is the sum of its terms' idf (Lucene's PhraseWeight / MultiPhraseWeight).
   const stats = fieldStats(env.reader, field.path);

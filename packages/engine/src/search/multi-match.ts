@@ -14,11 +14,13 @@ import { scalarText } from './field-values.ts';
 import {
   analyseGroups,
   combineClauses,
+  fuzzyOptions,
   lenientQuery,
   type MatchOptions,
   matchField,
   NONE,
   phraseField,
+  positionClause,
   type ResolvedFieldBoost,
   resolveFields,
   searchAnalyzer,
@@ -42,6 +44,11 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
     analyzer: node.analyzer,
     lenient,
     zeroTermsQuery: node.zeroTermsQuery,
+    fuzziness: node.fuzziness,
+    prefixLength: node.prefixLength,
+    maxExpansions: node.maxExpansions,
+    fuzzyTranspositions: node.fuzzyTranspositions,
+    fuzzyRewrite: node.fuzzyRewrite,
   };
   const fieldBoost = (fb: ResolvedFieldBoost) => f(boost * fb.boost);
   let clauses: Weight[];
@@ -81,7 +88,10 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
   return clauses.length === 1 ? clauses[0]! : new DisMaxWeight(clauses, tie);
 }
 
-/** match_bool_prefix: every analysed term is a term clause except the last, a prefix. */
+/**
+ * match_bool_prefix: every analysed term is a term clause (fuzzy with `fuzziness`) except the
+ * last, a prefix.
+ */
 function boolPrefix(
   env: CompileEnv,
   field: ResolvedField,
@@ -92,15 +102,15 @@ function boolPrefix(
   if (field.type !== 'text') return matchField(env, field, node.query, opts, boost);
   const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(node.query));
   if (groups.length === 0) return matchField(env, field, node.query, opts, boost);
+  const fuzzy = fuzzyOptions(opts);
   const clauses = groups.map((g, i) => {
     if (i === groups.length - 1) {
       const parts = g.terms.map((t) => prefixQuery(env, field, t, boost, false));
       return parts.length === 1 ? parts[0]! : new BoolWeight([], [], parts, [], 1);
     }
-    const parts = g.terms.map((t) => scoredTerm(env, field.path, t, boost));
-    return parts.length === 1 ? parts[0]! : new BoolWeight([], [], parts, [], 1);
+    return positionClause(env, field, g.terms, boost, fuzzy);
   });
-  return combineClauses(clauses, opts.operator, opts.minimumShouldMatch);
+  return combineClauses(clauses, opts.operator, opts.minimumShouldMatch, env);
 }
 
 function crossFields(
@@ -133,7 +143,7 @@ function crossFields(
       const perTerm = p.terms.map((term) => blendedTerm(env, group, term, boost, node.tieBreaker));
       return perTerm.length === 1 ? perTerm[0]! : new BoolWeight([], [], perTerm, [], 1);
     });
-    grouped.push(combineClauses(clauses, opts.operator, opts.minimumShouldMatch));
+    grouped.push(combineClauses(clauses, opts.operator, opts.minimumShouldMatch, env));
   }
   if (grouped.length === 0) return opts.zeroTermsQuery === 'all' ? new MatchAllWeight(f(boost)) : NONE;
   return grouped.length === 1 ? grouped[0]! : new DisMaxWeight(grouped, node.tieBreaker);

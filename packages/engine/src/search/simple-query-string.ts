@@ -9,6 +9,7 @@
  */
 import type { QueryNode } from '@shoal/protocol';
 import { BoolWeight } from './bool-weight.ts';
+import type { ResolvedField } from '../contract.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import {
@@ -19,7 +20,7 @@ import {
   type ResolvedFieldBoost,
   resolveFields,
 } from './full-text.ts';
-import { fuzzyQuery } from './fuzzy.ts';
+import { DEFAULT_FUZZY, type FuzzyOptions, fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { lowercases, prefixQuery } from './term-level.ts';
 import { MatchAllWeight, type Weight } from './weights.ts';
@@ -252,6 +253,17 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
   const lenient = node.lenient || resolved.lenient;
   const fields = resolved.fields;
   const op = node.defaultOperator;
+  // getAnalyzer(ft).normalize: the built-in text analyzers but whitespace and keyword lowercase.
+  const normalise = (field: ResolvedField, text: string): string =>
+    field.type === 'text' && lowercases(node.analyzer ?? field.searchAnalyzer ?? field.analyzer)
+      ? text.toLowerCase()
+      : text;
+  const fuzzy: FuzzyOptions = {
+    ...DEFAULT_FUZZY,
+    prefixLength: node.fuzzyPrefixLength ?? 0,
+    maxExpansions: node.fuzzyMaxExpansions ?? 50,
+    transpositions: node.fuzzyTranspositions ?? true,
+  };
   const perField = (build: (fb: ResolvedFieldBoost, b: number) => Weight): Weight => {
     const parts = fields.map((fb) => lenientQuery(lenient, () => build(fb, Math.fround(boost * fb.boost))));
     if (parts.length === 0) return NONE;
@@ -278,16 +290,11 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
           b,
         ),
       ),
-    prefix: (text) =>
-      perField((fb, b) => {
-        const t =
-          fb.field.type === 'text' &&
-          lowercases(node.analyzer ?? fb.field.searchAnalyzer ?? fb.field.analyzer)
-            ? text.toLowerCase()
-            : text;
-        return prefixQuery(env, fb.field, t, b, false);
-      }),
-    fuzzy: (text, edits) => perField((fb, b) => fuzzyQuery(env, fb.field, text, edits, b)),
+    prefix: (text) => perField((fb, b) => prefixQuery(env, fb.field, normalise(fb.field, text), b, false)),
+    fuzzy: (text, edits) =>
+      perField((fb, b) =>
+        fuzzyQuery(env, fb.field, normalise(fb.field, text), { ...fuzzy, fuzziness: String(edits) }, b),
+      ),
     not: (branch) => new BoolWeight([], [], [new MatchAllWeight(Math.fround(boost))], [branch], 0),
     bool: (clauses) =>
       new BoolWeight(

@@ -49,6 +49,8 @@ export type QueryNode =
       prefixLength?: number;
       maxExpansions?: number;
       fuzzyTranspositions?: boolean;
+      /** How the fuzzy terms are rewritten (`fuzzy_rewrite`); absent means top_terms_blended_freqs. */
+      fuzzyRewrite?: string;
     }
   | {
       type: 'match_phrase';
@@ -77,6 +79,8 @@ export type QueryNode =
       prefixLength?: number;
       maxExpansions?: number;
       fuzzyTranspositions?: boolean;
+      /** How the fuzzy terms are rewritten (`fuzzy_rewrite`); absent means top_terms_blended_freqs. */
+      fuzzyRewrite?: string;
     }
   | {
       type: 'bool';
@@ -104,6 +108,23 @@ export type QueryNode =
       /** Bit set of enabled operators (SimpleQueryStringFlag values); absent means ALL (-1). */
       flags?: number;
       quoteFieldSuffix?: string;
+      /** The `~N` terms' fuzzy options; absent means 0, 50 and true. */
+      fuzzyPrefixLength?: number;
+      fuzzyMaxExpansions?: number;
+      fuzzyTranspositions?: boolean;
+    }
+  | {
+      type: 'fuzzy';
+      field: string;
+      value: JsonScalar;
+      /** `AUTO`, `AUTO:3,6`, `0`, `1` or `2`. */
+      fuzziness: string;
+      prefixLength: number;
+      maxExpansions: number;
+      transpositions: boolean;
+      /** The rewrite method's name; absent means top_terms_blended_freqs of max_expansions. */
+      rewrite?: string;
+      boost: number;
     };
 
 export type QueryType = QueryNode['type'];

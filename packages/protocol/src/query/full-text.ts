@@ -30,7 +30,7 @@ function zeroTerms(ctx: ParseCtx, v: unknown, key: string): 'none' | 'all' {
 }
 
 /** Fuzziness.parse / fromString, normalised to `AUTO`, `AUTO:low,high`, `0`, `1` or `2`. */
-function fuzziness(ctx: ParseCtx, v: unknown, key: string): string {
+export function fuzziness(ctx: ParseCtx, v: unknown, key: string): string {
   const s = text(ctx, v, key);
   return onValue(ctx, key, () => fuzzinessFromString(s));
 }
@@ -120,6 +120,8 @@ export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryN
           node.zeroTermsQuery = zeroTerms(ctx, iv, ik);
           break;
         case 'fuzzy_rewrite':
+          node.fuzzyRewrite = text(ctx, iv, ik);
+          break;
         case '_name':
           text(ctx, iv, ik);
           break;
@@ -338,6 +340,8 @@ export function parseMultiMatch(body: Record<string, unknown>, ctx: ParseCtx): Q
         booleanValue(ctx, v, key);
         break;
       case 'fuzzy_rewrite':
+        node.fuzzyRewrite = text(ctx, v, key);
+        break;
       case '_name':
         text(ctx, v, key);
         break;

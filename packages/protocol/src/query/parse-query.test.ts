@@ -53,9 +53,9 @@ describe('parseQuery: the clause envelope', () => {
   });
 
   it('answers 501 for a query Elasticsearch has and Shoal does not', () => {
-    expect(err(() => parseQuery({ fuzzy: { f: 'x' } }))).toEqual({
+    expect(err(() => parseQuery({ regexp: { f: 'x' } }))).toEqual({
       type: 'unsupported_operation_exception',
-      reason: 'the [fuzzy] query is not implemented in Shoal',
+      reason: 'the [regexp] query is not implemented in Shoal',
       status: 501,
     });
   });

@@ -7,6 +7,7 @@ import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseBool, parseConstantScore, parseMatchAll, parseMatchNone } from './compound.ts';
 import { parseMatch, parseMatchPhrase, parseMultiMatch } from './full-text.ts';
+import { parseFuzzy } from './fuzzy.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
@@ -38,6 +39,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['ids', parseIds],
   ['prefix', parsePrefix],
   ['wildcard', parseWildcard],
+  ['fuzzy', parseFuzzy],
   ['match', parseMatch],
   ['match_phrase', parseMatchPhrase],
   ['multi_match', parseMultiMatch],

@@ -124,12 +124,16 @@ export function parseSimpleQueryString(body: Record<string, unknown>, ctx: Parse
         break;
       }
       case 'auto_generate_synonyms_phrase_query':
-      case 'fuzzy_transpositions':
         booleanValue(ctx, v, key);
         break;
+      case 'fuzzy_transpositions':
+        node.fuzzyTranspositions = booleanValue(ctx, v, key);
+        break;
       case 'fuzzy_prefix_length':
+        node.fuzzyPrefixLength = intValue(ctx, v, key);
+        break;
       case 'fuzzy_max_expansions':
-        intValue(ctx, v, key);
+        node.fuzzyMaxExpansions = intValue(ctx, v, key);
         break;
       case '_name':
         text(ctx, v, key);
