@@ -308,10 +308,15 @@ describe('compound queries', () => {
       ids(q.bool({ should: [q.term('tag', 'speed'), q.term('n', 3), q.term('n', 1)], msm: '2' })),
     ).toEqual(['3']);
     expect(ids(q.bool({}))).toHaveLength(5);
-    // In filter context, should clauses need one match even next to a must.
+    // In filter context too, should clauses next to a must are optional (Elasticsearch 7+).
     expect(
       ids(q.bool({ filter: [q.bool({ must: [q.exists('n')], should: [q.term('tag', 'speed')] })] })),
-    ).toEqual(['3']);
+    ).toEqual(['1', '2', '3', '4']);
+    // A bool of only should clauses needs one of them, in either context.
+    expect(ids(q.bool({ filter: [q.bool({ should: [q.term('tag', 'speed'), q.term('n', 1)] })] }))).toEqual([
+      '1',
+      '3',
+    ]);
     expect(ids(q.bool({ must: [q.all()], mustNot: [q.ids('1', '2')] }))).toEqual(['3', '4', '5']);
   });
 

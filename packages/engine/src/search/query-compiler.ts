@@ -8,6 +8,8 @@ import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { matchField, NONE, phraseField } from './full-text.ts';
+import { scalarText } from './field-values.ts';
+import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { multiMatch } from './multi-match.ts';
 import { escapeRegExp } from './segment-scans.ts';
@@ -66,6 +68,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return withField(env, node.field, (fd) =>
         wildcardQuery(env, fd, node.value, boost, node.caseInsensitive),
       );
+    case 'fuzzy':
+      return withField(env, node.field, (fd) => fuzzyQuery(env, fd, scalarText(node.value), node, boost));
     case 'match':
       return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':
@@ -102,7 +106,9 @@ function compileBool(
   if (must.length + should.length + filters.length + mustNot.length === 0) return new MatchAllWeight(boost);
   // Only negative clauses: Elasticsearch adds a match_all filter (Queries.fixNegativeQueryIfNeeded).
   if (must.length + should.length + filters.length === 0) filters.push(new MatchAllWeight(0));
-  // In filter context, should clauses default to minimum_should_match 1 (BoolQueryBuilder).
-  const spec = node.minimumShouldMatch ?? (filter && should.length > 0 ? '1' : undefined);
+  // Filter context changes nothing here: since 7.0, BoolQueryBuilder no longer gives should
+  // clauses a minimum_should_match of 1 there (optional next to a must or filter, one needed
+  // when they are alone, as anywhere).
+  const spec = node.minimumShouldMatch;
   return new BoolWeight(must, filters, should, mustNot, minimumShouldMatch(should.length, spec, env));
 }
