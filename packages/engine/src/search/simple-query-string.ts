@@ -8,8 +8,8 @@
  * tie_breaker is 1.0.
  */
 import type { QueryNode } from '@shoal/protocol';
-import { BoolWeight } from './bool-weight.ts';
 import type { ResolvedField } from '../contract.ts';
+import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import {
