@@ -161,8 +161,10 @@ export interface PhraseOptions {
   slop: number;
   analyzer?: string;
   zeroTermsQuery: 'none' | 'all';
-  /** match_phrase_prefix: the last position is a prefix expanded to at most 50 terms. */
+  /** match_phrase_prefix: the last position is a prefix expanded to at most `maxExpansions` terms. */
   prefix?: boolean;
+  /** Default 50. */
+  maxExpansions?: number;
   lenient?: boolean;
 }
 
@@ -173,6 +175,12 @@ export function phraseField(
   opts: PhraseOptions,
   boost: number,
 ): Weight {
+  const maxExpansions = opts.maxExpansions ?? 50;
+  if (field.type === 'keyword' && opts.prefix) {
+    // The keyword analyzer's one token, as the prefix of a one-position phrase.
+    const terms = expandPrefix(env, field.path, scalarText(query), maxExpansions);
+    return terms.length === 0 ? NONE : positionClause(env, field, terms, boost);
+  }
   if (field.type !== 'text') {
     return lenientQuery(opts.lenient ?? false, () => termQuery(env, field, query, boost, false));
   }
@@ -182,12 +190,14 @@ export function phraseField(
   const first = groups[0]!.position;
   const positions: PhrasePosition[] = groups.map((g) => ({ terms: g.terms, offset: g.position - first }));
   if (opts.prefix) {
+    // MultiPhrasePrefixQuery: the last position's prefixes expand to at most max_expansions terms.
     const last = positions[positions.length - 1]!;
-    last.terms = last.terms.flatMap((t) => expandPrefix(env, field.path, t));
+    const expanded = new Set(last.terms.flatMap((t) => expandPrefix(env, field.path, t, maxExpansions)));
+    last.terms = [...expanded].slice(0, maxExpansions);
     if (last.terms.length === 0) return NONE;
-  } else if (positions.length === 1) {
-    return positionClause(env, field, positions[0]!.terms, boost);
   }
+  // One position (a MultiPhraseQuery of one position too) is the OR of its term queries.
+  if (positions.length === 1) return positionClause(env, field, positions[0]!.terms, boost);
   // Phrase idf is the sum of its terms' idf (Lucene's PhraseWeight / MultiPhraseWeight).
   const stats = fieldStats(env.reader, field.path);
   let idfSum = 0;

@@ -5,7 +5,7 @@
  * term, a dis_max over the fields sharing an analyzer with the document frequency blended to the
  * highest one (Elasticsearch's BlendedTermQuery), and the terms combined with the operator.
  */
-import type { QueryNode } from '@shoal/protocol';
+import type { JsonScalar, QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
@@ -73,6 +73,7 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
             analyzer: node.analyzer,
             zeroTermsQuery: node.zeroTermsQuery,
             prefix: node.matchType === 'phrase_prefix',
+            ...(node.maxExpansions !== undefined && { maxExpansions: node.maxExpansions }),
             lenient,
           },
           fieldBoost(fb),
@@ -80,7 +81,7 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
       );
       break;
     case 'bool_prefix':
-      clauses = fields.map((fb) => boolPrefix(env, fb.field, node, opts, fieldBoost(fb)));
+      clauses = fields.map((fb) => boolPrefix(env, fb.field, node.query, opts, fieldBoost(fb)));
       break;
     case 'cross_fields':
       return crossFields(env, fields, node, opts, boost);
@@ -92,16 +93,20 @@ export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): We
  * match_bool_prefix: every analysed term is a term clause (fuzzy with `fuzziness`) except the
  * last, a prefix.
  */
-function boolPrefix(
+export function boolPrefix(
   env: CompileEnv,
   field: ResolvedField,
-  node: MultiMatch,
+  query: JsonScalar,
   opts: MatchOptions,
   boost: number,
 ): Weight {
-  if (field.type !== 'text') return matchField(env, field, node.query, opts, boost);
-  const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(node.query));
-  if (groups.length === 0) return matchField(env, field, node.query, opts, boost);
+  // MatchQueryParser: a keyword field's one token is the prefix; other types take a term query.
+  if (field.type === 'keyword') {
+    return lenientQuery(opts.lenient, () => prefixQuery(env, field, scalarText(query), boost, false));
+  }
+  if (field.type !== 'text') return matchField(env, field, query, opts, boost);
+  const groups = analyseGroups(searchAnalyzer(env, field, opts.analyzer), scalarText(query));
+  if (groups.length === 0) return matchField(env, field, query, opts, boost);
   const fuzzy = fuzzyOptions(opts);
   const clauses = groups.map((g, i) => {
     if (i === groups.length - 1) {

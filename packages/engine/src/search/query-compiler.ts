@@ -11,7 +11,7 @@ import { scalarText } from './field-values.ts';
 import { matchField, NONE, phraseField } from './full-text.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
-import { multiMatch } from './multi-match.ts';
+import { boolPrefix, multiMatch } from './multi-match.ts';
 import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
 import {
@@ -74,6 +74,14 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':
       return withField(env, node.field, (fd) => phraseField(env, fd, node.query, node, boost));
+    case 'match_phrase_prefix':
+      return withField(env, node.field, (fd) =>
+        phraseField(env, fd, node.query, { ...node, prefix: true }, boost),
+      );
+    case 'match_bool_prefix':
+      return withField(env, node.field, (fd) =>
+        boolPrefix(env, fd, node.query, { ...node, lenient: false, zeroTermsQuery: 'none' }, boost),
+      );
     case 'multi_match':
       return multiMatch(env, node, boost);
     case 'simple_query_string':

@@ -53,10 +53,36 @@ export type QueryNode =
       fuzzyRewrite?: string;
     }
   | {
+      type: 'match_bool_prefix';
+      field: string;
+      query: JsonScalar;
+      operator: 'or' | 'and';
+      minimumShouldMatch?: string;
+      analyzer?: string;
+      boost: number;
+      /** As on `match`: the fuzzy options of every term but the last. */
+      fuzziness?: string;
+      prefixLength?: number;
+      maxExpansions?: number;
+      fuzzyTranspositions?: boolean;
+      fuzzyRewrite?: string;
+    }
+  | {
       type: 'match_phrase';
       field: string;
       query: string;
       slop: number;
+      analyzer?: string;
+      zeroTermsQuery: 'none' | 'all';
+      boost: number;
+    }
+  | {
+      type: 'match_phrase_prefix';
+      field: string;
+      query: string;
+      slop: number;
+      /** How many terms the last, prefix, term expands to at most. */
+      maxExpansions: number;
       analyzer?: string;
       zeroTermsQuery: 'none' | 'all';
       boost: number;

@@ -57,6 +57,25 @@ function fuzzinessFromString(s: string): string {
 }
 
 export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
+  return parseMatchLike(body, ctx, 'match');
+}
+
+/**
+ * match_bool_prefix: the analysed terms as a bool of term queries (fuzzy with `fuzziness`) but
+ * the last, a prefix query. It takes match's options but lenient, zero_terms_query and
+ * auto_generate_synonyms_phrase_query.
+ */
+export function parseMatchBoolPrefix(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
+  return parseMatchLike(body, ctx, 'match_bool_prefix');
+}
+
+const MATCH_ONLY_KEYS = new Set(['lenient', 'zero_terms_query', 'auto_generate_synonyms_phrase_query']);
+
+function parseMatchLike(
+  body: Record<string, unknown>,
+  ctx: ParseCtx,
+  name: 'match' | 'match_bool_prefix',
+): QueryNode {
   let field: string | undefined;
   let value: JsonScalar = null;
   // Every required key up front, in order: one object shape, no copy at the end.
@@ -72,18 +91,21 @@ export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (!isObject(v)) {
-      checkSingleField(ctx, 'match', field, key);
+      checkSingleField(ctx, name, field, key);
       field = key;
       value = objectText(ctx, v, key);
       continue;
     }
-    checkSingleField(ctx, 'match', field, key);
+    checkSingleField(ctx, name, field, key);
     field = key;
     ctx.path.push(key);
     for (const ik of Object.keys(v)) {
       const iv = v[ik];
       if (!isValue(iv)) {
-        throw parsingError(`[match] unknown token [${tokenOf(iv)}] after [${ik}]`, here(ctx, 'value', ik));
+        throw parsingError(`[${name}] unknown token [${tokenOf(iv)}] after [${ik}]`, here(ctx, 'value', ik));
+      }
+      if (name === 'match_bool_prefix' && MATCH_ONLY_KEYS.has(ik)) {
+        throw parsingError(`[${name}] query does not support [${ik}]`, here(ctx, 'value', ik));
       }
       switch (ik) {
         case 'query':
@@ -129,20 +151,28 @@ export function parseMatch(body: Record<string, unknown>, ctx: ParseCtx): QueryN
           booleanValue(ctx, iv, ik);
           break;
         default:
-          throw parsingError(`[match] query does not support [${ik}]`, here(ctx, 'value', ik));
+          throw parsingError(`[${name}] query does not support [${ik}]`, here(ctx, 'value', ik));
       }
     }
     ctx.path.pop();
   }
+  if (name === 'match_bool_prefix') {
+    if (!field) throw atEnd(ctx, illegalArgument(`[${name}] requires fieldName`));
+    if (value === null) throw atEnd(ctx, illegalArgument(`[${name}] requires query value`));
+  }
   if (value === null) throw parsingError('No text specified for text query', here(ctx, 'end'));
   if (node.prefixLength !== undefined && node.prefixLength < 0) {
-    throw atEnd(ctx, illegalArgument('[match] requires prefix length to be non-negative.'));
+    throw atEnd(ctx, illegalArgument(`[${name}] requires prefix length to be non-negative.`));
   }
   if (node.maxExpansions !== undefined && node.maxExpansions <= 0) {
-    throw atEnd(ctx, illegalArgument('[match] requires maxExpansions to be positive.'));
+    throw atEnd(ctx, illegalArgument(`[${name}] requires maxExpansions to be positive.`));
   }
   node.field = field!;
   node.query = value;
+  if (name === 'match_bool_prefix') {
+    const { type: _, lenient: _l, zeroTermsQuery: _z, ...rest } = node;
+    return { type: 'match_bool_prefix', ...rest };
+  }
   return node;
 }
 
@@ -163,45 +193,70 @@ function atEnd<E>(ctx: ParseCtx, e: E): E {
 }
 
 export function parseMatchPhrase(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
+  return parsePhrase(body, ctx, 'match_phrase');
+}
+
+/** match_phrase_prefix: a phrase whose last term is a prefix of at most `max_expansions` terms. */
+export function parseMatchPhrasePrefix(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
+  return parsePhrase(body, ctx, 'match_phrase_prefix');
+}
+
+function parsePhrase(
+  body: Record<string, unknown>,
+  ctx: ParseCtx,
+  name: 'match_phrase' | 'match_phrase_prefix',
+): QueryNode {
   let field: string | undefined;
   let value: JsonScalar = null;
   let analyzer: string | undefined;
   let boost = 1;
   let slop = 0;
+  let maxExpansions = 50;
   let zeroTermsQuery: 'none' | 'all' = 'none';
   for (const key of Object.keys(body)) {
     const v = body[key];
     if (!isObject(v)) {
-      checkSingleField(ctx, 'match_phrase', field, key);
+      checkSingleField(ctx, name, field, key);
       field = key;
       value = objectText(ctx, v, key);
       continue;
     }
-    checkSingleField(ctx, 'match_phrase', field, key);
+    checkSingleField(ctx, name, field, key);
     field = key;
     ctx.path.push(key);
     for (const ik of Object.keys(v)) {
       const iv = v[ik];
       if (!isValue(iv)) {
-        throw parsingError(
-          `[match_phrase] unknown token [${tokenOf(iv)}] after [${ik}]`,
-          here(ctx, 'value', ik),
-        );
+        throw parsingError(`[${name}] unknown token [${tokenOf(iv)}] after [${ik}]`, here(ctx, 'value', ik));
       }
       if (ik === 'query') value = iv;
       else if (ik === 'analyzer') analyzer = text(ctx, iv, ik);
       else if (ik === 'boost') boost = floatValue(ctx, iv, ik);
       else if (ik === 'slop') slop = intValue(ctx, iv, ik);
+      else if (ik === 'max_expansions' && name === 'match_phrase_prefix')
+        maxExpansions = intValue(ctx, iv, ik);
       else if (ik === '_name') text(ctx, iv, ik);
       else if (ik === 'zero_terms_query') zeroTermsQuery = zeroTerms(ctx, iv, ik);
-      else throw parsingError(`[match_phrase] query does not support [${ik}]`, here(ctx, 'value', ik));
+      else throw parsingError(`[${name}] query does not support [${ik}]`, here(ctx, 'value', ik));
     }
     ctx.path.pop();
   }
-  if (!field) throw atEnd(ctx, illegalArgument('[match_phrase] requires fieldName'));
-  if (value === null) throw atEnd(ctx, illegalArgument('[match_phrase] requires query value'));
+  if (!field) throw atEnd(ctx, illegalArgument(`[${name}] requires fieldName`));
+  if (value === null) throw atEnd(ctx, illegalArgument(`[${name}] requires query value`));
   if (slop < 0) throw atEnd(ctx, illegalArgument('No negative slop allowed.'));
-  const node: QueryNode = { type: 'match_phrase', field, query: String(value), slop, zeroTermsQuery, boost };
+  if (maxExpansions < 0) throw atEnd(ctx, illegalArgument('No negative maxExpansions allowed.'));
+  const node: QueryNode =
+    name === 'match_phrase'
+      ? { type: 'match_phrase', field, query: String(value), slop, zeroTermsQuery, boost }
+      : {
+          type: 'match_phrase_prefix',
+          field,
+          query: String(value),
+          slop,
+          maxExpansions,
+          zeroTermsQuery,
+          boost,
+        };
   if (analyzer !== undefined) node.analyzer = analyzer;
   return node;
 }

@@ -6,7 +6,13 @@
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseBool, parseConstantScore, parseMatchAll, parseMatchNone } from './compound.ts';
-import { parseMatch, parseMatchPhrase, parseMultiMatch } from './full-text.ts';
+import {
+  parseMatch,
+  parseMatchBoolPrefix,
+  parseMatchPhrase,
+  parseMatchPhrasePrefix,
+  parseMultiMatch,
+} from './full-text.ts';
 import { parseFuzzy } from './fuzzy.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
@@ -42,6 +48,8 @@ const PARSERS = new Map<string, BodyParser>([
   ['fuzzy', parseFuzzy],
   ['match', parseMatch],
   ['match_phrase', parseMatchPhrase],
+  ['match_phrase_prefix', parseMatchPhrasePrefix],
+  ['match_bool_prefix', parseMatchBoolPrefix],
   ['multi_match', parseMultiMatch],
   ['bool', parseBool],
   ['constant_score', parseConstantScore],
