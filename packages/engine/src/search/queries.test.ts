@@ -280,6 +280,10 @@ describe('full-text queries', () => {
     expect(
       ids(q.sqs('brown fox dog', { fields: [{ field: 'title', boost: 1 }], minimumShouldMatch: '2' })),
     ).toEqual(['1', '2', '4']);
+    // With `and` every clause is required: a minimum_should_match above 0 matches nothing.
+    const and = { fields: [{ field: 'title', boost: 1 }], defaultOperator: 'and' };
+    expect(ids(q.sqs('brown fox', { ...and, minimumShouldMatch: '1' }))).toEqual([]);
+    expect(ids(q.sqs('brown fox', { ...and, minimumShouldMatch: '100%' }))).toEqual(['1']);
     expect(ids(q.sqs('animal'))).toEqual(['1', '2']);
     expect(ids(q.sqs('abc', { fields: [{ field: 'n', boost: 1 }], lenient: true }))).toEqual([]);
   });

@@ -307,12 +307,9 @@ export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): We
   };
   const { top, wrapper } = parseSimpleQuery(node.query, op === 'and' ? 'must' : 'should', leaves);
   if (!top) return NONE;
-  if (
-    wrapper &&
-    node.minimumShouldMatch !== undefined &&
-    top instanceof BoolWeight &&
-    top.should.length > 0
-  ) {
+  // Queries.applyMinimumShouldMatch: also on a bool of only required clauses, where a spec
+  // above 0 leaves more should clauses to match than there are, so nothing matches.
+  if (wrapper && node.minimumShouldMatch !== undefined && top instanceof BoolWeight) {
     const msm = minimumShouldMatch(top.should.length, node.minimumShouldMatch, env);
     if (msm > 0) return new BoolWeight(top.must, top.filter, top.should, top.mustNot, msm);
   }
