@@ -155,6 +155,8 @@ export interface ShardQueryRequest {
   aggs?: AggregationsSpec;
   /** `post_filter`: narrows the hits, not what the aggregations see. */
   postFilter?: QueryNode;
+  /** `min_score`: docs scoring below it are neither hits, counted, nor aggregated. */
+  minScore?: number;
 }
 
 /**

@@ -41,6 +41,7 @@ export { murmur3x86_32 } from './routing/murmur3.ts';
 export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
 export * from './search/aggs/index.ts';
 export {
+  type CountRequest,
   parseCountRequest,
   parseSearchRequest,
   type SearchRequestOptions,

@@ -33,6 +33,7 @@ describe('query task wire form', () => {
       resumeAfter: { after: [1], doc: 2 } as unknown as Required<ShardQueryRequest>['resumeAfter'],
       aggs: { a: {} } as unknown as Required<ShardQueryRequest>['aggs'],
       postFilter: { type: 'match_none' },
+      minScore: 0.5,
     };
     expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);
   });

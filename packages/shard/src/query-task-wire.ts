@@ -49,6 +49,7 @@ function copyOptional(
   if (from.resumeAfter !== undefined) to.resumeAfter = from.resumeAfter;
   if (from.aggs !== undefined) to.aggs = from.aggs;
   if (from.postFilter !== undefined) to.postFilter = from.postFilter;
+  if (from.minScore !== undefined) to.minScore = from.minScore;
 }
 
 export function toWireQuery(req: ShardQueryRequest): WireQueryRequest {

@@ -125,7 +125,16 @@ export type WorkerTask =
        */
       prefetch?: { count: number } & WireFetchOptions;
     }
-  | { t: 'count'; key: ShardKey; query: QueryNode; cancel: CancelToken }
+  | {
+      t: 'count';
+      key: ShardKey;
+      query: QueryNode;
+      cancel: CancelToken;
+      /** Docs scoring below it are not counted. */
+      minScore?: number;
+      /** Count at most this many docs (`terminated_early` when more match). */
+      terminateAfter?: number;
+    }
   | {
       t: 'fetch';
       key: ShardKey;
@@ -198,7 +207,7 @@ export interface TaskResults extends ContextTaskResults {
   get: GetResult;
   refresh: { refreshed: boolean };
   query: QueryTaskResult;
-  count: { count: number };
+  count: { count: number; terminatedEarly?: boolean };
   fetch: ShardFetchResult;
   release: { released: number };
   stats: { shards: ShardStats[] };

@@ -177,14 +177,23 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
       const h = host(task.key);
       const reader = h.engine.acquireReader();
       try {
-        const count = countQuery(reader, h.mapping, task.query, {
-          index: h.spec.index,
-          indexUuid: h.spec.indexUuid,
-          shardId: h.spec.shardId,
-          isCancelled: cancelCheck(task.cancel),
-          nowMillis: Date.now(),
-        });
-        return { count };
+        const count = countQuery(
+          reader,
+          h.mapping,
+          task.query,
+          {
+            index: h.spec.index,
+            indexUuid: h.spec.indexUuid,
+            shardId: h.spec.shardId,
+            isCancelled: cancelCheck(task.cancel),
+            nowMillis: Date.now(),
+          },
+          task.minScore,
+        );
+        // terminate_after: the shard stops collecting once that many docs are counted.
+        const limit = task.terminateAfter;
+        if (limit === undefined) return { count };
+        return count > limit ? { count: limit, terminatedEarly: true } : { count, terminatedEarly: false };
       } finally {
         reader.release();
       }

@@ -8,7 +8,7 @@ import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } f
 import { searchShardTargets } from './shard-targets.ts';
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
-  const query = parseCountRequest(req.json(), req.query, { path: req.path });
+  const { query, minScore, terminateAfter } = parseCountRequest(req.json(), req.query, { path: req.path });
   const targets = searchShardTargets(
     s,
     req.params.index,
@@ -17,6 +17,7 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
   );
   const failures: ShardFailure[] = [];
   let count = 0;
+  let terminatedEarly = false;
   await withCancel(req, s, (cancel) =>
     Promise.all(
       targets.map(async (t) => {
@@ -31,8 +32,11 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
             key: t.copy.key,
             query: t.aliasFilter ? withAliasFilter(query, t.aliasFilter) : query,
             cancel,
+            ...(minScore !== undefined && { minScore }),
+            ...(terminateAfter !== undefined && { terminateAfter }),
           });
           count += r.count;
+          if (r.terminatedEarly) terminatedEarly = true;
         } catch (e) {
           failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
         }
@@ -47,5 +51,8 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
     failed: failures.length,
   };
   if (failures.length > 0) shards.failures = shardFailuresJson(failures);
-  return { count, _shards: shards };
+  // RestCountAction: terminated_early comes first, and only when terminate_after was given.
+  return terminateAfter === undefined
+    ? { count, _shards: shards }
+    : { terminated_early: terminatedEarly, count, _shards: shards };
 }

@@ -52,6 +52,7 @@ export function shardRequests(
     if (search.searchAfter !== undefined)
       req.searchAfter = search.searchAfter as ShardQueryRequest['searchAfter'];
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
+    if (search.minScore !== undefined) req.minScore = search.minScore;
     if (search.aggs) {
       req.aggs = search.aggs;
       if (search.postFilter) req.postFilter = search.postFilter;

@@ -22,6 +22,7 @@ import type { CompileEnv } from './compile-env.ts';
 import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
 import type { ShardContext } from './field-values.ts';
 import { countAll } from './hit-counter.ts';
+import { MinScoreWeight } from './min-score.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
@@ -129,15 +130,17 @@ function floatingKeys(keys: readonly SortKey[]): number {
   return mask;
 }
 
-/** `_count`: the number of live docs the query matches. */
+/** `_count`: the number of live docs the query matches (with a score of at least `minScore`). */
 export function countQuery(
   reader: ShardReader,
   mapping: IndexMapping,
   query: QueryNode,
   ctx: QueryContext,
+  minScore?: number,
 ): number {
   const cancel = new CancelCheck(ctx);
-  const weight = compileQuery(query, envOf(reader, mapping, ctx));
+  const compiled = compileQuery(query, envOf(reader, mapping, ctx));
+  const weight = minScore === undefined ? compiled : new MinScoreWeight(compiled, minScore);
   return countAll(weight, reader, liveDocsFilter(reader), cancel);
 }
 
@@ -195,7 +198,10 @@ function planQuery(
   const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
   const env = envOf(reader, mapping, ctx);
   const post = req.postFilter;
-  const weight = compileQuery(post === undefined ? req.query : withPostFilter(req.query, post), env);
+  const withMinScore = (w: Weight) => (req.minScore === undefined ? w : new MinScoreWeight(w, req.minScore));
+  const weight = withMinScore(
+    compileQuery(post === undefined ? req.query : withPostFilter(req.query, post), env),
+  );
   const needsScores = req.trackScores || keys.some((k) => k.spec.kind === 'score');
   const plan: QueryPlan = {
     reader,
@@ -208,7 +214,8 @@ function planQuery(
     cancel,
     filter,
   };
-  if (post !== undefined && req.aggs !== undefined) plan.aggWeight = compileQuery(req.query, env);
+  if (post !== undefined && req.aggs !== undefined)
+    plan.aggWeight = withMinScore(compileQuery(req.query, env));
   return plan;
 }
 

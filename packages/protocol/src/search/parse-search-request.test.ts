@@ -326,16 +326,27 @@ describe('parseSearchRequest: request validation', () => {
 
 describe('parseCountRequest', () => {
   it('reads the body query, else q, else match_all', () => {
-    expect(parseCountRequest({ query: { match_none: {} } }, { q: 'ignored' })).toEqual({
+    expect(parseCountRequest({ query: { match_none: {} } }, { q: 'ignored' }).query).toEqual({
       type: 'match_none',
     });
-    expect(parseCountRequest(undefined, { q: 'f:x' })).toMatchObject({
+    expect(parseCountRequest(undefined, { q: 'f:x' }).query).toMatchObject({
       type: 'match',
       field: 'f',
       query: 'x',
     });
-    expect(parseCountRequest(undefined, {})).toEqual({ type: 'match_all', boost: 1 });
-    expect(parseCountRequest({}, {})).toEqual({ type: 'match_all', boost: 1 });
+    expect(parseCountRequest(undefined, {})).toEqual({ query: { type: 'match_all', boost: 1 } });
+    expect(parseCountRequest({}, {}).query).toEqual({ type: 'match_all', boost: 1 });
+  });
+
+  it('reads min_score and terminate_after, leaving out their defaults', () => {
+    expect(parseCountRequest(undefined, { min_score: '1.5', terminate_after: '10' })).toEqual({
+      query: { type: 'match_all', boost: 1 },
+      minScore: 1.5,
+      terminateAfter: 10,
+    });
+    expect(parseCountRequest(undefined, { min_score: '-1', terminate_after: '0' })).toEqual({
+      query: { type: 'match_all', boost: 1 },
+    });
   });
 
   it('reports its own errors', () => {

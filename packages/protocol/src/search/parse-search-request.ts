@@ -102,20 +102,34 @@ function readBody(body: unknown): SearchSource {
   return readSearchBody(ctx, body);
 }
 
+export interface CountRequest {
+  query: QueryNode;
+  /** Docs scoring below it are not counted. */
+  minScore?: number;
+  /** Each shard counts at most this many docs; the response then says whether one stopped. */
+  terminateAfter?: number;
+}
+
+/** RestCountAction's DEFAULT_MIN_SCORE: `min_score=-1` is no minimum. */
+const NO_MIN_SCORE = -1;
+
 /**
- * Parses a `_count` request's query: the body's `query` (the only key allowed), or else `q`.
- * `min_score` and `terminate_after` are checked as RestCountAction does.
+ * Parses a `_count` request: the body's `query` (the only key allowed), or else `q`, and the
+ * `min_score` and `terminate_after` parameters as RestCountAction reads them.
  */
-export function parseCountRequest(body: unknown, params: Params, opts: { path?: string } = {}): QueryNode {
+export function parseCountRequest(body: unknown, params: Params, opts: { path?: string } = {}): CountRequest {
   let query: QueryNode | undefined;
   let deferredQ: ReturnType<typeof readQueryStringParams>;
   if (body === undefined) deferredQ = readQueryStringParams(params, opts.path ?? '/_count');
   else query = readCountBody(body);
-  paramAsFloat(params, 'min_score');
+  const minScore = paramAsFloat(params, 'min_score');
   const terminateAfter = paramAsInt(params, 'terminate_after');
   if (terminateAfter !== undefined) checkTerminateAfter(terminateAfter);
   if (deferredQ) query = parseQueryString(deferredQ.q, deferredQ.options);
-  return query ?? { ...MATCH_ALL };
+  const out: CountRequest = { query: query ?? { ...MATCH_ALL } };
+  if (minScore !== undefined && minScore !== NO_MIN_SCORE) out.minScore = minScore;
+  if (terminateAfter !== undefined && terminateAfter !== 0) out.terminateAfter = terminateAfter;
+  return out;
 }
 
 /** RestActions.getQueryContent: non-parsing failures are wrapped in `Failed to parse`. */
