@@ -36,7 +36,7 @@ export const DEFAULT_FUZZY: FuzzyOptions = {
 };
 
 /** How the matching terms become a query. */
-type Rewrite =
+export type Rewrite =
   | { kind: 'blended' | 'scoring' | 'boost_only'; size: number }
   | { kind: 'scoring_boolean' | 'constant_boolean' | 'constant' };
 
@@ -51,7 +51,7 @@ export function fuzzyEdits(fuzziness: string, text: string): number {
 }
 
 /** QueryParsers.parseRewriteMethod, with FuzzyQuery's own default. */
-function parseRewrite(name: string | undefined, maxExpansions: number): Rewrite {
+export function parseRewrite(name: string | undefined, maxExpansions: number): Rewrite {
   if (name === undefined) return { kind: 'blended', size: maxExpansions };
   if (name === 'constant_score') return { kind: 'constant' };
   if (name === 'scoring_boolean') return { kind: 'scoring_boolean' };
@@ -116,7 +116,7 @@ export function fuzzyQuery(
   return query;
 }
 
-function termClauses(
+export function termClauses(
   env: CompileEnv,
   path: string,
   chosen: [string, number][],

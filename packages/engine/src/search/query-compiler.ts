@@ -12,6 +12,7 @@ import { matchField, NONE, phraseField } from './full-text.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
+import { regexpQuery } from './regexp.ts';
 import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
 import {
@@ -70,6 +71,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       );
     case 'fuzzy':
       return withField(env, node.field, (fd) => fuzzyQuery(env, fd, scalarText(node.value), node, boost));
+    case 'regexp':
+      return regexpQuery(env, node, boost);
     case 'match':
       return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':

@@ -34,6 +34,19 @@ export type QueryNode =
   | { type: 'prefix'; field: string; value: string; boost: number; caseInsensitive: boolean }
   | { type: 'wildcard'; field: string; value: string; boost: number; caseInsensitive: boolean }
   | {
+      type: 'regexp';
+      field: string;
+      /** Lucene RegExp syntax, anchored to the whole term. */
+      value: string;
+      /** Syntax flags as sent (RegexpFlag bits or flags_value); the shard keeps Lucene's 0xff. */
+      flags: number;
+      caseInsensitive: boolean;
+      maxDeterminizedStates: number;
+      /** The rewrite method's name; absent means constant_score. */
+      rewrite?: string;
+      boost: number;
+    }
+  | {
       type: 'match';
       field: string;
       query: JsonScalar;

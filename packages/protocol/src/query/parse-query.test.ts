@@ -53,9 +53,9 @@ describe('parseQuery: the clause envelope', () => {
   });
 
   it('answers 501 for a query Elasticsearch has and Shoal does not', () => {
-    expect(err(() => parseQuery({ regexp: { f: 'x' } }))).toEqual({
+    expect(err(() => parseQuery({ span_term: { f: 'x' } }))).toEqual({
       type: 'unsupported_operation_exception',
-      reason: 'the [regexp] query is not implemented in Shoal',
+      reason: 'the [span_term] query is not implemented in Shoal',
       status: 501,
     });
   });

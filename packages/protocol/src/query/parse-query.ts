@@ -17,6 +17,7 @@ import { parseFuzzy } from './fuzzy.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
+import { parseRegexp } from './regexp.ts';
 import { parseSimpleQueryString } from './simple-query-string.ts';
 import { suggest } from './suggest.ts';
 import {
@@ -45,6 +46,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['ids', parseIds],
   ['prefix', parsePrefix],
   ['wildcard', parseWildcard],
+  ['regexp', parseRegexp],
   ['fuzzy', parseFuzzy],
   ['match', parseMatch],
   ['match_phrase', parseMatchPhrase],
