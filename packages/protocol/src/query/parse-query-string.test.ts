@@ -195,9 +195,18 @@ describe('parseQueryString: syntax errors', () => {
     );
   });
 
-  it('answers 501 for regular expressions', () => {
+  it('reads regular expressions, refusing them over a field pattern with a 501', () => {
+    expect(parseQueryString('title:/ab.*/')).toEqual({
+      type: 'regexp',
+      field: 'title',
+      value: 'ab.*',
+      flags: 0xff,
+      caseInsensitive: false,
+      maxDeterminizedStates: 10000,
+      boost: 1,
+    });
     expect(err(() => parseQueryString('/ab.*/'))).toEqual([
-      'unsupported_operation_exception: the regular expression syntax (/…/) of query strings is not implemented in Shoal',
+      'unsupported_operation_exception: a regular expression over a field pattern ([*]) in query strings is not implemented in Shoal',
     ]);
   });
 });

@@ -59,19 +59,23 @@ const NOT_AFTER_MULTI_TERM = new Set<Kind>([
 /**
  * Parses `q`. A syntax error throws `query_shard_exception` `Failed to parse query [q]` (without
  * index metadata: the coordinator adds it per shard and wraps it as a shard failure), caused by
- * Lucene's `parse_exception` `Cannot parse 'q': …`.
+ * Lucene's `parse_exception` `Cannot parse 'q': …`. `shown` is the text the outer message
+ * quotes when `q` was rewritten first (query_string's `escape`).
  */
-export function parseQueryString(q: string, opts: QueryStringOptions = {}): QueryNode {
+export function parseQueryString(q: string, opts: QueryStringOptions = {}, shown = q): QueryNode {
   // QueryStringQueryParser.parse: a blank query matches nothing.
   if (q.trim().length === 0) return { type: 'match_none' };
+  const builder = new QueryStringBuilder(opts);
   try {
-    return new QueryStringParser(q, new QueryStringBuilder(opts)).topLevel() ?? { type: 'match_none' };
+    const query = new QueryStringParser(q, builder).topLevel() ?? { type: 'match_none' };
+    if (builder.refused) throw builder.refused;
+    return query;
   } catch (e) {
     if (isShoalError(e)) throw e;
     if (e instanceof LexicalError || e instanceof QueryStringSyntaxError) {
       const inner = e instanceof LexicalError ? tokenMgrError(e.message) : luceneParseError(e.message);
       throw queryShardError(
-        `Failed to parse query [${q}]`,
+        `Failed to parse query [${shown}]`,
         luceneParseError(`Cannot parse '${q}': ${e.message}`, inner),
       );
     }
@@ -266,9 +270,10 @@ class QueryStringParser {
         return this.rangeRest(field, t.kind === Kind.RANGEIN_START);
       case Kind.QUOTED: {
         const { boost, slop } = this.boostAndSlop();
-        const s = slop === undefined ? 0 : Math.trunc(Number(slop.slice(1)));
+        // QueryParserBase.handleQuotedTerm: phrase_slop unless `~N` reads as a number.
+        const s = slop === undefined || slop.length === 1 ? Number.NaN : Math.trunc(Number(slop.slice(1)));
         const text = discardEscapeChar(t.image.slice(1, -1));
-        return applyBoost(this.b.phraseQuery(field, text, Number.isNaN(s) ? 0 : s), boost);
+        return applyBoost(this.b.phraseQuery(field, text, Number.isNaN(s) ? this.b.phraseSlop : s), boost);
       }
       default: {
         const { boost, slop } = this.boostAndSlop();
@@ -286,7 +291,7 @@ class QueryStringParser {
       case Kind.PREFIXTERM:
         return this.b.prefixQuery(field, discardEscapeChar(t.image.slice(0, -1)));
       case Kind.REGEXPTERM:
-        return this.b.regexpQuery();
+        return this.b.regexpQuery(field, t.image.slice(1, -1));
       case Kind.BAREOPER:
         // A lone `+`, `-` or `!`: a term that analysis removes, so no clause.
         return null;

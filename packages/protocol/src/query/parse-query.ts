@@ -17,6 +17,7 @@ import { parseFuzzy } from './fuzzy.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
+import { parseQueryStringQuery } from './query-string-query.ts';
 import { parseRegexp } from './regexp.ts';
 import { parseSimpleQueryString } from './simple-query-string.ts';
 import { suggest } from './suggest.ts';
@@ -56,6 +57,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['bool', parseBool],
   ['constant_score', parseConstantScore],
   ['simple_query_string', parseSimpleQueryString],
+  ['query_string', parseQueryStringQuery],
 ]);
 
 /**

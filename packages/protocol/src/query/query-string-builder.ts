@@ -6,16 +6,55 @@
  * QueryParserBase.addClause does.
  */
 import { notImplemented } from '../errors/catalogue.ts';
-import type { QueryNode } from './ast.ts';
+import type { ShoalError } from '../errors/shoal-error.ts';
+import type { FieldBoost, QueryNode } from './ast.ts';
+
+type MultiMatchNode = Extract<QueryNode, { type: 'multi_match' }>;
+export type MultiFieldType = MultiMatchNode['matchType'];
 
 export interface QueryStringOptions {
   /** `df`; absent or `*` means every field (index.query.default_field). */
   defaultField?: string;
+  /**
+   * The `query_string` query's `fields`: what unprefixed terms search instead of one default
+   * field, each with its boost (patterns allowed), combined per `type`.
+   */
+  fields?: FieldBoost[];
   defaultOperator?: 'or' | 'and';
   analyzer?: string;
+  /** Analyzer of quoted phrases; absent means `analyzer`. */
+  quoteAnalyzer?: string;
   /** Absent: lenient when querying every field, as Elasticsearch does. */
   lenient?: boolean;
+  /** How analysed text over several fields is combined; absent means best_fields. */
+  type?: MultiFieldType;
+  /** The dis_max tie breaker across fields; absent means the type's own (1 for most_fields, bool_prefix). */
+  tieBreaker?: number;
+  /** Slop of quoted phrases without `~N`. */
+  phraseSlop?: number;
+  /** Edits of a bare `term~`; absent means AUTO. */
+  fuzziness?: string;
+  fuzzyPrefixLength?: number;
+  fuzzyMaxExpansions?: number;
+  fuzzyTranspositions?: boolean;
+  fuzzyRewrite?: string;
+  /** `false` fails `*foo` and `?foo` as Lucene's QueryParserBase does. */
+  allowLeadingWildcard?: boolean;
+  /** Applied to the bounds of ranges on date fields. */
+  timeZone?: string;
+  /** Bounds the automaton of a `/regexp/` term; absent means Lucene's 10000. */
+  maxDeterminizedStates?: number;
 }
+
+/** MultiMatchQueryBuilder.Type's tie breakers, the group tie breaker when none is given. */
+const TYPE_TIE_BREAKER: Record<MultiFieldType, number> = {
+  best_fields: 0,
+  most_fields: 1,
+  cross_fields: 0,
+  phrase: 0,
+  phrase_prefix: 0,
+  bool_prefix: 1,
+};
 
 export type Occur = 'must' | 'should' | 'must_not';
 export interface Clause {
@@ -39,13 +78,38 @@ export class QueryStringBuilder {
   readonly defaultField: string | null;
   private readonly analyzer: string | undefined;
   private readonly lenient: boolean;
+  private readonly opts: QueryStringOptions;
+  /** What unprefixed terms search when there is no default field: `fields`, or every field. */
+  private readonly fields: FieldBoost[];
+  private readonly type: MultiFieldType;
+  private readonly tieBreaker: number;
+  /**
+   * A piece Shoal cannot run, refused once the whole text has parsed: a syntax error further on
+   * is what Elasticsearch reports first.
+   */
+  refused: ShoalError | undefined;
 
   constructor(opts: QueryStringOptions) {
+    this.opts = opts;
     this.operator = opts.defaultOperator ?? 'or';
     const df = opts.defaultField;
-    this.defaultField = df === undefined || df === '*' ? null : df;
+    const fields = opts.fields ?? [];
+    this.defaultField = fields.length > 0 || df === undefined || df === '*' ? null : df;
+    this.fields = fields.length > 0 ? fields : [{ field: '*', boost: 1 }];
     this.analyzer = opts.analyzer;
-    this.lenient = opts.lenient ?? this.defaultField === null;
+    this.lenient = opts.lenient ?? (this.defaultField === null && this.fields.some((f) => f.field === '*'));
+    this.type = opts.type ?? 'best_fields';
+    this.tieBreaker = opts.tieBreaker ?? TYPE_TIE_BREAKER[this.type];
+  }
+
+  /** Slop of a quoted phrase without `~N` (query_string's phrase_slop). */
+  get phraseSlop(): number {
+    return this.opts.phraseSlop ?? 0;
+  }
+
+  /** The fields a piece searches: its own (`f:`) or the default one, else `fields`. */
+  private targets(f: string | null): FieldBoost[] {
+    return f === null ? this.fields : [{ field: f, boost: 1 }];
   }
 
   /** QueryParserBase.addClause. */
@@ -96,9 +160,15 @@ export class QueryStringBuilder {
     return this.textQuery(f, text, undefined);
   }
 
-  /** Analysed text on one field (`match`) or on several (`multi_match` over a pattern). */
+  /**
+   * Analysed text on one field (`match`) or on several (`multi_match` over a pattern or
+   * `fields`, per `type`). A fuzzy term is a dis_max of its per-field fuzzy queries whatever the
+   * type (QueryStringQueryParser.getFuzzyQuery), so best_fields with the group tie breaker.
+   */
   textQuery(f: string | null, text: string, fuzziness: string | undefined): QueryNode {
-    if (f !== null && !f.includes('*')) {
+    const type = fuzziness === undefined ? this.type : 'best_fields';
+    const single = f !== null && !f.includes('*');
+    if (single && (type === 'best_fields' || type === 'most_fields' || type === 'cross_fields')) {
       const node: QueryNode = {
         type: 'match',
         field: f,
@@ -109,35 +179,55 @@ export class QueryStringBuilder {
         boost: 1,
       };
       if (this.analyzer !== undefined) node.analyzer = this.analyzer;
-      if (fuzziness !== undefined) node.fuzziness = fuzziness;
+      if (fuzziness !== undefined) this.fuzzyOptions(node, fuzziness);
       return node;
     }
-    const node = this.multiMatch(f, text, 'best_fields', 0);
-    if (fuzziness !== undefined) node.fuzziness = fuzziness;
+    const node = this.multiMatch(this.targets(f), text, type, 0, this.analyzer);
+    if (fuzziness !== undefined) this.fuzzyOptions(node, fuzziness);
     return node;
   }
 
-  private multiMatch(f: string | null, text: string, matchType: 'best_fields' | 'phrase', slop: number) {
-    const node: Extract<QueryNode, { type: 'multi_match' }> = {
+  /** query_string's fuzzy_* options, on the nodes its `term~` become. */
+  private fuzzyOptions(node: Extract<QueryNode, { type: 'match' | 'multi_match' }>, fuzziness: string): void {
+    const o = this.opts;
+    node.fuzziness = fuzziness;
+    if (o.fuzzyPrefixLength !== undefined) node.prefixLength = o.fuzzyPrefixLength;
+    if (o.fuzzyMaxExpansions !== undefined) node.maxExpansions = o.fuzzyMaxExpansions;
+    if (o.fuzzyTranspositions !== undefined) node.fuzzyTranspositions = o.fuzzyTranspositions;
+    if (o.fuzzyRewrite !== undefined) node.fuzzyRewrite = o.fuzzyRewrite;
+  }
+
+  private multiMatch(
+    fields: FieldBoost[],
+    text: string,
+    matchType: MultiFieldType,
+    slop: number,
+    analyzer: string | undefined,
+  ): MultiMatchNode {
+    const node: MultiMatchNode = {
       type: 'multi_match',
-      fields: [{ field: f ?? '*', boost: 1 }],
+      fields: fields.map((fb) => ({ ...fb })),
       query: text,
       matchType,
       operator: this.operator,
-      tieBreaker: 0,
+      tieBreaker: this.tieBreaker,
       slop,
       lenient: this.lenient,
       zeroTermsQuery: 'none',
       boost: 1,
     };
-    if (this.analyzer !== undefined) node.analyzer = this.analyzer;
+    if (analyzer !== undefined) node.analyzer = analyzer;
     return node;
   }
 
-  /** getFieldQuery(field, text, slop) for quoted text. */
+  /**
+   * getFieldQuery(field, text, slop) for quoted text: a phrase on every field whatever the
+   * `type`, analysed with quote_analyzer, else analyzer.
+   */
   phraseQuery(field: string | null, text: string, slop: number): QueryNode {
     const f = field ?? this.defaultField;
     if (f === '_exists_') return { type: 'exists', field: text, boost: 1 };
+    const analyzer = this.opts.quoteAnalyzer ?? this.analyzer;
     if (f !== null && !f.includes('*')) {
       const node: QueryNode = {
         type: 'match_phrase',
@@ -147,10 +237,33 @@ export class QueryStringBuilder {
         zeroTermsQuery: 'none',
         boost: 1,
       };
-      if (this.analyzer !== undefined) node.analyzer = this.analyzer;
+      if (analyzer !== undefined) node.analyzer = analyzer;
       return node;
     }
-    return this.multiMatch(f, text, 'phrase', slop);
+    return this.multiMatch(this.targets(f), text, 'phrase', slop, analyzer);
+  }
+
+  /**
+   * A term-level piece (range, prefix, wildcard) on each target field, with that field's boost.
+   * Elasticsearch joins several in a dis_max with the group tie breaker; Shoal's query tree has
+   * no dis_max, so they join as optional clauses: the same documents match, and the score is the
+   * same as long as one field matches or the tie breaker is 1. A pattern cannot be resolved before
+   * the shard's mapping is known, so it is refused rather than left to match nothing.
+   */
+  private perField(field: string | null, what: string, build: (f: string) => QueryNode): QueryNode {
+    const targets = this.targets(field ?? this.defaultField);
+    const pattern = targets.find((t) => t.field.includes('*'));
+    if (pattern !== undefined) {
+      this.refused ??= notImplemented(`${what} over a field pattern ([${pattern.field}]) in query strings`);
+      return { type: 'match_none' };
+    }
+    const nodes = targets.map((t) => {
+      const node = build(t.field);
+      if ('boost' in node) node.boost = Math.fround(node.boost * t.boost);
+      return node;
+    });
+    if (nodes.length === 1) return nodes[0]!;
+    return { type: 'bool', must: [], filter: [], should: nodes, mustNot: [], boost: 1 };
   }
 
   /** getRangeQuery: `*` bounds are open. */
@@ -160,31 +273,58 @@ export class QueryStringBuilder {
     upper: string | null,
     lowerInc: boolean,
     upperInc: boolean,
-  ) {
-    const node: QueryNode = { type: 'range', field: field ?? this.defaultField ?? '*', boost: 1 };
-    if (lower !== null && lower !== '*') node[lowerInc ? 'gte' : 'gt'] = lower;
-    if (upper !== null && upper !== '*') node[upperInc ? 'lte' : 'lt'] = upper;
-    return node;
+  ): QueryNode {
+    return this.perField(field, 'a range', (f) => {
+      const node: QueryNode = { type: 'range', field: f, boost: 1 };
+      if (lower !== null && lower !== '*') node[lowerInc ? 'gte' : 'gt'] = lower;
+      if (upper !== null && upper !== '*') node[upperInc ? 'lte' : 'lt'] = upper;
+      if (this.opts.timeZone !== undefined) node.timeZone = this.opts.timeZone;
+      return node;
+    });
   }
 
   prefixQuery(field: string | null, value: string): QueryNode {
-    const f = field ?? this.defaultField ?? '*';
-    return { type: 'prefix', field: f, value, boost: 1, caseInsensitive: false };
+    return this.perField(field, 'a prefix term', (f) => ({
+      type: 'prefix',
+      field: f,
+      value,
+      boost: 1,
+      caseInsensitive: false,
+    }));
   }
 
   /** getWildcardQuery: a lone `*` matches every document, or every document with the field. */
   wildcardQuery(field: string | null, pattern: string): QueryNode {
     const f = field ?? this.defaultField;
     if (pattern === '*') {
+      if (f === null && this.opts.fields !== undefined && this.opts.fields.length > 0) {
+        // With `fields`, each field must exist (an `exists` resolves patterns itself).
+        const nodes: QueryNode[] = this.fields.map((t) => ({
+          type: 'exists',
+          field: t.field,
+          boost: t.boost,
+        }));
+        if (nodes.length === 1) return nodes[0]!;
+        return { type: 'bool', must: [], filter: [], should: nodes, mustNot: [], boost: 1 };
+      }
       if (f === null || /^\*+$/.test(f)) return { type: 'match_all', boost: 1 };
       return { type: 'exists', field: f, boost: 1 };
     }
-    return { type: 'wildcard', field: f ?? '*', value: pattern, boost: 1, caseInsensitive: false };
+    if (this.opts.allowLeadingWildcard === false && (pattern[0] === '*' || pattern[0] === '?')) {
+      throw new QueryStringSyntaxError("'*' or '?' not allowed as first character in WildcardQuery");
+    }
+    return this.perField(field, 'a wildcard term', (fd) => ({
+      type: 'wildcard',
+      field: fd,
+      value: pattern,
+      boost: 1,
+      caseInsensitive: false,
+    }));
   }
 
   /** handleBareFuzzy: `~` alone uses the default fuzziness (AUTO), `~N` that many edits. */
   fuzzyQuery(field: string | null, text: string, slopImage: string): QueryNode {
-    let fuzziness = 'AUTO';
+    let fuzziness = this.opts.fuzziness ?? 'AUTO';
     if (slopImage.length > 1) {
       const f = Number(slopImage.slice(1));
       if (Number.isNaN(f)) throw new QueryStringSyntaxError(`For input string: "${slopImage.slice(1)}"`);
@@ -193,9 +333,17 @@ export class QueryStringBuilder {
     return this.textQuery(field ?? this.defaultField, text, fuzziness);
   }
 
-  /** Shoal has no regexp query, so `/…/` cannot be executed. */
-  regexpQuery(): never {
-    throw notImplemented('the regular expression syntax (/…/) of query strings');
+  /** getRegexpQuery: every syntax flag (RegExp.ALL), bounded by max_determinized_states. */
+  regexpQuery(field: string | null, value: string): QueryNode {
+    return this.perField(field, 'a regular expression', (f) => ({
+      type: 'regexp',
+      field: f,
+      value,
+      flags: 0xff,
+      caseInsensitive: false,
+      maxDeterminizedStates: this.opts.maxDeterminizedStates ?? 10000,
+      boost: 1,
+    }));
   }
 }
 

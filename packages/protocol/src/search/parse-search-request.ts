@@ -145,7 +145,10 @@ function readCountBody(body: unknown): QueryNode | undefined {
     try {
       query = parseInnerQuery(ctx, body[key]);
     } catch (e) {
-      if (!isShoalError(e) || e.type === 'parsing_exception') throw e;
+      // A query text that does not parse (query_string) fails on the shards in Elasticsearch,
+      // as a `q=` does, and Shoal's own 501 is never the client's mistake: neither is wrapped.
+      if (!isShoalError(e) || e.type === 'parsing_exception' || e.type === 'query_shard_exception') throw e;
+      if (e.status === 501) throw e;
       throw parsingError('Failed to parse', ctx.errorLoc, e);
     }
     ctx.path.pop();
