@@ -198,10 +198,23 @@ describe('query_string failures', () => {
       expect(r.status).toBe(501);
       expect(r.json.error.type).toBe('unsupported_operation_exception');
     }
-    const pattern = await search({ query: 'qui*' });
-    expect(pattern.status).toBe(501);
-    expect(pattern.json.error.reason).toBe(
-      'a prefix term over a field pattern ([*]) in query strings is not implemented in Shoal',
-    );
+  });
+
+  it('builds term-level pieces on every field a pattern resolves to, joined in a dis_max', async () => {
+    // Every field of the index: text, keyword, numbers and dates (lenient).
+    expect(ids(await search({ query: 'qui*' }))).toEqual(['1', '2', '3', '4']);
+    expect(ids(await search({ query: '[2 TO 4]' }))).toEqual(['2', '3', '4']);
+    // Plain text over every field reaches the numbers too.
+    expect(ids(await search({ query: '3' }))).toEqual(['3']);
+    expect(ids(await search({ query: 'ti\\*:bro*' }))).toEqual(['1', '4']);
+    const q = await http(node.url, 'GET', '/qs/_search?q=anim*');
+    expect(q.json.hits.hits.map((h: Hit) => h._id).sort()).toEqual(['1', '2']);
+    // Title (boost 2) and body both match 4: the best field, plus the others times the tie breaker.
+    const best = await search({ query: 'bro*', fields: ['title^2', 'body'] });
+    expect([scoreOf(best, '1'), scoreOf(best, '2'), scoreOf(best, '4')]).toEqual([2, 1, 2]);
+    const tie = await search({ query: 'bro*', fields: ['title^2', 'body'], tie_breaker: 0.5 });
+    expect(scoreOf(tie, '4')).toBe(2.5);
+    const most = await search({ query: 'bro*', fields: ['title^2', 'body'], type: 'most_fields' });
+    expect(scoreOf(most, '4')).toBe(3);
   });
 });

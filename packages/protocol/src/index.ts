@@ -28,7 +28,7 @@ export { parseJson } from './json/parse.ts';
 export { RawJson, type RawJsonWriter } from './json/raw-json.ts';
 export { stringifyJson, stringifyJsonBytes } from './json/stringify.ts';
 export { combineAliasFilters, withAliasFilter } from './query/alias-filter.ts';
-export type { FieldBoost, JsonScalar, QueryNode, QueryType } from './query/ast.ts';
+export type { FieldBoost, JsonScalar, PerFieldTemplate, QueryNode, QueryType } from './query/ast.ts';
 export { registerDateFormatCheck } from './query/date-format-check.ts';
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';

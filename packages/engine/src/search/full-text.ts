@@ -223,10 +223,11 @@ export function resolveFields(
   let lenient = false;
   for (const fb of fields) {
     if (fb.field === '*' || fb.field === '*.*') {
+      // QueryParserHelper.resolveMappingFields: every field with some text search (numbers,
+      // dates, ips and booleans too; not geo points), the query made lenient.
       lenient = true;
       for (const rf of env.mapping.fieldsMatching('*')) {
-        if ((rf.type === 'text' || rf.type === 'keyword') && !out.has(rf.path))
-          out.set(rf.path, { field: rf, boost: fb.boost });
+        if (rf.type !== 'geo_point' && !out.has(rf.path)) out.set(rf.path, { field: rf, boost: fb.boost });
       }
     } else if (fb.field.includes('*')) {
       for (const rf of env.mapping.fieldsMatching(fb.field)) {

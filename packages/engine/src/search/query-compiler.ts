@@ -7,8 +7,9 @@ import type { QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
+import { DisMaxWeight } from './dis-max-weight.ts';
 import { scalarText } from './field-values.ts';
-import { matchField, NONE, phraseField } from './full-text.ts';
+import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
@@ -73,6 +74,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return withField(env, node.field, (fd) => fuzzyQuery(env, fd, scalarText(node.value), node, boost));
     case 'regexp':
       return regexpQuery(env, node, boost);
+    case 'per_field':
+      return perField(node, env, boost, filter);
     case 'match':
       return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':
@@ -94,6 +97,23 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
     case 'bool':
       return compileBool(node, env, boost, filter);
   }
+}
+
+/** A term-level template on every field the shard resolves, joined in a dis_max. */
+function perField(
+  node: Extract<QueryNode, { type: 'per_field' }>,
+  env: CompileEnv,
+  boost: number,
+  filter: boolean,
+): Weight {
+  const resolved = resolveFields(env, node.fields);
+  const lenient = node.lenient || resolved.lenient;
+  const clauses = resolved.fields.map((fb) => {
+    const q = { ...node.template, field: fb.field.path, boost: f(node.template.boost * fb.boost) };
+    return lenientQuery(lenient, () => compile(q, env, boost, filter));
+  });
+  if (clauses.length === 0) return NONE;
+  return clauses.length === 1 ? clauses[0]! : new DisMaxWeight(clauses, node.tieBreaker);
 }
 
 /** `_index` queries: every doc of this shard or none, by the index name (`*` patterns allowed). */

@@ -153,6 +153,20 @@ export type QueryNode =
       fuzzyTranspositions?: boolean;
     }
   | {
+      /**
+       * A term-level query over several fields or field patterns (query_string), resolved
+       * against the shard's mapping: the template on each field, with the field's boost, joined
+       * in a dis_max with the tie breaker.
+       */
+      type: 'per_field';
+      fields: FieldBoost[];
+      /** Its `field` is replaced by each resolved field. */
+      template: PerFieldTemplate;
+      tieBreaker: number;
+      lenient: boolean;
+      boost: number;
+    }
+  | {
       type: 'fuzzy';
       field: string;
       value: JsonScalar;
@@ -167,3 +181,9 @@ export type QueryNode =
     };
 
 export type QueryType = QueryNode['type'];
+
+/** The term-level queries a `per_field` node builds on each field. */
+export type PerFieldTemplate = Extract<
+  QueryNode,
+  { type: 'range' | 'prefix' | 'wildcard' | 'regexp' | 'exists' }
+>;

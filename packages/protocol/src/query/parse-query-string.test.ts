@@ -195,7 +195,7 @@ describe('parseQueryString: syntax errors', () => {
     );
   });
 
-  it('reads regular expressions, refusing them over a field pattern with a 501', () => {
+  it('reads regular expressions, on one field or on every field a pattern resolves to', () => {
     expect(parseQueryString('title:/ab.*/')).toEqual({
       type: 'regexp',
       field: 'title',
@@ -205,8 +205,11 @@ describe('parseQueryString: syntax errors', () => {
       maxDeterminizedStates: 10000,
       boost: 1,
     });
-    expect(err(() => parseQueryString('/ab.*/'))).toEqual([
-      'unsupported_operation_exception: a regular expression over a field pattern ([*]) in query strings is not implemented in Shoal',
-    ]);
+    expect(parseQueryString('/ab.*/')).toMatchObject({
+      type: 'per_field',
+      fields: [{ field: '*', boost: 1 }],
+      template: { type: 'regexp', value: 'ab.*' },
+      lenient: true,
+    });
   });
 });

@@ -67,9 +67,7 @@ export function parseQueryString(q: string, opts: QueryStringOptions = {}, shown
   if (q.trim().length === 0) return { type: 'match_none' };
   const builder = new QueryStringBuilder(opts);
   try {
-    const query = new QueryStringParser(q, builder).topLevel() ?? { type: 'match_none' };
-    if (builder.refused) throw builder.refused;
-    return query;
+    return new QueryStringParser(q, builder).topLevel() ?? { type: 'match_none' };
   } catch (e) {
     if (isShoalError(e)) throw e;
     if (e instanceof LexicalError || e instanceof QueryStringSyntaxError) {

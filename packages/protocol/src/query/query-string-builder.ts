@@ -5,9 +5,7 @@
  * `_exists_:f` and `f:*` an `exists`, `*:*` a `match_all`. Clauses combine as Lucene's
  * QueryParserBase.addClause does.
  */
-import { notImplemented } from '../errors/catalogue.ts';
-import type { ShoalError } from '../errors/shoal-error.ts';
-import type { FieldBoost, QueryNode } from './ast.ts';
+import type { FieldBoost, PerFieldTemplate, QueryNode } from './ast.ts';
 
 type MultiMatchNode = Extract<QueryNode, { type: 'multi_match' }>;
 export type MultiFieldType = MultiMatchNode['matchType'];
@@ -83,11 +81,6 @@ export class QueryStringBuilder {
   private readonly fields: FieldBoost[];
   private readonly type: MultiFieldType;
   private readonly tieBreaker: number;
-  /**
-   * A piece Shoal cannot run, refused once the whole text has parsed: a syntax error further on
-   * is what Elasticsearch reports first.
-   */
-  refused: ShoalError | undefined;
 
   constructor(opts: QueryStringOptions) {
     this.opts = opts;
@@ -244,26 +237,26 @@ export class QueryStringBuilder {
   }
 
   /**
-   * A term-level piece (range, prefix, wildcard) on each target field, with that field's boost.
-   * Elasticsearch joins several in a dis_max with the group tie breaker; Shoal's query tree has
-   * no dis_max, so they join as optional clauses: the same documents match, and the score is the
-   * same as long as one field matches or the tie breaker is 1. A pattern cannot be resolved before
-   * the shard's mapping is known, so it is refused rather than left to match nothing.
+   * A term-level piece (range, prefix, wildcard, regexp) on each target field, with that field's
+   * boost. Several fields, or a pattern that only the shard's mapping resolves, become a
+   * `per_field` node: the shard builds the piece on every field it resolves and joins them in a
+   * dis_max with the group tie breaker, as QueryStringQueryParser does.
    */
-  private perField(field: string | null, what: string, build: (f: string) => QueryNode): QueryNode {
+  private perField(field: string | null, build: (f: string) => QueryNode): QueryNode {
     const targets = this.targets(field ?? this.defaultField);
-    const pattern = targets.find((t) => t.field.includes('*'));
-    if (pattern !== undefined) {
-      this.refused ??= notImplemented(`${what} over a field pattern ([${pattern.field}]) in query strings`);
-      return { type: 'match_none' };
-    }
-    const nodes = targets.map((t) => {
-      const node = build(t.field);
-      if ('boost' in node) node.boost = Math.fround(node.boost * t.boost);
+    if (targets.length === 1 && !targets[0]!.field.includes('*')) {
+      const node = build(targets[0]!.field);
+      if ('boost' in node) node.boost = Math.fround(node.boost * targets[0]!.boost);
       return node;
-    });
-    if (nodes.length === 1) return nodes[0]!;
-    return { type: 'bool', must: [], filter: [], should: nodes, mustNot: [], boost: 1 };
+    }
+    return {
+      type: 'per_field',
+      fields: targets,
+      template: build('') as PerFieldTemplate,
+      tieBreaker: this.tieBreaker,
+      lenient: this.lenient,
+      boost: 1,
+    };
   }
 
   /** getRangeQuery: `*` bounds are open. */
@@ -274,7 +267,7 @@ export class QueryStringBuilder {
     lowerInc: boolean,
     upperInc: boolean,
   ): QueryNode {
-    return this.perField(field, 'a range', (f) => {
+    return this.perField(field, (f) => {
       const node: QueryNode = { type: 'range', field: f, boost: 1 };
       if (lower !== null && lower !== '*') node[lowerInc ? 'gte' : 'gt'] = lower;
       if (upper !== null && upper !== '*') node[upperInc ? 'lte' : 'lt'] = upper;
@@ -284,7 +277,7 @@ export class QueryStringBuilder {
   }
 
   prefixQuery(field: string | null, value: string): QueryNode {
-    return this.perField(field, 'a prefix term', (f) => ({
+    return this.perField(field, (f) => ({
       type: 'prefix',
       field: f,
       value,
@@ -298,14 +291,8 @@ export class QueryStringBuilder {
     const f = field ?? this.defaultField;
     if (pattern === '*') {
       if (f === null && this.opts.fields !== undefined && this.opts.fields.length > 0) {
-        // With `fields`, each field must exist (an `exists` resolves patterns itself).
-        const nodes: QueryNode[] = this.fields.map((t) => ({
-          type: 'exists',
-          field: t.field,
-          boost: t.boost,
-        }));
-        if (nodes.length === 1) return nodes[0]!;
-        return { type: 'bool', must: [], filter: [], should: nodes, mustNot: [], boost: 1 };
+        // With `fields`, an exists query on each field (getWildcardQuerySingle).
+        return this.perField(null, (fd) => ({ type: 'exists', field: fd, boost: 1 }));
       }
       if (f === null || /^\*+$/.test(f)) return { type: 'match_all', boost: 1 };
       return { type: 'exists', field: f, boost: 1 };
@@ -313,7 +300,7 @@ export class QueryStringBuilder {
     if (this.opts.allowLeadingWildcard === false && (pattern[0] === '*' || pattern[0] === '?')) {
       throw new QueryStringSyntaxError("'*' or '?' not allowed as first character in WildcardQuery");
     }
-    return this.perField(field, 'a wildcard term', (fd) => ({
+    return this.perField(field, (fd) => ({
       type: 'wildcard',
       field: fd,
       value: pattern,
@@ -335,7 +322,7 @@ export class QueryStringBuilder {
 
   /** getRegexpQuery: every syntax flag (RegExp.ALL), bounded by max_determinized_states. */
   regexpQuery(field: string | null, value: string): QueryNode {
-    return this.perField(field, 'a regular expression', (f) => ({
+    return this.perField(field, (f) => ({
       type: 'regexp',
       field: f,
       value,
