@@ -3,12 +3,12 @@
  * multiply down the tree (in float, like Lucene's BoostQuery); clauses in filter context
  * (bool.filter, bool.must_not, constant_score) do not score. Unmapped fields match nothing.
  */
-import type { QueryNode } from '@shoal/protocol';
+import { illegalArgument, type QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
-import { scalarText } from './field-values.ts';
+import { failedToCreateQuery, scalarText } from './field-values.ts';
 import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
@@ -92,6 +92,15 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return multiMatch(env, node, boost);
     case 'simple_query_string':
       return simpleQueryString(env, node, boost);
+    case 'dis_max': {
+      // Lucene's DisjunctionMaxQuery: the best clause's score plus the others' times the tie breaker.
+      if (node.tieBreaker < 0 || node.tieBreaker > 1) {
+        throw failedToCreateQuery(env, illegalArgument('tieBreakerMultiplier must be in [0, 1]'));
+      }
+      const clauses = node.queries.map((q) => compile(q, env, boost, filter));
+      if (clauses.length === 0) return NONE;
+      return clauses.length === 1 ? clauses[0]! : new DisMaxWeight(clauses, node.tieBreaker);
+    }
     case 'constant_score':
       return new ConstantScoreWeight(compile(node.filter, env, 1, true), boost);
     case 'bool':

@@ -133,6 +133,7 @@ export type QueryNode =
       adjustPureNegative?: false;
     }
   | { type: 'constant_score'; filter: QueryNode; boost: number }
+  | { type: 'dis_max'; queries: QueryNode[]; tieBreaker: number; boost: number }
   | {
       type: 'simple_query_string';
       query: string;

@@ -126,6 +126,40 @@ export function parseConstantScore(
   return { type: 'constant_score', filter, boost };
 }
 
+/** DisMaxQueryBuilder.fromXContent: `queries` (an object or an array of them) and tie_breaker. */
+export function parseDisMax(body: Record<string, unknown>, ctx: ParseCtx, inner: InnerParser): QueryNode {
+  const queries: QueryNode[] = [];
+  let found = false;
+  let tieBreaker = 0;
+  let boost = 1;
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (isObject(v) || Array.isArray(v)) {
+      if (key !== 'queries') {
+        throw parsingError(`[dis_max] query does not support [${key}]`, here(ctx, 'value', key));
+      }
+      found = true;
+      ctx.path.push(key);
+      if (isObject(v)) queries.push(inner(ctx, v));
+      else
+        v.forEach((q, i) => {
+          ctx.path.push(i);
+          queries.push(inner(ctx, q));
+          ctx.path.pop();
+        });
+      ctx.path.pop();
+    } else {
+      if (key === 'boost') boost = floatValue(ctx, v, key);
+      else if (key === 'tie_breaker') tieBreaker = floatValue(ctx, v, key);
+      else if (key === '_name') text(ctx, v, key);
+      else throw parsingError(`[dis_max] query does not support [${key}]`, here(ctx, 'value', key));
+    }
+  }
+  if (!found)
+    throw parsingError("[dis_max] requires 'queries' field with at least one clause", here(ctx, 'end'));
+  return { type: 'dis_max', queries, tieBreaker, boost };
+}
+
 /** match_all is an ObjectParser whose IllegalArgumentExceptions become ParsingExceptions. */
 export function parseMatchAll(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
   let boost = 1;

@@ -5,7 +5,7 @@
  */
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
-import { parseBool, parseConstantScore, parseMatchAll, parseMatchNone } from './compound.ts';
+import { parseBool, parseConstantScore, parseDisMax, parseMatchAll, parseMatchNone } from './compound.ts';
 import {
   parseMatch,
   parseMatchBoolPrefix,
@@ -56,6 +56,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['multi_match', parseMultiMatch],
   ['bool', parseBool],
   ['constant_score', parseConstantScore],
+  ['dis_max', parseDisMax],
   ['simple_query_string', parseSimpleQueryString],
   ['query_string', parseQueryStringQuery],
 ]);
