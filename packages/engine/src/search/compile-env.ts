@@ -7,4 +7,6 @@ export interface CompileEnv extends ShardContext {
   reader: ShardReader;
   mapping: IndexMapping;
   nowMillis: number;
+  /** The shard's number (random_score salts its seed with it); 0 when not given. */
+  shardId?: number;
 }

@@ -10,6 +10,7 @@ import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import { failedToCreateQuery, scalarText } from './field-values.ts';
 import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
+import { boostingQuery, functionScoreQuery } from './function-score.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
@@ -105,6 +106,10 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return new ConstantScoreWeight(compile(node.filter, env, 1, true), boost);
     case 'bool':
       return compileBool(node, env, boost, filter);
+    case 'boosting':
+      return boostingQuery(node, env, boost, filter, compile);
+    case 'function_score':
+      return functionScoreQuery(node, env, boost, filter, compile);
   }
 }
 

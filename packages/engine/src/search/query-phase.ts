@@ -171,6 +171,7 @@ function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): C
     index: ctx.index,
     indexUuid: ctx.indexUuid,
     nowMillis: ctx.nowMillis,
+    shardId: ctx.shardId,
   };
 }
 

@@ -179,6 +179,62 @@ export type QueryNode =
       /** The rewrite method's name; absent means top_terms_blended_freqs of max_expansions. */
       rewrite?: string;
       boost: number;
+    }
+  | {
+      /** Lucene's FunctionScoreQuery.boostByQuery: docs matching `negative` score × negativeBoost. */
+      type: 'boosting';
+      positive: QueryNode;
+      negative: QueryNode;
+      negativeBoost: number;
+      boost: number;
+    }
+  | {
+      type: 'function_score';
+      query: QueryNode;
+      functions: ScoreFunctionSpec[];
+      scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
+      boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min';
+      maxBoost: number;
+      minScore?: number;
+      boost: number;
+    };
+
+/** One entry of a function_score: an optional filter, the function, its optional weight. */
+export interface ScoreFunctionSpec {
+  /** Absent: every doc (as is a `match_all` filter). */
+  filter?: QueryNode;
+  /** Multiplies the function's value; absent means 1 (and no factor). */
+  weight?: number;
+  fn: ScoreFunctionBody;
+}
+
+export type ScoreFunctionBody =
+  | { kind: 'weight' }
+  | { kind: 'random_score'; seed?: number; field?: string }
+  | {
+      kind: 'field_value_factor';
+      field: string;
+      factor: number;
+      modifier:
+        | 'none'
+        | 'log'
+        | 'log1p'
+        | 'log2p'
+        | 'ln'
+        | 'ln1p'
+        | 'ln2p'
+        | 'square'
+        | 'sqrt'
+        | 'reciprocal';
+      missing?: number;
+    }
+  | {
+      kind: 'decay';
+      curve: 'gauss' | 'exp' | 'linear';
+      field: string;
+      /** origin, scale, offset and decay as sent: their meaning depends on the field's type. */
+      params: Record<string, unknown>;
+      multiValueMode: 'min' | 'max' | 'avg' | 'sum' | 'median';
     };
 
 export type QueryType = QueryNode['type'];

@@ -13,6 +13,7 @@ import {
   parseMatchPhrasePrefix,
   parseMultiMatch,
 } from './full-text.ts';
+import { parseBoosting, parseFunctionScore } from './function-score.ts';
 import { parseFuzzy } from './fuzzy.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
@@ -57,6 +58,8 @@ const PARSERS = new Map<string, BodyParser>([
   ['bool', parseBool],
   ['constant_score', parseConstantScore],
   ['dis_max', parseDisMax],
+  ['boosting', parseBoosting],
+  ['function_score', parseFunctionScore],
   ['simple_query_string', parseSimpleQueryString],
   ['query_string', parseQueryStringQuery],
 ]);

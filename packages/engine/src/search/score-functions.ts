@@ -1,0 +1,407 @@
+/**
+ * function_score's functions for one shard (ScoreFunctionBuilder.toFunction): per segment, a
+ * doc's value as a double, as Elasticsearch's LeafScoreFunction.score gives it. Building one
+ * fails the way doToFunction fails: inside SearchExecutionContext.toQuery, so that most errors
+ * become `failed to create query: …` query_shard_exceptions.
+ */
+import {
+  illegalArgument,
+  javaDouble,
+  murmur3x86_32,
+  notImplemented,
+  numberFormat,
+  parseException,
+  parseTimeValue,
+  type QueryNode,
+  ShoalError,
+  tokenOf,
+} from '@shoal/protocol';
+import type { ResolvedField } from '../contract.ts';
+import { isJavaDouble, javaParseDouble, resolveDateMath } from '../dates/index.ts';
+import type { NumericValues } from '../index/segment.ts';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import type { CompileEnv } from './compile-env.ts';
+import { failedToCreateQuery, isNumericType } from './field-values.ts';
+
+type FunctionSpec = Extract<QueryNode, { type: 'function_score' }>['functions'][number];
+type Body = FunctionSpec['fn'];
+type FieldValueFactor = Extract<Body, { kind: 'field_value_factor' }>;
+type Decay = Extract<Body, { kind: 'decay' }>;
+
+/** A function's value for a segment doc (a double, as LeafScoreFunction.score). */
+export type LeafFunction = (doc: number) => number;
+
+/** A ScoreFunction: its per-segment values and ScoreFunction.getWeight() (1 without a weight). */
+export interface ScoreFunction {
+  readonly weight: number;
+  leaf(rs: ReaderSegment): LeafFunction;
+}
+
+/** ScoreFunctionBuilder.toFunction: the function, times its weight when it has one. */
+export function scoreFunction(spec: FunctionSpec, env: CompileEnv): ScoreFunction {
+  const inner = bodyFunction(spec.fn, env);
+  const w = spec.weight;
+  if (w === undefined) return { weight: 1, leaf: inner };
+  // WeightFactorFunction: the function's double times the float weight.
+  return {
+    weight: w,
+    leaf: (rs) => {
+      const fn = inner(rs);
+      return (doc) => fn(doc) * w;
+    },
+  };
+}
+
+function bodyFunction(fn: Body, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
+  switch (fn.kind) {
+    case 'weight':
+      return () => () => 1;
+    case 'field_value_factor':
+      return fieldValueFactor(fn, env);
+    case 'random_score':
+      return randomScore(fn, env);
+    case 'decay':
+      return decay(fn, env);
+  }
+}
+
+// ------------------------------------------------------------ field_value_factor
+
+const MODIFIERS: Record<FieldValueFactor['modifier'], (n: number) => number> = {
+  none: (n) => n,
+  log: Math.log10,
+  log1p: (n) => Math.log10(n + 1),
+  log2p: (n) => Math.log10(n + 2),
+  ln: Math.log,
+  ln1p: Math.log1p,
+  ln2p: (n) => Math.log1p(n + 1),
+  square: (n) => n * n,
+  sqrt: Math.sqrt,
+  reciprocal: (n) => 1.0 / n,
+};
+
+/** FieldValueFactorFunction: modifier(first value × factor), never negative. */
+function fieldValueFactor(fn: FieldValueFactor, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
+  const field = env.mapping.field(fn.field);
+  const { missing, factor, modifier } = fn;
+  if (!field && missing === undefined) {
+    throw failedToCreateQuery(
+      env,
+      new ShoalError(
+        'exception',
+        `Unable to find a field mapper for field [${fn.field}]. No 'missing' value defined.`,
+        500,
+      ),
+    );
+  }
+  if (field) numericFieldData(env, field);
+  const apply = MODIFIERS[modifier];
+  return (rs) => {
+    const n = field ? rs.segment.field(field.path)?.numeric : undefined;
+    return (doc) => {
+      let value: number;
+      if (n && n.starts[doc]! < n.starts[doc + 1]!) value = Number(n.values[n.starts[doc]!]!);
+      else if (missing !== undefined) value = missing;
+      else throw new ShoalError('exception', `Missing value for field [${fn.field}]`, 500);
+      const result = apply(value * factor);
+      if (result < 0) {
+        let message = `field value function must not produce negative scores, but got: [${javaDouble(result)}] for field value: [${javaDouble(value)}]`;
+        if (modifier === 'ln')
+          message += '; consider using ln1p or ln2p instead of ln to avoid negative scores';
+        else if (modifier === 'log')
+          message += '; consider using log1p or log2p instead of log to avoid negative scores';
+        throw illegalArgument(message);
+      }
+      return result;
+    };
+  };
+}
+
+/** What context.getForField gives for a field read as numbers: only numbers and dates are. */
+function numericFieldData(env: CompileEnv, field: ResolvedField): void {
+  if (field.type === 'text') {
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(
+        `Fielddata is disabled on [${field.path}] in [${env.index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field.path}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+      ),
+    );
+  }
+  if (!isNumericType(field.type) && field.type !== 'date' && field.type !== 'date_nanos') {
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(`field [${field.path}] of type [${field.type}] does not have numeric doc values`),
+    );
+  }
+}
+
+// ------------------------------------------------------------ random_score
+
+/** hppc BitMixer.mix32: MurmurHash3's finalisation step. */
+export function mix32(k: number): number {
+  k = Math.imul(k ^ (k >>> 16), 0x85ebca6b);
+  k = Math.imul(k ^ (k >>> 13), 0xc2b2ae35);
+  return k ^ (k >>> 16);
+}
+
+/** Java's String.hashCode over UTF-16 code units. */
+function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Java's Long.hashCode of a millisecond count. */
+function longHash(v: number): number {
+  const u = BigInt.asUintN(64, BigInt(v));
+  return Number(BigInt.asIntN(32, (u ^ (u >> 32n)) & 0xffffffffn));
+}
+
+const UTF8 = new TextEncoder();
+
+/** The lower 24 bits of a hash as a float in [0, 1). */
+function unit(hash: number): number {
+  return (hash & 0x00ffffff) / (1 << 24);
+}
+
+/**
+ * RandomScoreFunctionBuilder.doToFunction / RandomScoreFunction. The seed is salted with the
+ * index name and shard. Without a seed the source is the reader's doc ids and the seed the
+ * request's `now` (reproducible only within a request); with one, a hash of the field's first
+ * value (`_seq_no` by default), as its field data prints it.
+ */
+function randomScore(
+  fn: Extract<Body, { kind: 'random_score' }>,
+  env: CompileEnv,
+): (rs: ReaderSegment) => LeafFunction {
+  const salt = (javaStringHash(env.index) << 10) | (env.shardId ?? 0);
+  const byDoc = () => {
+    const salted = mix32(longHash(env.nowMillis) ^ salt);
+    return (rs: ReaderSegment): LeafFunction =>
+      (doc) =>
+        unit(mix32((rs.docBase + doc) ^ salted));
+  };
+  if (fn.seed === undefined) return byDoc();
+  const name = fn.field ?? '_seq_no';
+  const salted = mix32(fn.seed ^ salt);
+  if (name === '_seq_no') {
+    return (rs) => {
+      const seqNos = rs.segment.stored.seqNos;
+      return (doc) => unit(murmur3x86_32(UTF8.encode(String(seqNos[doc]!)), salted));
+    };
+  }
+  if (name === '_id') {
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(
+        'Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled',
+      ),
+    );
+  }
+  const field = env.mapping.field(name);
+  if (!field) {
+    // No mappings at all: the index is empty anyway.
+    if (env.mapping.fieldsMatching('*').length === 0) return byDoc();
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(
+        `Field [${fn.field}] is not mapped on [[${env.index}/${env.indexUuid}]] and cannot be used as a source of random numbers.`,
+      ),
+    );
+  }
+  if (field.type === 'text') numericFieldData(env, field);
+  return (rs) => {
+    const sf = rs.segment.field(field.path);
+    const first = firstValueText(sf?.numeric, sf?.sortedSet, field);
+    return (doc) => {
+      const text = first(doc);
+      return unit(text === null ? salted : murmur3x86_32(UTF8.encode(text), salted));
+    };
+  };
+}
+
+/** A doc's first value as field data's bytes print it: Long.toString, Double.toString, the term. */
+function firstValueText(
+  n: NumericValues | undefined,
+  ss: { terms: readonly string[]; starts: Uint32Array; ords: Int32Array } | undefined,
+  field: ResolvedField,
+): (doc: number) => string | null {
+  if (n) {
+    const asLong =
+      n.kind === 'long' || field.type === 'date' || !isNumericType(field.type) || isIntegral(field);
+    return (doc) => {
+      const s = n.starts[doc]!;
+      if (s === n.starts[doc + 1]!) return null;
+      const v = n.values[s]!;
+      return asLong ? String(v) : javaDouble(v as number);
+    };
+  }
+  if (ss) {
+    return (doc) => {
+      const s = ss.starts[doc]!;
+      return s === ss.starts[doc + 1]! ? null : ss.terms[ss.ords[s]!]!;
+    };
+  }
+  return () => null;
+}
+
+function isIntegral(field: ResolvedField): boolean {
+  return field.type === 'long' || field.type === 'integer' || field.type === 'short' || field.type === 'byte';
+}
+
+// ------------------------------------------------------------ decay functions
+
+/** DecayFunction.processScale and evaluate of gauss, exp and linear. */
+const CURVES: Record<
+  Decay['curve'],
+  { scale(scale: number, decay: number): number; evaluate(value: number, scale: number): number }
+> = {
+  gauss: {
+    scale: (scale, decay) => (0.5 * scale ** 2) / Math.log(decay),
+    evaluate: (value, scale) => Math.exp((0.5 * value ** 2) / scale),
+  },
+  exp: {
+    scale: (scale, decay) => Math.log(decay) / scale,
+    evaluate: (value, scale) => Math.exp(scale * value),
+  },
+  linear: {
+    scale: (scale, decay) => scale / (1.0 - decay),
+    evaluate: (value, scale) => Math.max(0.0, (scale - value) / scale),
+  },
+};
+
+/** DecayFunctionBuilder.parseVariable: numbers and dates (geo points are not scored in Shoal). */
+function decay(fn: Decay, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
+  const field = env.mapping.field(fn.field);
+  if (!field) throw new ShoalError('parsing_exception', `unknown field [${fn.field}]`, 400);
+  let params: { origin: number; scale: number; offset: number; decay: number };
+  if (field.type === 'date' || field.type === 'date_nanos') params = dateParams(fn.params, field, env);
+  else if (field.type === 'geo_point') {
+    throw notImplemented(
+      "decay functions on [geo_point] fields (Lucene's SloppyMath.haversinMeters arc distance)",
+    );
+  } else if (isNumericType(field.type)) params = numberParams(fn.params, env);
+  else {
+    throw new ShoalError(
+      'parsing_exception',
+      `field [${fn.field}] is of type [${field.type}], but only numeric types are supported.`,
+      400,
+    );
+  }
+  // AbstractDistanceScoreFunction's checks.
+  if (!(params.scale > 0))
+    throw failedToCreateQuery(env, illegalArgument('function_score : scale must be > 0.0.'));
+  if (!(params.decay > 0 && params.decay < 1)) {
+    throw failedToCreateQuery(env, illegalArgument('function_score : decay must be in the range [0..1].'));
+  }
+  const curve = CURVES[fn.curve];
+  const scale = curve.scale(params.scale, params.decay);
+  if (params.offset < 0)
+    throw failedToCreateQuery(env, illegalArgument('function_score : offset must be > 0.0'));
+  const { origin, offset } = params;
+  const mode = fn.multiValueMode;
+  return (rs) => {
+    const n = rs.segment.field(field.path)?.numeric;
+    if (!n) return () => 1;
+    const distances: number[] = [];
+    return (doc) => {
+      const s = n.starts[doc]!;
+      const e = n.starts[doc + 1]!;
+      // A doc without a value is at distance 0 (FieldData.replaceMissing(…, 0)): it scores 1.
+      if (s === e) return curve.evaluate(0, scale);
+      distances.length = 0;
+      for (let i = s; i < e; i++)
+        distances.push(Math.max(0.0, Math.abs(Number(n.values[i]!) - origin) - offset));
+      if (distances.length > 1) distances.sort((a, b) => a - b);
+      return curve.evaluate(select(distances, mode), scale);
+    };
+  };
+}
+
+/** MultiValueMode.select over sorted values. */
+function select(v: number[], mode: Decay['multiValueMode']): number {
+  switch (mode) {
+    case 'min':
+      return v[0]!;
+    case 'max':
+      return v[v.length - 1]!;
+    case 'sum':
+    case 'avg': {
+      let sum = 0;
+      for (const x of v) sum += x;
+      return mode === 'sum' ? sum : sum / v.length;
+    }
+    case 'median': {
+      const mid = v.length >>> 1;
+      return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+    }
+  }
+}
+
+const PARAMS = new Set(['origin', 'scale', 'offset', 'decay']);
+
+function checkParams(params: Record<string, unknown>, env: CompileEnv): void {
+  for (const key of Object.keys(params)) {
+    if (!PARAMS.has(key)) throw failedToCreateQuery(env, parseException(`parameter [${key}] not supported!`));
+  }
+}
+
+/** parser.doubleValue(): numbers, and strings as Double.parseDouble reads them. */
+function doubleParam(v: unknown, env: CompileEnv): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') {
+    if (!isJavaDouble(v)) throw failedToCreateQuery(env, numberFormat(v.trim()));
+    return javaParseDouble(v);
+  }
+  throw failedToCreateQuery(
+    env,
+    illegalArgument(`Current token (${tokenOf(v)}) not numeric, can not use numeric value accessors`),
+  );
+}
+
+function numberParams(p: Record<string, unknown>, env: CompileEnv) {
+  checkParams(p, env);
+  if (p.scale === undefined || p.origin === undefined) {
+    throw failedToCreateQuery(
+      env,
+      parseException('both [scale] and [origin] must be set for numeric fields.'),
+    );
+  }
+  return {
+    origin: doubleParam(p.origin, env),
+    scale: doubleParam(p.scale, env),
+    offset: p.offset === undefined ? 0 : doubleParam(p.offset, env),
+    decay: p.decay === undefined ? 0.5 : doubleParam(p.decay, env),
+  };
+}
+
+/** Dates: origin by the field's format (default `now`), scale and offset as time values. */
+function dateParams(p: Record<string, unknown>, field: ResolvedField, env: CompileEnv) {
+  checkParams(p, env);
+  const decay = p.decay === undefined ? 0.5 : doubleParam(p.decay, env);
+  let origin = env.nowMillis;
+  const wrap = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof ShoalError && e.type !== 'query_shard_exception') throw failedToCreateQuery(env, e);
+      throw e;
+    }
+  };
+  if (p.origin !== undefined) {
+    const text = String(p.origin);
+    const format = field.format ?? 'strict_date_optional_time||epoch_millis';
+    const res = field.type === 'date_nanos' ? 'nanos' : 'millis';
+    origin = Number(
+      wrap(() => resolveDateMath(text, format, res, { roundUp: false, nowMillis: env.nowMillis })),
+    );
+  }
+  if (p.scale === undefined) {
+    throw failedToCreateQuery(env, parseException('[scale] must be set for date fields.'));
+  }
+  const scale = wrap(() => parseTimeValue(String(p.scale), 'DecayFunctionParser.scale'));
+  const offset =
+    p.offset === undefined ? 0 : wrap(() => parseTimeValue(String(p.offset), 'DecayFunctionParser.offset'));
+  return { origin, scale, offset, decay };
+}
