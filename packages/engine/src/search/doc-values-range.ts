@@ -96,7 +96,7 @@ function singleValuedRange(
   };
 }
 
-function verifier(approximation: Int32Array, matches: (doc: number) => boolean): DocVerifier {
+export function verifier(approximation: Int32Array, matches: (doc: number) => boolean): DocVerifier {
   return {
     approximation,
     matches,

@@ -12,6 +12,7 @@ import { failedToCreateQuery, scalarText } from './field-values.ts';
 import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
 import { boostingQuery, functionScoreQuery } from './function-score.ts';
 import { fuzzyQuery } from './fuzzy.ts';
+import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
 import { regexpQuery } from './regexp.ts';
@@ -46,6 +47,10 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return new MatchAllWeight(boost);
     case 'match_none':
       return NONE;
+    case 'geo_distance':
+      return geoDistanceQuery(env, node, boost);
+    case 'geo_bounding_box':
+      return geoBoundingBoxQuery(env, node, boost);
     case 'term':
       if (node.field === '_id') return idsQuery([String(node.value)], boost);
       if (node.field === '_index') return indexQuery(env, [String(node.value)], boost);

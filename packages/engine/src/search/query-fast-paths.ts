@@ -38,6 +38,7 @@ export function tryFastPath(plan: QueryPlan): Collected | undefined {
     fs &&
     fs.conversion === 'none' &&
     fs.kind !== 'ip' &&
+    fs.source !== 'geo' &&
     (fs.mode === 'min' || fs.mode === 'max') &&
     k0.spec.kind === 'field' &&
     (k0.spec.missing === '_last' || k0.spec.missing === '_first') &&

@@ -15,6 +15,7 @@ import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { formatDate } from '../dates/index.ts';
 import type { LeafType } from '../index/segment.ts';
 import type { ShardContext } from './field-values.ts';
+import { type GeoSortPlan, resolveGeoDistanceSort } from './geo-distance-sort.ts';
 import { formatIp } from './ip.ts';
 import { toComparable, type ValueTarget } from './sort-value-parse.ts';
 import { LONG_MAX, LONG_MIN } from './sort-values.ts';
@@ -35,7 +36,8 @@ export interface FieldSort {
   type: LeafType;
   /** Unmapped with unmapped_type: every doc is missing. */
   unmapped: boolean;
-  source: 'numeric' | 'ords';
+  /** `geo`: distances computed from a geo_point field (the `_geo_distance` sort). */
+  source: 'numeric' | 'ords' | 'geo';
   mode: SortMode;
   /** Integer-valued mode arithmetic (Elasticsearch's long-typed numeric field data). */
   longSemantics: boolean;
@@ -46,6 +48,8 @@ export interface FieldSort {
   display?: (v: SortValue) => SortValue;
   /** How search_after values and custom missing values convert to this key. */
   target: ValueTarget;
+  /** The `_geo_distance` sort's points and unit (source `geo`). */
+  geo?: GeoSortPlan;
 }
 
 export interface SortKey {
@@ -54,7 +58,7 @@ export interface SortKey {
   field?: FieldSort;
 }
 
-const TEXT_FIELDDATA =
+export const TEXT_FIELDDATA =
   'Text fields are not optimised for operations that require per-document field data like aggregations and sorting, ' +
   'so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true ' +
   'on [%s] in order to load field data by uninverting the inverted index. Note that this can use significant memory.';
@@ -76,6 +80,7 @@ function resolveFieldSort(
   mapping: IndexMapping,
   ctx: ShardContext,
 ): FieldSort {
+  if (spec.geoDistance) return resolveGeoDistanceSort(spec, spec.geoDistance, mapping, ctx);
   let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format'> | undefined = mapping.field(
     spec.field,
   );

@@ -4,6 +4,8 @@
  * workers (which compile it against their mapping). Field names are as the user wrote them;
  * they may be patterns (`title*`, `*`) where Elasticsearch allows patterns.
  */
+import type { GeoBoundingBoxQuery, GeoDistanceQuery } from './geo.ts';
+
 export type JsonScalar = string | number | bigint | boolean | null;
 
 export interface FieldBoost {
@@ -14,6 +16,8 @@ export interface FieldBoost {
 export type QueryNode =
   | { type: 'match_all'; boost: number }
   | { type: 'match_none' }
+  | GeoDistanceQuery
+  | GeoBoundingBoxQuery
   | { type: 'term'; field: string; value: JsonScalar; boost: number; caseInsensitive: boolean }
   | { type: 'terms'; field: string; values: JsonScalar[]; boost: number }
   | {

@@ -15,6 +15,7 @@ import {
 } from './full-text.ts';
 import { parseBoosting, parseFunctionScore } from './function-score.ts';
 import { parseFuzzy } from './fuzzy.ts';
+import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
@@ -50,6 +51,8 @@ const PARSERS = new Map<string, BodyParser>([
   ['wildcard', parseWildcard],
   ['regexp', parseRegexp],
   ['fuzzy', parseFuzzy],
+  ['geo_distance', parseGeoDistance],
+  ['geo_bounding_box', parseGeoBoundingBox],
   ['match', parseMatch],
   ['match_phrase', parseMatchPhrase],
   ['match_phrase_prefix', parseMatchPhrasePrefix],

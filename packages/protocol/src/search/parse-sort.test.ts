@@ -107,8 +107,23 @@ describe('parseSort (body)', () => {
     expect(err(() => parseSort({ _score: { mode: 'max' } }))).toEqual([
       'x_content_parse_exception: [1:12] [_score] unknown field [mode]',
     ]);
-    expect(err(() => parseSort({ _geo_distance: { pin: [0, 0] } }))).toEqual([
-      'unsupported_operation_exception: the [_geo_distance] sort is not implemented in Shoal',
+    expect(err(() => parseSort({ _script: { type: 'number' } }))).toEqual([
+      'unsupported_operation_exception: the [_script] sort is not implemented in Shoal',
+    ]);
+    expect(parseSort({ _geo_distance: { pin: [0, 1], unit: 'km', order: 'desc' } })).toEqual([
+      {
+        kind: 'field',
+        field: 'pin',
+        order: 'desc',
+        missing: '_last',
+        geoDistance: {
+          points: [{ lat: 1, lon: 0 }],
+          unitMeters: 1000,
+          distanceType: 'arc',
+          validation: 'STRICT',
+          ignoreUnmapped: false,
+        },
+      },
     ]);
   });
 });

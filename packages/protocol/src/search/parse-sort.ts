@@ -20,6 +20,7 @@ import {
   VT,
 } from '../query/parse-context.ts';
 import { objectText, scalarText, text } from '../query/xcontent-values.ts';
+import { parseGeoDistanceSort } from './geo-distance-sort.ts';
 import type { NumericType, SortMode, SortOrder, SortSpec } from './sort-spec.ts';
 
 const FIELD_SORT_FIELDS = [
@@ -124,7 +125,7 @@ function byName(name: string, order: SortOrder | undefined): SortSpec {
 }
 
 /** SortOrder.fromString: Java's `valueOf(op.toUpperCase())`. */
-function sortOrder(s: string): SortOrder {
+export function sortOrder(s: string): SortOrder {
   const up = s.toUpperCase();
   if (up === 'ASC') return 'asc';
   if (up === 'DESC') return 'desc';
@@ -133,7 +134,7 @@ function sortOrder(s: string): SortOrder {
 
 const SORT_MODES: readonly string[] = ['min', 'max', 'sum', 'avg', 'median'];
 
-function sortMode(s: string): SortMode {
+export function sortMode(s: string): SortMode {
   const lower = s.toLowerCase();
   if (SORT_MODES.includes(lower)) return lower as SortMode;
   throw illegalArgument(`Unknown SortMode [${s}]`);
@@ -164,7 +165,14 @@ function compound(ctx: ParseCtx, obj: Record<string, unknown>, out: SortSpec[]):
       );
       continue;
     }
-    if (name === '_geo_distance' || name === '_geoDistance' || name === '_script') {
+    if (name === '_geo_distance' || name === '_geoDistance') {
+      if (!isObject(v)) throw parsingError(`[${name}] expects an object`, here(ctx, 'value', name));
+      ctx.path.push(name);
+      out.push(parseGeoDistanceSort(ctx, v));
+      ctx.path.pop();
+      continue;
+    }
+    if (name === '_script') {
       here(ctx, 'value', name);
       throw notImplemented(`the [${name}] sort`);
     }

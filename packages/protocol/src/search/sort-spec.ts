@@ -1,4 +1,5 @@
 import type { JsonScalar } from '../query/ast.ts';
+import type { GeoDistanceSortOptions } from './geo-distance-sort.ts';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
@@ -22,6 +23,8 @@ export type SortSpec =
       format?: string;
       /** The raw `nested` sort options (`path`, `filter`, `max_children`, `nested`), when given. */
       nested?: Record<string, unknown>;
+      /** `_geo_distance`: the values are distances from these points to the geo_point `field`. */
+      geoDistance?: GeoDistanceSortOptions;
     };
 
 /**
