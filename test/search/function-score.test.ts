@@ -197,10 +197,8 @@ describe('function_score', () => {
     );
   });
 
-  it('answers 501 for script_score and geo decay', async () => {
+  it('answers 501 for script_score', async () => {
     const script = await search({ function_score: { script_score: { script: { source: '1' } } } });
     expect(script.status).toBe(501);
-    const geo = await search({ function_score: { gauss: { loc: { origin: '0,0', scale: '1km' } } } });
-    expect(geo.status).toBe(501);
   });
 });

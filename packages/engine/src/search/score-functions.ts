@@ -8,9 +8,10 @@ import {
   illegalArgument,
   javaDouble,
   murmur3x86_32,
-  notImplemented,
   numberFormat,
+  parseDistanceMeters,
   parseException,
+  parseGeoPointValue,
   parseTimeValue,
   type QueryNode,
   ShoalError,
@@ -22,6 +23,8 @@ import type { NumericValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { failedToCreateQuery, isNumericType } from './field-values.ts';
+import { arcDistance, decodeLatitude, decodeLongitude } from './geo-math.ts';
+import { encodedGeo } from './geo-queries.ts';
 
 type FunctionSpec = Extract<QueryNode, { type: 'function_score' }>['functions'][number];
 type Body = FunctionSpec['fn'];
@@ -270,17 +273,14 @@ const CURVES: Record<
   },
 };
 
-/** DecayFunctionBuilder.parseVariable: numbers and dates (geo points are not scored in Shoal). */
+/** DecayFunctionBuilder.parseVariable: numbers, dates and geo points. */
 function decay(fn: Decay, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
   const field = env.mapping.field(fn.field);
   if (!field) throw new ShoalError('parsing_exception', `unknown field [${fn.field}]`, 400);
   let params: { origin: number; scale: number; offset: number; decay: number };
   if (field.type === 'date' || field.type === 'date_nanos') params = dateParams(fn.params, field, env);
-  else if (field.type === 'geo_point') {
-    throw notImplemented(
-      "decay functions on [geo_point] fields (Lucene's SloppyMath.haversinMeters arc distance)",
-    );
-  } else if (isNumericType(field.type)) params = numberParams(fn.params, env);
+  else if (field.type === 'geo_point') return geoDecay(fn, field, env);
+  else if (isNumericType(field.type)) params = numberParams(fn.params, env);
   else {
     throw new ShoalError(
       'parsing_exception',
@@ -288,16 +288,7 @@ function decay(fn: Decay, env: CompileEnv): (rs: ReaderSegment) => LeafFunction 
       400,
     );
   }
-  // AbstractDistanceScoreFunction's checks.
-  if (!(params.scale > 0))
-    throw failedToCreateQuery(env, illegalArgument('function_score : scale must be > 0.0.'));
-  if (!(params.decay > 0 && params.decay < 1)) {
-    throw failedToCreateQuery(env, illegalArgument('function_score : decay must be in the range [0..1].'));
-  }
-  const curve = CURVES[fn.curve];
-  const scale = curve.scale(params.scale, params.decay);
-  if (params.offset < 0)
-    throw failedToCreateQuery(env, illegalArgument('function_score : offset must be > 0.0'));
+  const { curve, scale } = decayCurve(fn, params, env);
   const { origin, offset } = params;
   const mode = fn.multiValueMode;
   return (rs) => {
@@ -316,6 +307,92 @@ function decay(fn: Decay, env: CompileEnv): (rs: ReaderSegment) => LeafFunction 
       return curve.evaluate(select(distances, mode), scale);
     };
   };
+}
+
+/** AbstractDistanceScoreFunction's checks, then DecayFunction.processScale. */
+function decayCurve(fn: Decay, params: { scale: number; offset: number; decay: number }, env: CompileEnv) {
+  if (!(params.scale > 0))
+    throw failedToCreateQuery(env, illegalArgument('function_score : scale must be > 0.0.'));
+  if (!(params.decay > 0 && params.decay < 1)) {
+    throw failedToCreateQuery(env, illegalArgument('function_score : decay must be in the range [0..1].'));
+  }
+  const curve = CURVES[fn.curve];
+  const scale = curve.scale(params.scale, params.decay);
+  if (params.offset < 0)
+    throw failedToCreateQuery(env, illegalArgument('function_score : offset must be > 0.0'));
+  return { curve, scale };
+}
+
+/**
+ * DecayFunctionBuilder.parseGeoVariable and GeoFieldDataScoreFunction: the distance of each of
+ * a doc's points from the origin is GeoDistance.ARC in meters (GeoUtils.arcDistance, i.e.
+ * SloppyMath.haversinMeters, origin first) on the point as its doc values decode it, less the
+ * offset and never below 0; the mode picks among the sorted distances, and a doc without a point
+ * is at distance 0.
+ */
+function geoDecay(fn: Decay, field: ResolvedField, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
+  const params = geoParams(fn.params, env);
+  if (!field.docValues) {
+    throw failedToCreateQuery(
+      env,
+      illegalArgument(
+        `Can't load fielddata on [${field.path}] because fielddata is unsupported on fields of type [geo_point]. Use doc values instead.`,
+      ),
+    );
+  }
+  const { curve, scale } = decayCurve(fn, params, env);
+  const { lat: originLat, lon: originLon } = params.origin;
+  const { offset } = params;
+  const mode = fn.multiValueMode;
+  return (rs) => {
+    const g = encodedGeo(rs, field.path);
+    if (!g) return () => curve.evaluate(0, scale);
+    const { starts, lat, lon } = g;
+    const distances: number[] = [];
+    return (doc) => {
+      const s = starts[doc]!;
+      const e = starts[doc + 1]!;
+      if (s === e) return curve.evaluate(0, scale);
+      distances.length = 0;
+      for (let i = s; i < e; i++) {
+        const d = arcDistance(originLat, originLon, decodeLatitude(lat[i]!), decodeLongitude(lon[i]!));
+        distances.push(Math.max(0.0, d - offset));
+      }
+      if (distances.length > 1) distances.sort((a, b) => a - b);
+      return curve.evaluate(select(distances, mode), scale);
+    };
+  };
+}
+
+/**
+ * parseGeoVariable's parameters: the origin as any geo point (GeoUtils.parseGeoPoint, a geohash
+ * its bottom-left corner; (0, 0) when absent), scale and offset as distances in meters by default
+ * (DistanceUnit.DEFAULT.parse), offset `0km` when absent, decay 0.5.
+ */
+function geoParams(p: Record<string, unknown>, env: CompileEnv) {
+  checkParams(p, env);
+  const wrap = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof ShoalError && e.type !== 'query_shard_exception') throw failedToCreateQuery(env, e);
+      throw e;
+    }
+  };
+  const origin = p.origin === undefined ? { lat: 0, lon: 0 } : wrap(() => parseGeoPointValue(p.origin));
+  const decay = p.decay === undefined ? 0.5 : doubleParam(p.decay, env);
+  if (p.scale === undefined) {
+    throw failedToCreateQuery(env, parseException('[origin] and [scale] must be set for geo fields.'));
+  }
+  const scale = wrap(() => parseDistanceMeters(distanceText(p.scale), 1));
+  const offset = p.offset === undefined ? 0 : wrap(() => parseDistanceMeters(distanceText(p.offset), 1));
+  return { origin, scale, offset, decay };
+}
+
+/** parser.text() of a scalar: a number as its JSON text. */
+function distanceText(v: unknown): string {
+  if (typeof v === 'number') return javaDouble(v);
+  return String(v);
 }
 
 /** MultiValueMode.select over sorted values. */
