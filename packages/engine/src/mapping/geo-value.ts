@@ -2,7 +2,7 @@
  * geo_point values in the shapes Elasticsearch accepts: `{"lat":…,"lon":…}`, `"lat,lon"`,
  * a geohash, `"POINT (lon lat)"`, `[lon, lat]` and GeoJSON `{"type":"Point","coordinates":[lon,lat]}`.
  */
-import { illegalArgument, parseException } from '@shoal/protocol';
+import { geohashPoint, illegalArgument, parseException } from '@shoal/protocol';
 import { isPlainObject } from './nodes.ts';
 
 export interface GeoPoint {
@@ -10,32 +10,13 @@ export interface GeoPoint {
   lon: number;
 }
 
-const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
-
+/**
+ * A geohash is indexed as its cell's bottom-left corner: GeoPointFieldMapper parses with
+ * GeoUtils.parseGeoPoint(parser, ignoreZValue), i.e. EffectivePoint.BOTTOM_LEFT, and
+ * GeoPoint.resetFromGeoHash unscales Geohash.mortonEncode's bits (at most 12 characters read).
+ */
 function decodeGeohash(hash: string): GeoPoint {
-  let latLo = -90;
-  let latHi = 90;
-  let lonLo = -180;
-  let lonHi = 180;
-  let even = true;
-  for (const ch of hash) {
-    const idx = BASE32.indexOf(ch);
-    if (idx < 0) throw illegalArgument(`unsupported symbol [${ch}] in geohash [${hash}]`);
-    for (let bit = 4; bit >= 0; bit--) {
-      const on = (idx >> bit) & 1;
-      if (even) {
-        const mid = (lonLo + lonHi) / 2;
-        if (on) lonLo = mid;
-        else lonHi = mid;
-      } else {
-        const mid = (latLo + latHi) / 2;
-        if (on) latLo = mid;
-        else latHi = mid;
-      }
-      even = !even;
-    }
-  }
-  return { lat: (latLo + latHi) / 2, lon: (lonLo + lonHi) / 2 };
+  return geohashPoint(hash);
 }
 
 function coord(v: unknown, name: string): number {
@@ -52,7 +33,7 @@ function fromString(s: string, ignoreZ: boolean): GeoPoint {
     return { lon: coord(wkt[1], 'lon'), lat: coord(wkt[2], 'lat') };
   }
   const parts = s.split(',');
-  if (parts.length === 1) return decodeGeohash(s.trim());
+  if (parts.length === 1) return decodeGeohash(s);
   if (parts.length > 3)
     throw parseException(`failed to parse [${s}], expected 2 or 3 coordinates but found: [${parts.length}]`);
   if (parts.length === 3 && !ignoreZ)
