@@ -6,6 +6,7 @@
  */
 import type {
   AggregationsSpec,
+  FieldAndFormat,
   QueryNode,
   ShardAggregations,
   SortSpec,
@@ -210,6 +211,15 @@ export interface ShardFetchRequest {
   source: SourceFilter;
   version: boolean;
   seqNoPrimaryTerm: boolean;
+  /** `fields`, `docvalue_fields`, `stored_fields`: absent when the search uses none of them. */
+  fields?: FetchFieldsSpec;
+}
+
+export interface FetchFieldsSpec {
+  fields?: FieldAndFormat[];
+  docValueFields?: FieldAndFormat[];
+  /** `stored_fields: _none_`: hits carry no `_id` and no `_routing`. */
+  storedNone?: true;
 }
 
 /** Fetched hits in the requested order. `_source` bytes are packed into one buffer. */
@@ -222,6 +232,8 @@ export interface ShardFetchResult {
   /** All `_source` JSON texts concatenated; hit i is bytes [offsets[i], offsets[i+1]). Empty when `_source` is off. */
   sourceBytes: Uint8Array;
   sourceOffsets: Uint32Array;
+  /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */
+  fieldsJson?: string[];
 }
 
 // ---------------------------------------------------------------- writes

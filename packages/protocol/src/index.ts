@@ -41,6 +41,7 @@ export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
 export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
 export * from './search/aggs/index.ts';
+export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {
   type CountRequest,
   parseCountRequest,
@@ -66,6 +67,7 @@ export {
 } from './settings/cluster-settings.ts';
 export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
 export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
+export { javaStringHash } from './settings/java-hash-order.ts';
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
 export { type RenderedSettings, renderSettings, renderSettingsWithDefaults } from './settings/render.ts';

@@ -160,6 +160,8 @@ export function runContextTask(
 
 /** Whether a scroll's steps can be rendered ahead: its hits carry no score, its pages no max_score. */
 function renderable(spec: ScrollSpec): boolean {
+  // Hits with `fields` go through the fetch path, which renders them on the coordinator.
+  if (spec.fetch.fields) return false;
   return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
 }
 
@@ -191,7 +193,7 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     state.floatingKeys = result.floatingKeys ?? 0;
     recordScrollStep(ctx, 0, undefined, positions);
     if (task.req.slice) contexts.recountSliceBytes();
-    const fetched = fetchHits(reader, result, task.spec, task.prefetch);
+    const fetched = fetchHits(reader, result, task.spec, task.prefetch, h);
     if (task.render && renderable(task.spec) && result.hits.length === task.req.k) {
       const window = new ScrollWindow(
         task.spec.size,
@@ -250,7 +252,7 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
     recordScrollStep(ctx, task.step, from, positions);
     const out: ShardQueryResult = { ...result, totalHits: state.total, totalRelation: state.relation };
     return {
-      ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec, task.prefetch)),
+      ...packHits(out, state.req.shardIndex, fetchHits(ctx.reader, result, spec, task.prefetch, h)),
       spec,
     };
   } catch (e) {
@@ -313,12 +315,13 @@ function fetchHits(
   result: ShardQueryResult,
   spec: ScrollSpec,
   prefetch: number,
+  h?: ShardHost,
 ): ShardFetchResult {
   const n = Math.min(prefetch, result.hits.length);
   if (n === 0) return emptyFetch();
   const docs = new Array<number>(n);
   for (let i = 0; i < n; i++) docs[i] = result.hits[i]!.doc;
-  return executeFetch(reader, { ...spec.fetch, docs });
+  return executeFetch(reader, { ...spec.fetch, docs }, h?.mapping, h?.spec.index);
 }
 
 /** A query task with a `pit`: runs on the PIT's reader; the context id is the PIT's own. */
@@ -356,5 +359,6 @@ export function contextFetch(
   deps: ContextDeps,
 ): ShardFetchResult {
   const ctx = deps.contexts.use(key, { id: contextId, session: via.session });
-  return req.docs.length > 0 ? executeFetch(ctx.reader, req) : emptyFetch();
+  const h = req.fields ? deps.host(key) : undefined;
+  return req.docs.length > 0 ? executeFetch(ctx.reader, req, h?.mapping, h?.spec.index) : emptyFetch();
 }

@@ -172,6 +172,7 @@ export function packHits(
   const reply: PackedReply = { bytes: new Uint8Array(buf) };
   if (fetch) reply.ids = ids;
   if (extra) reply.extra = extra;
+  if (fetched?.fieldsJson) reply.extra = { ...reply.extra, fields: fetched.fieldsJson };
   return reply;
 }
 
@@ -241,6 +242,7 @@ export function unpackHits(reply: PackedReply): {
     sourceBytes: new Uint8Array(buf, base + f.sourceBytes, f.sourceLength),
     sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, m + 1),
   };
+  if (reply.extra?.fields) fetched.fieldsJson = reply.extra.fields;
   return rendered ? { result, fetched, rendered } : { result, fetched };
 }
 

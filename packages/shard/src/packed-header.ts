@@ -65,6 +65,8 @@ export interface PackedExtra {
   display?: SortValue[][];
   /** The fetched documents' routing, when one has any. */
   routing?: (string | null)[];
+  /** The fetched documents' `fields` JSON (ShardFetchResult.fieldsJson). */
+  fields?: string[];
 }
 
 /** Packed hits as they cross the thread. */

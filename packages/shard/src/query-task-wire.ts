@@ -21,6 +21,7 @@ export interface WireFetchOptions {
   source?: SourceFilter;
   version?: true;
   seqNoPrimaryTerm?: true;
+  fields?: ShardFetchRequest['fields'];
 }
 
 const SCORE_DESC: SortSpec[] = [{ kind: 'score', order: 'desc' }];
@@ -83,13 +84,16 @@ export function toWireFetch(f: FetchOptions): WireFetchOptions {
   if (!isWholeSource(f.source)) wire.source = f.source;
   if (f.version) wire.version = true;
   if (f.seqNoPrimaryTerm) wire.seqNoPrimaryTerm = true;
+  if (f.fields) wire.fields = f.fields;
   return wire;
 }
 
 export function fromWireFetch(wire: WireFetchOptions): FetchOptions {
-  return {
+  const f: FetchOptions = {
     source: wire.source ?? WHOLE_SOURCE,
     version: wire.version === true,
     seqNoPrimaryTerm: wire.seqNoPrimaryTerm === true,
   };
+  if (wire.fields) f.fields = wire.fields;
+  return f;
 }

@@ -156,7 +156,7 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
           return packedQueryReply(
             result,
             req.shardIndex,
-            executeFetch(reader, { ...fromWireFetch(task.prefetch), docs }),
+            executeFetch(reader, { ...fromWireFetch(task.prefetch), docs }, h.mapping, h.spec.index),
           );
         }
         if (task.keepContext && result.hits.length > 0) {
@@ -210,7 +210,12 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
       const fetchStarted = performance.now();
       try {
         if (task.context) return contextFetch(task.key, task.contextId, task.req, task.context, contextDeps);
-        return executeFetch(reader!, task.req);
+        return executeFetch(
+          reader!,
+          task.req,
+          shards.get(task.key)?.mapping,
+          shards.get(task.key)?.spec.index,
+        );
       } finally {
         const fh = shards.get(task.key);
         if (fh) {

@@ -41,6 +41,7 @@ interface SourceSlot {
 
 export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolean): RawJson {
   const withSource = req.source.enabled;
+  const storedNone = req.storedFields?.fetch === false;
   // A page reads from a handful of fetch results: a list beats a Map at that size.
   const slots: SourceSlot[] = [];
   const slotOf: SourceSlot[] = new Array(hits.length);
@@ -65,14 +66,16 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
       indexName = index;
       indexJson = jsonString(index);
     }
-    let text = `${n === 0 ? '' : ','}{"_index":${indexJson},"_id":${jsonString(fetched.ids[i]!)}`;
+    let text = `${n === 0 ? '' : ','}{"_index":${indexJson}`;
+    if (!storedNone) text += `,"_id":${jsonString(fetched.ids[i]!)}`;
     if (req.version) text += `,"_version":${jsonScalar(fetched.versions[i]!)}`;
     if (req.seqNoPrimaryTerm) {
       text += `,"_seq_no":${jsonScalar(fetched.seqNos[i]!)},"_primary_term":${jsonScalar(fetched.primaryTerms[i]!)}`;
     }
     text += `,"_score":${scoreJson(hit.score)}`;
     const routing = fetched.routing[i];
-    if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
+    if (routing !== null && routing !== undefined && !storedNone)
+      text += `,"_routing":${jsonString(routing)}`;
     if (
       withSource &&
       fetched.sourceBytes.length > 0 &&
@@ -82,6 +85,7 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
       slot.source ??= sourcesOf(fetched, slot.last);
       text += `,"_source":${slot.source(i)}`;
     }
+    if (fetched.fieldsJson) text += fetched.fieldsJson[i]!;
     if (hasSort) {
       text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, outcome.result.floatingKeys ?? 0)}]`;
     }

@@ -28,6 +28,7 @@ import {
 } from '../contexts/context-id.ts';
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
+import { fetchFieldsSpec } from './fetch-fields.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { hitComparator } from './merge.ts';
 import {
@@ -89,7 +90,12 @@ export async function startScroll(
     sort,
     explicitSort: hasSort,
     size: search.size,
-    fetch: { source: search.source, version: search.version, seqNoPrimaryTerm: search.seqNoPrimaryTerm },
+    fetch: {
+      source: search.source,
+      version: search.version,
+      seqNoPrimaryTerm: search.seqNoPrimaryTerm,
+      ...(fetchFieldsSpec(search) ? { fields: fetchFieldsSpec(search) } : {}),
+    },
     trackScores: search.trackScores,
   };
   const maxOpenScrolls = getInt(s.clusterSettings.effective(), 'search.max_open_scroll_context');
@@ -210,6 +216,7 @@ function continuationShape(spec: ScrollSpec, restTotalHitsAsInt: boolean): PageS
     seqNoPrimaryTerm: spec.fetch.seqNoPrimaryTerm,
     restTotalHitsAsInt,
   };
+  if (spec.fetch.fields?.storedNone) search.storedFields = { fetch: false, names: [] };
   return { search, sort: spec.sort, hasSort: spec.explicitSort };
 }
 

@@ -10,6 +10,7 @@ import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { fetchFieldsSpec } from './fetch-fields.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
@@ -18,6 +19,11 @@ import { allShardsFailed } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 import { type ShardTarget, searchShardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
+
+function withFetchFields(search: SearchRequest) {
+  const fields = fetchFieldsSpec(search);
+  return fields ? { fields } : {};
+}
 
 /**
  * Runs `f` with a cancellation token the shards poll (cancel-slots.ts): cancelled when the
@@ -126,6 +132,7 @@ async function searchLatest(
             source: search.source,
             version: search.version,
             seqNoPrimaryTerm: search.seqNoPrimaryTerm,
+            ...withFetchFields(search),
           },
         }
       : undefined;

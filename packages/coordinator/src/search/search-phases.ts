@@ -8,6 +8,7 @@ import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { reduceAggregations } from './aggregations.ts';
+import { fetchFieldsSpec } from './fetch-fields.ts';
 import {
   type ContextFetchPlan,
   type FetchedHit,
@@ -122,6 +123,8 @@ export async function runSearchPhases(
     version: search.version,
     seqNoPrimaryTerm: search.seqNoPrimaryTerm,
   };
+  const fieldsSpec = fetchFieldsSpec(search);
+  if (fieldsSpec) fetchReq.fields = fieldsSpec;
   let fetched: { hits: (FetchedHit | undefined)[]; failures: readonly ShardFailure[] };
   let consumed: ReadonlyMap<number, number> = NOTHING_CONSUMED;
   if (input.prefetched) {

@@ -29,7 +29,9 @@ export function totalHits(
 
 function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<string, unknown> {
   const { fetched, i, hit, outcome } = f;
-  const out: Record<string, unknown> = { _index: outcome.target.meta.name, _id: fetched.ids[i] };
+  const storedNone = req.storedFields?.fetch === false;
+  const out: Record<string, unknown> = { _index: outcome.target.meta.name };
+  if (!storedNone) out._id = fetched.ids[i];
   if (req.version) out._version = fetched.versions[i];
   if (req.seqNoPrimaryTerm) {
     out._seq_no = fetched.seqNos[i];
@@ -37,12 +39,13 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
   }
   out._score = Number.isNaN(hit.score) ? null : new RawJson(scoreJson(hit.score));
   const routing = fetched.routing[i];
-  if (routing !== null && routing !== undefined) out._routing = routing;
+  if (routing !== null && routing !== undefined && !storedNone) out._routing = routing;
   if (req.source.enabled && fetched.sourceBytes.length > 0) {
     const start = fetched.sourceOffsets[i]!;
     const end = fetched.sourceOffsets[i + 1]!;
     if (end > start) out._source = new RawJson(fetched.sourceBytes.subarray(start, end));
   }
+  if (fetched.fieldsJson?.[i]) Object.assign(out, fieldsObject(fetched.fieldsJson[i]!));
   if (hasSort) {
     const values = hit.display ?? hit.sort;
     const floating = outcome.result.floatingKeys ?? 0;
@@ -54,6 +57,17 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
             isFloatingKey(floating, k) && typeof v === 'number' ? new RawJson(sortValueJson(v, true)) : v,
           );
   }
+  return out;
+}
+
+/** A hit's `fields` JSON (`,"fields":{…}…`) as the object form's keys. */
+function fieldsObject(json: string): Record<string, unknown> {
+  // Raw, so Java's `1.0` survives; a quote after a comma only occurs between keys.
+  const out: Record<string, unknown> = {};
+  const cut = json.indexOf(',"ignored_field_values":');
+  const fields = cut < 0 ? json : json.slice(0, cut);
+  if (fields.startsWith(',"fields":')) out.fields = new RawJson(fields.slice(10));
+  if (cut >= 0) out.ignored_field_values = new RawJson(json.slice(cut + 24));
   return out;
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
+import { fetchFieldsError } from './fetch-fields.ts';
 import type { ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
 import { shardSlice } from './slice-targets.ts';
@@ -102,6 +103,10 @@ function indexLimits(meta: IndexMetadata): { window: number; maxSlices: number }
 }
 
 function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean) {
+  if (search.docValueFields || search.storedFields) {
+    const error = fetchFieldsError(meta, search);
+    if (error) return error;
+  }
   const { window, maxSlices } = indexLimits(meta);
   const wanted = search.from + search.size;
   if (wanted > window) {

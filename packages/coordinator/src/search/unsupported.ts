@@ -10,9 +10,6 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
   runtime_mappings: 'runtime_mappings',
-  stored_fields: 'stored_fields',
-  docvalue_fields: 'docvalue_fields',
-  fields: 'the fields option of search',
   indices_boost: 'indices_boost',
 };
 

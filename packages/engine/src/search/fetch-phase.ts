@@ -4,9 +4,10 @@
  * only `_source` includes/excludes make a document be parsed and re-serialised.
  */
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
-import type { ShardFetchRequest, ShardFetchResult } from '../contract.ts';
+import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
 import type { StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
+import { fetchFieldsJson } from './fetch-fields.ts';
 
 const encoder = new TextEncoder();
 
@@ -25,7 +26,13 @@ function storedColumns(rs: ReaderSegment, req: ShardFetchRequest): StoredColumns
   return cols;
 }
 
-export function executeFetch(reader: ShardReader, req: ShardFetchRequest): ShardFetchResult {
+export function executeFetch(
+  reader: ShardReader,
+  req: ShardFetchRequest,
+  /** Needed by `fields` and `docvalue_fields` (req.fields). */
+  mapping?: IndexMapping,
+  index = '',
+): ShardFetchResult {
   const n = req.docs.length;
   const ids: string[] = new Array(n);
   const routing: (string | null)[] = new Array(n);
@@ -74,5 +81,15 @@ export function executeFetch(reader: ShardReader, req: ShardFetchRequest): Shard
       sourceOffsets[i + 1] = at;
     }
   }
-  return { ids, routing, versions, seqNos, primaryTerms, sourceBytes, sourceOffsets };
+  const result: ShardFetchResult = {
+    ids,
+    routing,
+    versions,
+    seqNos,
+    primaryTerms,
+    sourceBytes,
+    sourceOffsets,
+  };
+  if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
+  return result;
 }

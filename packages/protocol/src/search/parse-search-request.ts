@@ -12,6 +12,7 @@ import { here, isObject, newCtx, tokenOf } from '../query/parse-context.ts';
 import { parseInnerQuery } from '../query/parse-query.ts';
 import { parseQueryString } from '../query/parse-query-string.ts';
 import { parseTimeValue } from '../values/time-value.ts';
+import { fetchFieldParams } from './fetch-fields.ts';
 import { normalizeSort } from './parse-sort.ts';
 import { checkTerminateAfter, readSearchBody, type SearchSource } from './search-body.ts';
 import { applySearchParams, checkRestTotalHits, readQueryStringParams } from './search-params.ts';
@@ -46,6 +47,7 @@ export function parseSearchRequest(
 ): SearchRequest {
   const s = readBody(body);
   const deferredQ = applySearchParams(s, params, opts.path ?? '/_search');
+  applyFetchFieldParams(s, params);
   const requestCache = paramAsBoolean(params, 'request_cache');
   const scrollKeepAliveMs = params.scroll === undefined ? undefined : parseTimeValue(params.scroll, 'scroll');
   const restTotalHitsAsInt = paramAsBoolean(params, 'rest_total_hits_as_int') ?? false;
@@ -67,7 +69,7 @@ export function parseSearchRequest(
       ? TRACK_TOTAL_HITS_ACCURATE
       : (s.trackTotalHitsUpTo ?? DEFAULT_TRACK_TOTAL_HITS_UP_TO),
     trackScores: s.trackScores ?? false,
-    source: s.source ?? { enabled: true, includes: [], excludes: [] },
+    source: effectiveSource(s),
     version: s.version ?? false,
     seqNoPrimaryTerm: s.seqNoPrimaryTerm ?? false,
     restTotalHitsAsInt,
@@ -88,9 +90,34 @@ export function parseSearchRequest(
   if (s.stats !== undefined) req.stats = s.stats;
   if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
   if (requestCache !== undefined) req.requestCache = requestCache;
+  if (s.fetchFields !== undefined) req.fetchFields = s.fetchFields;
+  if (s.docValueFields !== undefined && s.docValueFields.length > 0) req.docValueFields = s.docValueFields;
+  if (s.storedFields !== undefined) req.storedFields = s.storedFields;
   if (s.ignoredKeys.length > 0) req.ignoredKeys = s.ignoredKeys;
   if (paramAsBoolean(params, 'typed_keys')) req.typedKeys = true;
   return req;
+}
+
+/** RestSearchAction: `stored_fields` replaces the body's, `docvalue_fields` adds to it. */
+function applyFetchFieldParams(s: SearchSource, params: Params): void {
+  if (params.stored_fields === undefined && params.docvalue_fields === undefined) return;
+  const p = fetchFieldParams(params);
+  if (p.storedFields) s.storedFields = p.storedFields;
+  if (p.docValueFields) s.docValueFields = [...(s.docValueFields ?? []), ...p.docValueFields];
+}
+
+/**
+ * FetchContext.buildFetchSourceContext: asking for stored fields turns the implicit `_source`
+ * off (unless `_source` is one of them), and `_none_` turns it off altogether.
+ */
+function effectiveSource(s: SearchSource): SearchRequest['source'] {
+  const sf = s.storedFields;
+  if (sf && !sf.fetch) return { enabled: false, includes: [], excludes: [] };
+  if (sf?.names.includes('_source')) {
+    return s.source ? { ...s.source, enabled: true } : { enabled: true, includes: [], excludes: [] };
+  }
+  if (s.source) return s.source;
+  return { enabled: sf === undefined, includes: [], excludes: [] };
 }
 
 function readBody(body: unknown): SearchSource {

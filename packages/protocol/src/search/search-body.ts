@@ -23,6 +23,12 @@ import { booleanValue, floatValue, intValue, scalarText, text } from '../query/x
 import { parseTimeValue } from '../values/time-value.ts';
 import { parseAggregations } from './aggs/parse-aggs.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
+import {
+  type FieldAndFormat,
+  readFieldAndFormats,
+  readStoredFields,
+  type StoredFieldsSpec,
+} from './fetch-fields.ts';
 import { readFetchSource } from './fetch-source.ts';
 import { readSort } from './parse-sort.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
@@ -53,6 +59,9 @@ export interface SearchSource {
   collapse?: Record<string, unknown>;
   rescore?: unknown[];
   stats?: string[];
+  fetchFields?: FieldAndFormat[];
+  docValueFields?: FieldAndFormat[];
+  storedFields?: StoredFieldsSpec;
   ignoredKeys: string[];
   warnings: string[];
 }
@@ -80,7 +89,7 @@ export function checkTrackTotalHitsUpTo(n: number): number {
 
 /** Keys accepted for validity but not acted on by Shoal (response decorations, mostly). */
 const IGNORED_OBJECT_KEYS = new Set(['script_fields', 'highlight', 'suggest', 'ext', 'runtime_mappings']);
-const IGNORED_ARRAY_KEYS = new Set(['stored_fields', 'docvalue_fields', 'fields', 'indices_boost']);
+const IGNORED_ARRAY_KEYS = new Set(['indices_boost']);
 
 /** Parses a decoded `_search` body (already known to be an object) at `ctx.path`. */
 export function readSearchBody(ctx: ParseCtx, body: Record<string, unknown>): SearchSource {
@@ -146,7 +155,9 @@ function readValueKey(
       ctx.path.pop();
       return;
     case 'stored_fields':
-      s.ignoredKeys.push(key);
+      ctx.path.push(key);
+      s.storedFields = readStoredFields(ctx, v);
+      ctx.path.pop();
       return;
     case 'sort':
       ctx.path.push(key);
@@ -218,6 +229,15 @@ function readArrayKey(ctx: ParseCtx, s: SearchSource, key: string, v: unknown[])
       break;
     case 'search_after':
       s.searchAfter = readSearchAfter(ctx, v);
+      break;
+    case 'fields':
+      s.fetchFields = readFieldAndFormats(ctx, v);
+      break;
+    case 'docvalue_fields':
+      s.docValueFields = readFieldAndFormats(ctx, v);
+      break;
+    case 'stored_fields':
+      s.storedFields = readStoredFields(ctx, v);
       break;
     case 'stats':
       s.stats = v.map((x, i) => {

@@ -1,5 +1,6 @@
 import type { QueryNode } from '../query/ast.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
+import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -56,6 +57,12 @@ export interface SearchRequest {
   scrollKeepAliveMs?: number;
   /** `request_cache` when given. */
   requestCache?: boolean;
+  /** `fields`: values read from `_source` per mapped field, formatted by its type. */
+  fetchFields?: FieldAndFormat[];
+  /** `docvalue_fields` (body and URL). */
+  docValueFields?: FieldAndFormat[];
+  /** `stored_fields` (body or URL): `_none_` leaves `_id` and metadata out of the hits. */
+  storedFields?: StoredFieldsSpec;
   /**
    * Body keys Elasticsearch accepts that Shoal parsed and does not act on (`highlight`,
    * `script_fields`, `stored_fields`, `docvalue_fields`, `fields`, `suggest`, …).

@@ -32,6 +32,11 @@ export function validateSearch(s: SearchSource, flags: SearchContextFlags): Shoa
   }
   if (from > 0 && hasSearchAfter)
     errors.push('[from] parameter must be set to 0 when [search_after] is used');
+  if (s.storedFields !== undefined && !s.storedFields.fetch) {
+    if (s.source?.enabled) errors.push('[stored_fields] cannot be disabled if [_source] is requested');
+    if (s.fetchFields !== undefined)
+      errors.push('[stored_fields] cannot be disabled when using the [fields] option');
+  }
   if (flags.scroll && flags.requestCache === true)
     errors.push('[request_cache] cannot be used in a scroll context');
   if (flags.pit && flags.scroll) errors.push('using [point in time] is not allowed in a scroll context');

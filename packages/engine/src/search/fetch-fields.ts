@@ -1,0 +1,27 @@
+/**
+ * The fetch phase's hook for `fields` and `docvalue_fields`: one `fields` JSON text per
+ * fetched doc, beside its `_source`. Kept apart from fetch-phase.ts so a search without these
+ * options runs none of it.
+ */
+import type { IndexMapping, ShardFetchRequest } from '../contract.ts';
+import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
+import { hitFieldsJson, planFields } from './field-fetcher.ts';
+
+export function fetchFieldsJson(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  req: ShardFetchRequest,
+  index: string,
+): string[] {
+  const spec = req.fields!;
+  const out: string[] = new Array(req.docs.length).fill('');
+  if (!spec.fields && !spec.docValueFields) return out;
+  const plan = planFields(mapping, spec, index);
+  for (let i = 0; i < req.docs.length; i++) {
+    const doc = req.docs[i]!;
+    const rs: ReaderSegment = segmentOf(reader, doc);
+    const local = doc - rs.docBase;
+    out[i] = hitFieldsJson(plan, rs, local, () => rs.segment.source(local));
+  }
+  return out;
+}
