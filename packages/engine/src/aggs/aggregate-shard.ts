@@ -13,6 +13,7 @@ import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
 import type { AggEnv, AggShardContext } from './field-source.ts';
+import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { RangeCollector } from './range-collector.ts';
@@ -64,6 +65,12 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new GlobalCollector(subs);
     case 'composite':
       return new CompositeCollector(spec, env, subs);
+    case 'geo_bounds':
+      return new GeoBoundsCollector(spec, env);
+    case 'geo_centroid':
+      return new GeoCentroidCollector(spec, env);
+    case 'geo_distance':
+      return new GeoDistanceCollector(spec, env, subs);
   }
 }
 

@@ -10,12 +10,15 @@
 import { illegalArgument } from '../../errors/catalogue.ts';
 import { mergeCardinality } from './cardinality-sketch.ts';
 import { compareComposite } from './composite-order.ts';
+import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
 import {
   type AggPartial,
   type CardinalityPartial,
   type CompositeBucket,
   type CompositePartial,
   type FiltersPartial,
+  type GeoBoundsPartial,
+  type GeoCentroidPartial,
   type HistogramPartial,
   type KeyBucket,
   RAW_FORMAT,
@@ -88,7 +91,12 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
       return mergeHistograms(spec.type, spec.aggs, parts as HistogramPartial[]);
     case 'range':
     case 'date_range':
+    case 'geo_distance':
       return mergeRanges(spec.aggs, parts as RangePartial[]);
+    case 'geo_bounds':
+      return mergeGeoBounds(parts as GeoBoundsPartial[]);
+    case 'geo_centroid':
+      return mergeGeoCentroids(parts as GeoCentroidPartial[]);
     case 'filter':
     case 'missing':
     case 'global':
@@ -134,7 +142,12 @@ export function emptyPartial(spec: AggSpec): AggPartial {
       return { t: spec.type, buckets: [], fmt, unmapped: true };
     case 'range':
     case 'date_range':
+    case 'geo_distance':
       return { t: 'range', buckets: [], fmt, unmapped: true };
+    case 'geo_bounds':
+      return EMPTY_GEO_BOUNDS;
+    case 'geo_centroid':
+      return EMPTY_GEO_CENTROID;
     case 'filter':
     case 'missing':
     case 'global':

@@ -129,7 +129,7 @@ describe('the aggregation tree', () => {
       'top_hits',
       'scripted_metric',
       'significant_terms',
-      'geo_bounds',
+      'geohash_grid',
       'derivative',
     ]) {
       expect(failure({ a: { [type]: {} } })).toEqual({

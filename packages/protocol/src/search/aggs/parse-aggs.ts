@@ -12,6 +12,7 @@ import { suggest } from '../../query/suggest.ts';
 import type { BodyContext, BodyParser, SpecDraft } from './body-context.ts';
 import { aggregationExecution, aggregationInitialization } from './object-parser.ts';
 import { parseComposite } from './parse-composite.ts';
+import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseRange } from './parse-ranges.ts';
@@ -38,6 +39,9 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['missing', parseMissing],
   ['global', parseGlobal],
   ['composite', parseComposite],
+  ['geo_bounds', parseGeoBounds],
+  ['geo_centroid', parseGeoCentroid],
+  ['geo_distance', parseGeoDistance],
 ]);
 
 const METRICS: ReadonlySet<string> = new Set([
@@ -49,6 +53,8 @@ const METRICS: ReadonlySet<string> = new Set([
   'stats',
   'extended_stats',
   'cardinality',
+  'geo_bounds',
+  'geo_centroid',
 ]);
 
 /**

@@ -160,7 +160,31 @@ export interface CompositePartial {
   readonly doubles?: readonly boolean[];
 }
 
+/**
+ * geo_bounds (InternalGeoBounds): the extremes of the latitudes, and of the longitudes apart for
+ * the eastern (≥ 0) and western (< 0) hemispheres, ±Infinity when none.
+ */
+export interface GeoBoundsPartial {
+  readonly t: 'geo_bounds';
+  readonly top: number;
+  readonly bottom: number;
+  readonly posLeft: number;
+  readonly posRight: number;
+  readonly negLeft: number;
+  readonly negRight: number;
+}
+
+/** geo_centroid (InternalGeoCentroid): the points' mean and their count (NaN mean when none). */
+export interface GeoCentroidPartial {
+  readonly t: 'geo_centroid';
+  readonly lat: number;
+  readonly lon: number;
+  readonly count: number;
+}
+
 export type AggPartial =
+  | GeoBoundsPartial
+  | GeoCentroidPartial
   | AvgPartial
   | SumPartial
   | MinMaxPartial

@@ -27,6 +27,7 @@ import type {
   CompositeSpec,
   DateHistogramSpec,
   FiltersSpec,
+  GeoDistanceSpec,
   HistogramSpec,
   RangeSpec,
   TermsSpec,
@@ -49,6 +50,7 @@ export function renderBucketAgg(
       return;
     case 'range':
     case 'date_range':
+    case 'geo_distance':
       renderRanges(r, spec, p as RangePartial, out);
       return;
     case 'filter':
@@ -156,7 +158,12 @@ function renderHistogram(
   }
 }
 
-function renderRanges(r: Renderer, spec: RangeSpec, p: RangePartial, out: Record<string, unknown>): void {
+function renderRanges(
+  r: Renderer,
+  spec: RangeSpec | GeoDistanceSpec,
+  p: RangePartial,
+  out: Record<string, unknown>,
+): void {
   r.consumeBuckets(p.buckets.length);
   const fmt = p.fmt;
   const bound = (v: number) => (Number.isFinite(v) ? keyText(v, fmt, r.dates) : '*');

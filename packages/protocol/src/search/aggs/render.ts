@@ -8,6 +8,7 @@ import { ShoalError } from '../../errors/shoal-error.ts';
 import { RawJson } from '../../json/raw-json.ts';
 import { javaDouble } from '../../values/java-double.ts';
 import { cardinalityOf } from './cardinality-sketch.ts';
+import { renderGeoBounds, renderGeoCentroid } from './geo-metrics.ts';
 import { mergeAggregations } from './merge.ts';
 import { statsValue } from './order-path.ts';
 import type { AggPartial, ShardAggregations, StatsPartial } from './partial.ts';
@@ -145,6 +146,12 @@ function renderMetric(r: Renderer, spec: AggSpec, p: AggPartial, out: Record<str
     case 'stats':
     case 'extended_stats':
       renderStats(r, p, spec.type === 'extended_stats' ? spec.sigma : 2, out);
+      return;
+    case 'geo_bounds':
+      renderGeoBounds(r, p, spec.type === 'geo_bounds' && spec.wrapLongitude, out);
+      return;
+    case 'geo_centroid':
+      renderGeoCentroid(r, p, out);
       return;
     default:
       return;

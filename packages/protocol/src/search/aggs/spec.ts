@@ -14,7 +14,9 @@ export type MetricType =
   | 'value_count'
   | 'stats'
   | 'extended_stats'
-  | 'cardinality';
+  | 'cardinality'
+  | 'geo_bounds'
+  | 'geo_centroid';
 
 export type BucketType =
   | 'terms'
@@ -26,7 +28,8 @@ export type BucketType =
   | 'filters'
   | 'missing'
   | 'global'
-  | 'composite';
+  | 'composite'
+  | 'geo_distance';
 
 export type AggType = MetricType | BucketType;
 
@@ -82,7 +85,23 @@ export interface CardinalitySpec extends AggBase {
   readonly precisionThreshold: number;
 }
 
-export type MetricSpec = SimpleMetricSpec | ExtendedStatsSpec | CardinalitySpec;
+export interface GeoBoundsSpec extends AggBase {
+  readonly type: 'geo_bounds';
+  readonly source: ValuesSourceSpec;
+  readonly wrapLongitude: boolean;
+}
+
+export interface GeoCentroidSpec extends AggBase {
+  readonly type: 'geo_centroid';
+  readonly source: ValuesSourceSpec;
+}
+
+export type MetricSpec =
+  | SimpleMetricSpec
+  | ExtendedStatsSpec
+  | CardinalitySpec
+  | GeoBoundsSpec
+  | GeoCentroidSpec;
 
 export interface TermsSpec extends BucketBase {
   readonly type: 'terms';
@@ -158,6 +177,19 @@ export interface RangeSpec extends BucketBase {
   readonly keyed: boolean;
 }
 
+/** geo_distance: a range aggregation over the distances of a geo_point field's points from an origin. */
+export interface GeoDistanceSpec extends BucketBase {
+  readonly type: 'geo_distance';
+  readonly source: ValuesSourceSpec;
+  readonly origin: { readonly lat: number; readonly lon: number };
+  /** Resolved as GeoDistanceAggregationBuilder.Range: `from` 0 when open, every key set. */
+  readonly ranges: readonly { readonly key: string; readonly from: number; readonly to: number }[];
+  /** The size of `unit` in meters (1 for the default, meters). */
+  readonly unitMeters: number;
+  readonly distanceType: 'arc' | 'plane';
+  readonly keyed: boolean;
+}
+
 export interface FilterSpec extends BucketBase {
   readonly type: 'filter';
   readonly query: QueryNode;
@@ -213,7 +245,8 @@ export type BucketSpec =
   | FiltersSpec
   | MissingSpec
   | GlobalSpec
-  | CompositeSpec;
+  | CompositeSpec
+  | GeoDistanceSpec;
 
 export type AggSpec = MetricSpec | BucketSpec;
 
