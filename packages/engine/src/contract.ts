@@ -14,6 +14,7 @@ import type {
   SourceFilter,
   WireError,
 } from '@shoal/protocol';
+import type { HighlightFetch } from './highlight/hit-highlighter.ts';
 
 // ---------------------------------------------------------------- mapping
 
@@ -211,6 +212,8 @@ export interface ShardFetchRequest {
   source: SourceFilter;
   version: boolean;
   seqNoPrimaryTerm: boolean;
+  /** Highlight the hits (search `highlight`). */
+  highlight?: HighlightFetch;
   /** `fields`, `docvalue_fields`, `stored_fields`: absent when the search uses none of them. */
   fields?: FetchFieldsSpec;
 }
@@ -232,6 +235,8 @@ export interface ShardFetchResult {
   /** All `_source` JSON texts concatenated; hit i is bytes [offsets[i], offsets[i+1]). Empty when `_source` is off. */
   sourceBytes: Uint8Array;
   sourceOffsets: Uint32Array;
+  /** With a highlight request: each hit's `"highlight"` object as JSON text, or null. */
+  highlight?: (string | null)[];
   /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */
   fieldsJson?: string[];
 }

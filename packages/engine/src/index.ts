@@ -4,6 +4,13 @@ export type { AggShardContext } from './aggs/field-source.ts';
 export * from './analysis/index.ts';
 export type * from './contract.ts';
 export * from './dates/index.ts';
+export {
+  DEFAULT_MAX_ANALYZED_OFFSET,
+  type DocHighlighter,
+  docHighlighter,
+  type HighlightFetch,
+} from './highlight/hit-highlighter.ts';
+export { refuseUnhighlightable } from './highlight/query-terms.ts';
 export type { EngineStats } from './index/engine-stats.ts';
 export { Segment } from './index/segment.ts';
 export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';

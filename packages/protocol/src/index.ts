@@ -43,6 +43,13 @@ export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {
+  type HighlightFieldSpec,
+  type HighlightOptions,
+  type HighlightSpec,
+  type ResolvedHighlightOptions,
+  resolveHighlightField,
+} from './search/highlight.ts';
+export {
   type CountRequest,
   parseCountRequest,
   parseSearchRequest,
@@ -67,7 +74,7 @@ export {
 } from './settings/cluster-settings.ts';
 export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
 export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
-export { javaStringHash } from './settings/java-hash-order.ts';
+export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts';
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
 export { type RenderedSettings, renderSettings, renderSettingsWithDefaults } from './settings/render.ts';

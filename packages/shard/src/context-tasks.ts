@@ -162,6 +162,8 @@ export function runContextTask(
 function renderable(spec: ScrollSpec): boolean {
   // Hits with `fields` go through the fetch path, which renders them on the coordinator.
   if (spec.fetch.fields) return false;
+  // Highlighted hits too: the highlight is made at fetch time.
+  if (spec.fetch.highlight) return false;
   return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
 }
 
@@ -359,6 +361,6 @@ export function contextFetch(
   deps: ContextDeps,
 ): ShardFetchResult {
   const ctx = deps.contexts.use(key, { id: contextId, session: via.session });
-  const h = req.fields ? deps.host(key) : undefined;
+  const h = req.fields || req.highlight ? deps.host(key) : undefined;
   return req.docs.length > 0 ? executeFetch(ctx.reader, req, h?.mapping, h?.spec.index) : emptyFetch();
 }

@@ -173,6 +173,7 @@ export function packHits(
   if (fetch) reply.ids = ids;
   if (extra) reply.extra = extra;
   if (fetched?.fieldsJson) reply.extra = { ...reply.extra, fields: fetched.fieldsJson };
+  if (fetched?.highlight) reply.extra = { ...reply.extra, highlight: fetched.highlight };
   return reply;
 }
 
@@ -243,6 +244,7 @@ export function unpackHits(reply: PackedReply): {
     sourceOffsets: new Uint32Array(buf, base + f.sourceOffsets, m + 1),
   };
   if (reply.extra?.fields) fetched.fieldsJson = reply.extra.fields;
+  if (reply.extra?.highlight) fetched.highlight = reply.extra.highlight;
   return rendered ? { result, fetched, rendered } : { result, fetched };
 }
 

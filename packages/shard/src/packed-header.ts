@@ -67,6 +67,8 @@ export interface PackedExtra {
   routing?: (string | null)[];
   /** The fetched documents' `fields` JSON (ShardFetchResult.fieldsJson). */
   fields?: string[];
+  /** The fetched documents' highlights (ShardFetchResult.highlight). */
+  highlight?: (string | null)[];
 }
 
 /** Packed hits as they cross the thread. */

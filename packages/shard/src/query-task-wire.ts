@@ -22,6 +22,7 @@ export interface WireFetchOptions {
   version?: true;
   seqNoPrimaryTerm?: true;
   fields?: ShardFetchRequest['fields'];
+  highlight?: ShardFetchRequest['highlight'];
 }
 
 const SCORE_DESC: SortSpec[] = [{ kind: 'score', order: 'desc' }];
@@ -85,6 +86,7 @@ export function toWireFetch(f: FetchOptions): WireFetchOptions {
   if (f.version) wire.version = true;
   if (f.seqNoPrimaryTerm) wire.seqNoPrimaryTerm = true;
   if (f.fields) wire.fields = f.fields;
+  if (f.highlight) wire.highlight = f.highlight;
   return wire;
 }
 
@@ -95,5 +97,6 @@ export function fromWireFetch(wire: WireFetchOptions): FetchOptions {
     seqNoPrimaryTerm: wire.seqNoPrimaryTerm === true,
   };
   if (wire.fields) f.fields = wire.fields;
+  if (wire.highlight) f.highlight = wire.highlight;
   return f;
 }

@@ -86,6 +86,7 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
       text += `,"_source":${slot.source(i)}`;
     }
     if (fetched.fieldsJson) text += fetched.fieldsJson[i]!;
+    if (fetched.highlight?.[i]) text += `,"highlight":${fetched.highlight[i]}`;
     if (hasSort) {
       text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, outcome.result.floatingKeys ?? 0)}]`;
     }

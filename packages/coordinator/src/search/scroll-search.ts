@@ -29,6 +29,7 @@ import {
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
+import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { hitComparator } from './merge.ts';
 import {
@@ -59,6 +60,8 @@ function keepAliveFailure(
 
 /** A scroll sorted without scores: its hits carry no score and its pages no max_score. */
 function renderable(spec: ScrollSpec): boolean {
+  // Highlighted hits are rendered here, from their fetch.
+  if (spec.fetch.highlight) return false;
   return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
 }
 
@@ -95,6 +98,7 @@ export async function startScroll(
       version: search.version,
       seqNoPrimaryTerm: search.seqNoPrimaryTerm,
       ...(fetchFieldsSpec(search) ? { fields: fetchFieldsSpec(search) } : {}),
+      ...highlightFetch(search, targetMetas(targets)),
     },
     trackScores: search.trackScores,
   };

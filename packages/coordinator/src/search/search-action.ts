@@ -11,6 +11,7 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
+import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
@@ -133,6 +134,7 @@ async function searchLatest(
             version: search.version,
             seqNoPrimaryTerm: search.seqNoPrimaryTerm,
             ...withFetchFields(search),
+            ...highlightFetch(search, targetMetas(targets)),
           },
         }
       : undefined;

@@ -16,6 +16,7 @@ import {
   prefetchedHits,
   runFetchPhase,
 } from './fetch-phase.ts';
+import { highlightFetch } from './highlight-fetch.ts';
 import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
 import {
   releaseContexts,
@@ -125,6 +126,14 @@ export async function runSearchPhases(
   };
   const fieldsSpec = fetchFieldsSpec(search);
   if (fieldsSpec) fetchReq.fields = fieldsSpec;
+  if (search.highlight)
+    Object.assign(
+      fetchReq,
+      highlightFetch(
+        search,
+        outcomes.map((o) => o.target.meta),
+      ),
+    );
   let fetched: { hits: (FetchedHit | undefined)[]; failures: readonly ShardFailure[] };
   let consumed: ReadonlyMap<number, number> = NOTHING_CONSUMED;
   if (input.prefetched) {

@@ -46,6 +46,7 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
     if (end > start) out._source = new RawJson(fetched.sourceBytes.subarray(start, end));
   }
   if (fetched.fieldsJson?.[i]) Object.assign(out, fieldsObject(fetched.fieldsJson[i]!));
+  if (fetched.highlight?.[i]) out.highlight = new RawJson(fetched.highlight[i]!);
   if (hasSort) {
     const values = hit.display ?? hit.sort;
     const floating = outcome.result.floatingKeys ?? 0;

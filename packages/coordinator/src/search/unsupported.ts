@@ -2,10 +2,10 @@
  * Search features the protocol layer parses but Shoal does not execute yet. They are refused
  * with a 501 naming what is missing — never silently dropped, which would return wrong results.
  */
+import { refuseUnhighlightable } from '@shoal/engine';
 import { notImplemented, type SearchRequest } from '@shoal/protocol';
 
 const IGNORED_KEY_FEATURES: Record<string, string> = {
-  highlight: 'highlighting',
   script_fields: 'script_fields',
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
@@ -19,8 +19,18 @@ export function refuseUnsupported(req: SearchRequest): void {
   if (req.explain) throw notImplemented('explain');
   if (req.profile) throw notImplemented('profile');
   if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');
+  if (req.highlight) refuseUnhighlighted(req);
   for (const key of req.ignoredKeys ?? []) {
     const feature = IGNORED_KEY_FEATURES[key];
     if (feature) throw notImplemented(feature);
+  }
+}
+
+/** Queries whose highlighting Shoal cannot reproduce exactly answer 501 before any shard work. */
+function refuseUnhighlighted(req: SearchRequest): void {
+  refuseUnhighlightable(req.query);
+  const hl = req.highlight!;
+  for (const o of [hl.global, ...hl.fields.map((f) => f.options)]) {
+    if (o.highlightQuery) refuseUnhighlightable(o.highlightQuery);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
+import { highlightHits } from '../highlight/hit-highlighter.ts';
 import type { StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 import { fetchFieldsJson } from './fetch-fields.ts';
@@ -91,5 +92,7 @@ export function executeFetch(
     sourceOffsets,
   };
   if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
+  if (req.highlight && mapping)
+    result.highlight = highlightHits(reader, mapping, req.highlight, req.docs, index);
   return result;
 }

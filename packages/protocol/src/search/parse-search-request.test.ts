@@ -73,7 +73,7 @@ describe('parseSearchRequest: defaults and body', () => {
       minScore: 0.5,
       explain: true,
       aggs: [expect.objectContaining({ name: 't', type: 'terms', source: { field: 'a' } })],
-      ignoredKeys: ['highlight', 'stored_fields'],
+      highlight: { global: {}, fields: [{ name: 'a', options: {} }] },
     });
   });
 

@@ -90,6 +90,7 @@ export function parseSearchRequest(
   if (s.stats !== undefined) req.stats = s.stats;
   if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
   if (requestCache !== undefined) req.requestCache = requestCache;
+  if (s.highlight !== undefined) req.highlight = s.highlight;
   if (s.fetchFields !== undefined) req.fetchFields = s.fetchFields;
   if (s.docValueFields !== undefined && s.docValueFields.length > 0) req.docValueFields = s.docValueFields;
   if (s.storedFields !== undefined) req.storedFields = s.storedFields;

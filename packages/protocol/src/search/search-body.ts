@@ -30,6 +30,7 @@ import {
   type StoredFieldsSpec,
 } from './fetch-fields.ts';
 import { readFetchSource } from './fetch-source.ts';
+import { type HighlightSpec, readHighlight } from './highlight.ts';
 import { readSort } from './parse-sort.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
 import type { SortSpec } from './sort-spec.ts';
@@ -62,6 +63,7 @@ export interface SearchSource {
   fetchFields?: FieldAndFormat[];
   docValueFields?: FieldAndFormat[];
   storedFields?: StoredFieldsSpec;
+  highlight?: HighlightSpec;
   ignoredKeys: string[];
   warnings: string[];
 }
@@ -88,7 +90,7 @@ export function checkTrackTotalHitsUpTo(n: number): number {
 }
 
 /** Keys accepted for validity but not acted on by Shoal (response decorations, mostly). */
-const IGNORED_OBJECT_KEYS = new Set(['script_fields', 'highlight', 'suggest', 'ext', 'runtime_mappings']);
+const IGNORED_OBJECT_KEYS = new Set(['script_fields', 'suggest', 'ext', 'runtime_mappings']);
 const IGNORED_ARRAY_KEYS = new Set(['indices_boost']);
 
 /** Parses a decoded `_search` body (already known to be an object) at `ctx.path`. */
@@ -205,6 +207,9 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       break;
     case 'pit':
       s.pit = readPit(ctx, v);
+      break;
+    case 'highlight':
+      s.highlight = readHighlight(ctx, v);
       break;
     default:
       ctx.path.pop();

@@ -1,6 +1,7 @@
 import type { QueryNode } from '../query/ast.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
 import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
+import type { HighlightSpec } from './highlight.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -63,9 +64,11 @@ export interface SearchRequest {
   docValueFields?: FieldAndFormat[];
   /** `stored_fields` (body or URL): `_none_` leaves `_id` and metadata out of the hits. */
   storedFields?: StoredFieldsSpec;
+  /** The `highlight` object: shards highlight the fetched hits with it. */
+  highlight?: HighlightSpec;
   /**
-   * Body keys Elasticsearch accepts that Shoal parsed and does not act on (`highlight`,
-   * `script_fields`, `stored_fields`, `docvalue_fields`, `fields`, `suggest`, …).
+   * Body keys Elasticsearch accepts that Shoal parsed and does not act on (`script_fields`,
+   * `stored_fields`, `docvalue_fields`, `fields`, `suggest`, …).
    */
   ignoredKeys?: string[];
 }

@@ -78,6 +78,7 @@ export const INDEX_SETTINGS: readonly Setting[] = [
     },
   ),
   index('index.max_slices_per_scroll', { kind: 'int', min: 1 }, '1024', { dynamic: true }),
+  index('index.highlight.max_analyzed_offset', { kind: 'int', min: 1 }, '1000000', { dynamic: true }),
   index('index.max_docvalue_fields_search', { kind: 'int', min: 0 }, '100', { dynamic: true }),
   index('index.max_terms_count', { kind: 'int', min: 1 }, '65536', { dynamic: true }),
   index('index.query.default_field', { kind: 'list' }, ['*'], { dynamic: true }),
