@@ -5,6 +5,8 @@
  * fetch, response; search-phases.ts). Shard-level failures are reported in `_shards.failures`;
  * when every shard failed, the search fails with `search_phase_execution_exception`.
  */
+
+import type { ShardFetchRequest } from '@shoal/engine';
 import { isShoalError, parseSearchRequest, type SearchRequest, ShoalError } from '@shoal/protocol';
 import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
@@ -21,9 +23,17 @@ import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts'
 import { type ShardTarget, searchShardTargets } from './shard-targets.ts';
 import { refuseUnsupported } from './unsupported.ts';
 
-function withFetchFields(search: SearchRequest) {
+/** What the shards fetch with a prefetched page: one object shape unless fields or highlight ask more. */
+function prefetchOptions(search: SearchRequest, targets: ShardTarget[]): Omit<ShardFetchRequest, 'docs'> {
+  const fetch: Omit<ShardFetchRequest, 'docs'> = {
+    source: search.source,
+    version: search.version,
+    seqNoPrimaryTerm: search.seqNoPrimaryTerm,
+  };
   const fields = fetchFieldsSpec(search);
-  return fields ? { fields } : {};
+  if (fields) fetch.fields = fields;
+  if (search.highlight) Object.assign(fetch, highlightFetch(search, targetMetas(targets)));
+  return fetch;
 }
 
 /**
@@ -127,16 +137,7 @@ async function searchLatest(
   // top `size` hits, which cover every hit of the page it can contribute.
   const prefetch =
     search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE
-      ? {
-          count: search.size,
-          fetch: {
-            source: search.source,
-            version: search.version,
-            seqNoPrimaryTerm: search.seqNoPrimaryTerm,
-            ...withFetchFields(search),
-            ...highlightFetch(search, targetMetas(targets)),
-          },
-        }
+      ? { count: search.size, fetch: prefetchOptions(search, targets) }
       : undefined;
   const exec = latestReaderQuery(
     s,
