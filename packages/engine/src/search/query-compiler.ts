@@ -27,6 +27,7 @@ import {
   termsQuery,
   wildcardQuery,
 } from './term-level.ts';
+import { termsSetQuery } from './terms-set.ts';
 import { ConstantScoreWeight, MatchAllWeight, type Weight } from './weights.ts';
 
 const f = Math.fround;
@@ -59,6 +60,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       if (node.field === '_id') return idsQuery(node.values.map(String), boost);
       if (node.field === '_index') return indexQuery(env, node.values.map(String), boost);
       return withField(env, node.field, (fd) => termsQuery(env, fd, node.values, boost));
+    case 'terms_set':
+      return termsSetQuery(env, node, boost);
     case 'range':
       return withField(env, node.field, (fd) => rangeQuery(env, fd, node, boost));
     case 'exists':

@@ -21,6 +21,14 @@ export type QueryNode =
   | { type: 'term'; field: string; value: JsonScalar; boost: number; caseInsensitive: boolean }
   | { type: 'terms'; field: string; values: JsonScalar[]; boost: number }
   | {
+      /** Lucene's CoveringQuery over one term query per value; absent field: none specified. */
+      type: 'terms_set';
+      field: string;
+      values: JsonScalar[];
+      minimumShouldMatchField?: string;
+      boost: number;
+    }
+  | {
       type: 'range';
       field: string;
       gt?: JsonScalar;

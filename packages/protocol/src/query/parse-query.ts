@@ -32,6 +32,7 @@ import {
   parseTerms,
   parseWildcard,
 } from './term-level.ts';
+import { parseTermsSet } from './terms-set.ts';
 
 /** Parses the clause held by `v` (which sits at `ctx.path`). */
 export type InnerParser = (ctx: ParseCtx, v: unknown) => QueryNode;
@@ -44,6 +45,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['match_none', parseMatchNone],
   ['term', parseTerm],
   ['terms', parseTerms],
+  ['terms_set', parseTermsSet],
   ['range', parseRange],
   ['exists', parseExists],
   ['ids', parseIds],

@@ -125,7 +125,7 @@ export function parseTerms(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   return { type: 'terms', field, values, boost };
 }
 
-function termsValues(ctx: ParseCtx, key: string, arr: unknown[]): JsonScalar[] {
+export function termsValues(ctx: ParseCtx, key: string, arr: unknown[]): JsonScalar[] {
   const out: JsonScalar[] = [];
   ctx.path.push(key);
   for (let i = 0; i < arr.length; i++) {
