@@ -14,6 +14,7 @@ import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
+import { resolveIndexBoosts } from './index-boosts.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
@@ -100,15 +101,10 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
   const startedAt = process.hrtime.bigint();
   const pit = hasPit(req.json());
   if (pit) checkPitRequest(req);
-  const targets = pit
-    ? []
-    : searchShardTargets(
-        s,
-        req.params.index,
-        indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
-        req.query,
-      );
+  const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);
+  const targets = pit ? [] : searchShardTargets(s, req.params.index, indicesOptions, req.query);
   const search = parse(req, s, targets);
+  if (search.indicesBoost) resolveIndexBoosts(s, search, indicesOptions);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
   const rawHits = rawHitsFor(req.query);

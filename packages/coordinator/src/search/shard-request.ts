@@ -14,6 +14,7 @@ import {
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { fetchFieldsError } from './fetch-fields.ts';
+import { boostedQuery, indexBoostError, indexBoostOf } from './index-boosts.ts';
 import type { ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
 import { shardSlice } from './slice-targets.ts';
@@ -39,10 +40,12 @@ export function shardRequests(
 ): (t: ShardTarget) => ShardQueryRequest {
   const query = effectiveQuery(search);
   const k = search.from + search.size;
+  const boosted = search.indicesBoost !== undefined;
   return (t) => {
+    const q = boosted ? boostedQuery(query, indexBoostOf(search, t.meta)) : query;
     const req: ShardQueryRequest = {
       // Around the query and not the post_filter: aggregations see only the alias's documents.
-      query: t.aliasFilter ? withAliasFilter(query, t.aliasFilter) : query,
+      query: t.aliasFilter ? withAliasFilter(q, t.aliasFilter) : q,
       sort,
       k,
       trackTotalHitsUpTo: search.trackTotalHits,
@@ -115,6 +118,10 @@ function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean)
         ? `Batch size is too large, size must be less than or equal to: [${window}] but was [${wanted}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`
         : `Result window is too large, from + size must be less than or equal to: [${window}] but was [${wanted}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
     );
+  }
+  if (search.indicesBoost) {
+    const error = indexBoostError(search, meta);
+    if (error) return error;
   }
   if (scroll && search.slice && search.slice.max > maxSlices) {
     return illegalArgument(

@@ -10,7 +10,6 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
   runtime_mappings: 'runtime_mappings',
-  indices_boost: 'indices_boost',
 };
 
 export function refuseUnsupported(req: SearchRequest): void {

@@ -88,6 +88,7 @@ export function parseSearchRequest(
   if (s.collapse !== undefined) req.collapse = s.collapse;
   if (s.rescore !== undefined) req.rescore = s.rescore;
   if (s.stats !== undefined) req.stats = s.stats;
+  if (s.indicesBoost !== undefined && s.indicesBoost.length > 0) req.indicesBoost = s.indicesBoost;
   if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
   if (requestCache !== undefined) req.requestCache = requestCache;
   if (s.highlight !== undefined) req.highlight = s.highlight;

@@ -31,6 +31,7 @@ import {
 } from './fetch-fields.ts';
 import { readFetchSource } from './fetch-source.ts';
 import { type HighlightSpec, readHighlight } from './highlight.ts';
+import { type IndexBoost, readIndicesBoost } from './indices-boost.ts';
 import { readSort } from './parse-sort.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
 import type { SortSpec } from './sort-spec.ts';
@@ -60,6 +61,7 @@ export interface SearchSource {
   collapse?: Record<string, unknown>;
   rescore?: unknown[];
   stats?: string[];
+  indicesBoost?: IndexBoost[];
   fetchFields?: FieldAndFormat[];
   docValueFields?: FieldAndFormat[];
   storedFields?: StoredFieldsSpec;
@@ -91,7 +93,7 @@ export function checkTrackTotalHitsUpTo(n: number): number {
 
 /** Keys accepted for validity but not acted on by Shoal (response decorations, mostly). */
 const IGNORED_OBJECT_KEYS = new Set(['script_fields', 'suggest', 'ext', 'runtime_mappings']);
-const IGNORED_ARRAY_KEYS = new Set(['indices_boost']);
+const IGNORED_ARRAY_KEYS = new Set<string>();
 
 /** Parses a decoded `_search` body (already known to be an object) at `ctx.path`. */
 export function readSearchBody(ctx: ParseCtx, body: Record<string, unknown>): SearchSource {
@@ -243,6 +245,9 @@ function readArrayKey(ctx: ParseCtx, s: SearchSource, key: string, v: unknown[])
       break;
     case 'stored_fields':
       s.storedFields = readStoredFields(ctx, v);
+      break;
+    case 'indices_boost':
+      s.indicesBoost = readIndicesBoost(ctx, v);
       break;
     case 'stats':
       s.stats = v.map((x, i) => {

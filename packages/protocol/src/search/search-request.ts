@@ -2,6 +2,7 @@ import type { QueryNode } from '../query/ast.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
 import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
 import type { HighlightSpec } from './highlight.ts';
+import type { IndexBoost } from './indices-boost.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -52,6 +53,8 @@ export interface SearchRequest {
   collapse?: Record<string, unknown>;
   /** The raw `rescore` entries. */
   rescore?: unknown[];
+  /** `indices_boost` entries in request order; the coordinator resolves their expressions. */
+  indicesBoost?: IndexBoost[];
   /** `stats` groups. */
   stats?: string[];
   /** `scroll` keep-alive (milliseconds) when the request opens a scroll. */
