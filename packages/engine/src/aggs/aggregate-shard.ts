@@ -14,6 +14,7 @@ import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
 import type { AggEnv, AggShardContext } from './field-source.ts';
 import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
+import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { RangeCollector } from './range-collector.ts';
@@ -71,6 +72,9 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new GeoCentroidCollector(spec, env);
     case 'geo_distance':
       return new GeoDistanceCollector(spec, env, subs);
+    case 'geohash_grid':
+    case 'geotile_grid':
+      return new GeoGridCollector(spec, env, subs);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   type GeoBoundsSpec,
   type GeoCentroidSpec,
   type GeoDistanceSpec,
+  type GeoGridSpec,
   parseGeoPointValue,
   type RangeBucket,
 } from '@shoal/protocol';
@@ -21,11 +22,11 @@ import { type AggEnv, type FieldSource, resolveSource } from './field-source.ts'
 
 const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
 
-type Point = { lat: number; lon: number };
+export type Point = { lat: number; lon: number };
 
 /** The field's source and the `missing` point, if any. */
-function geoSource(
-  spec: GeoBoundsSpec | GeoCentroidSpec | GeoDistanceSpec,
+export function geoSource(
+  spec: GeoBoundsSpec | GeoCentroidSpec | GeoDistanceSpec | GeoGridSpec,
   env: AggEnv,
 ): { src: FieldSource; missing: Point | null } {
   const src = resolveSource(spec.source, spec.type, GEO_KINDS, env);
@@ -38,7 +39,7 @@ function geoSource(
  * Calls `fn` with each point of the doc, or the missing point; returns how many points it gave.
  * Points come decoded from their encoding, in doc-value order.
  */
-function eachPoint(
+export function eachPoint(
   g: EncodedGeo | null,
   missing: Point | null,
   doc: number,

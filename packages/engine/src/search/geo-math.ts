@@ -280,7 +280,17 @@ export function normalizePoint(p: { lat: number; lon: number }, normLat = true, 
 }
 
 /** GeoUtils.normalizeLon: into (-180, 180]. */
-function normalizeLon(lon: number): number {
+export function normalizeLon(lon: number): number {
   if (lon > 180 || lon <= -180) lon = centeredModulus(lon, 360);
   return lon + 0;
+}
+
+/** GeoUtils.normalizeLat: into [-90, 90], folded over the poles. */
+export function normalizeLat(lat: number): number {
+  if (lat > 90 || lat < -90) {
+    lat = centeredModulus(lat, 360);
+    if (lat < -90) lat = -180 - lat;
+    else if (lat > 90) lat = 180 - lat;
+  }
+  return lat + 0;
 }

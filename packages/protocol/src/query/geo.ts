@@ -193,7 +193,7 @@ function unexpectedBoxField(ctx: ParseCtx, key: string) {
   );
 }
 
-interface Box {
+export interface Box {
   top: number;
   left: number;
   bottom: number;
@@ -208,7 +208,7 @@ const CORNERS: Record<string, EffectivePoint> = {
 };
 
 /** GeoBoundingBox.parseBoundingBox (BoundingBox.BoundsParser); messages are those it raises. */
-function parseBoundingBox(obj: Record<string, unknown>): Box {
+export function parseBoundingBox(obj: Record<string, unknown>): Box {
   let top = Number.NaN;
   let bottom = Number.NaN;
   let left = Number.NaN;

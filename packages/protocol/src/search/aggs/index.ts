@@ -11,6 +11,7 @@ export {
   precisionFromThreshold,
 } from './cardinality-sketch.ts';
 export { compareComposite } from './composite-order.ts';
+export { compareGridBuckets } from './geo-grid.ts';
 export { emptyPartial, mergeAggregations, mergePartials } from './merge.ts';
 export { checkOrderPaths, pathValue } from './order-path.ts';
 export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';

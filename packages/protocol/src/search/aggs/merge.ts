@@ -10,6 +10,7 @@
 import { illegalArgument } from '../../errors/catalogue.ts';
 import { mergeCardinality } from './cardinality-sketch.ts';
 import { compareComposite } from './composite-order.ts';
+import { EMPTY_GEO_GRID, mergeGeoGrids } from './geo-grid.ts';
 import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
 import {
   type AggPartial,
@@ -19,6 +20,7 @@ import {
   type FiltersPartial,
   type GeoBoundsPartial,
   type GeoCentroidPartial,
+  type GeoGridPartial,
   type HistogramPartial,
   type KeyBucket,
   RAW_FORMAT,
@@ -105,6 +107,9 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
       return mergeFilters(spec.aggs, parts as FiltersPartial[]);
     case 'composite':
       return mergeComposite(spec, parts as CompositePartial[]);
+    case 'geohash_grid':
+    case 'geotile_grid':
+      return mergeGeoGrids(spec, parts as GeoGridPartial[]);
   }
 }
 
@@ -159,6 +164,9 @@ export function emptyPartial(spec: AggSpec): AggPartial {
       };
     case 'composite':
       return { t: 'composite', buckets: [], formats: spec.sources.map(() => RAW_FORMAT) };
+    case 'geohash_grid':
+    case 'geotile_grid':
+      return EMPTY_GEO_GRID;
   }
 }
 

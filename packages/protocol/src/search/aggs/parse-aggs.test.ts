@@ -129,7 +129,7 @@ describe('the aggregation tree', () => {
       'top_hits',
       'scripted_metric',
       'significant_terms',
-      'geohash_grid',
+      'geohex_grid',
       'derivative',
     ]) {
       expect(failure({ a: { [type]: {} } })).toEqual({

@@ -13,6 +13,7 @@ import type { BodyContext, BodyParser, SpecDraft } from './body-context.ts';
 import { aggregationExecution, aggregationInitialization } from './object-parser.ts';
 import { parseComposite } from './parse-composite.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.ts';
+import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseRange } from './parse-ranges.ts';
@@ -42,6 +43,8 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['geo_bounds', parseGeoBounds],
   ['geo_centroid', parseGeoCentroid],
   ['geo_distance', parseGeoDistance],
+  ['geohash_grid', parseGeohashGrid],
+  ['geotile_grid', parseGeotileGrid],
 ]);
 
 const METRICS: ReadonlySet<string> = new Set([

@@ -182,7 +182,21 @@ export interface GeoCentroidPartial {
   readonly count: number;
 }
 
+export interface GeoGridBucket {
+  /** The cell: a geohash (`u09tv`) or a tile (`zoom/x/y`). */
+  readonly key: string;
+  readonly docCount: number;
+  readonly aggs: readonly AggPartial[];
+}
+
+/** geohash_grid and geotile_grid (InternalGeoGrid): a shard's fullest cells, or their union. */
+export interface GeoGridPartial {
+  readonly t: 'geo_grid';
+  readonly buckets: readonly GeoGridBucket[];
+}
+
 export type AggPartial =
+  | GeoGridPartial
   | GeoBoundsPartial
   | GeoCentroidPartial
   | AvgPartial

@@ -5,12 +5,14 @@
  * buckets ordered by count, key or a sub-aggregation, keyed forms, composite `after_key`.
  */
 import { fillEmptyBuckets } from './empty-buckets.ts';
+import { renderGeoGrid } from './geo-grid.ts';
 import { emptyPartial } from './merge.ts';
 import { pathValue } from './order-path.ts';
 import type {
   AggPartial,
   CompositeValue,
   FiltersPartial,
+  GeoGridPartial,
   HistogramPartial,
   KeyBucket,
   RangePartial,
@@ -63,6 +65,10 @@ export function renderBucketAgg(
       return;
     case 'composite':
       renderComposite(r, spec, p as Extract<AggPartial, { t: 'composite' }>, out);
+      return;
+    case 'geohash_grid':
+    case 'geotile_grid':
+      renderGeoGrid(r, spec, p as GeoGridPartial, out);
       return;
   }
 }

@@ -29,7 +29,9 @@ export type BucketType =
   | 'missing'
   | 'global'
   | 'composite'
-  | 'geo_distance';
+  | 'geo_distance'
+  | 'geohash_grid'
+  | 'geotile_grid';
 
 export type AggType = MetricType | BucketType;
 
@@ -190,6 +192,26 @@ export interface GeoDistanceSpec extends BucketBase {
   readonly keyed: boolean;
 }
 
+/**
+ * geohash_grid and geotile_grid (GeoGridAggregationBuilder): the cells of a geo_point field's
+ * points at `precision` (a geohash length, or a tile zoom), the `size` fullest cells.
+ */
+export interface GeoGridSpec extends BucketBase {
+  readonly type: 'geohash_grid' | 'geotile_grid';
+  readonly source: ValuesSourceSpec;
+  readonly precision: number;
+  readonly size: number;
+  /** Cells each shard returns: `shard_size`, or `size * 1.5 + 10`; never below `size`. */
+  readonly shardSize: number;
+  /** Only cells sharing an interior point with this box count (GeoBoundingBox; absent: unbounded). */
+  readonly bounds?: {
+    readonly top: number;
+    readonly left: number;
+    readonly bottom: number;
+    readonly right: number;
+  };
+}
+
 export interface FilterSpec extends BucketBase {
   readonly type: 'filter';
   readonly query: QueryNode;
@@ -246,7 +268,8 @@ export type BucketSpec =
   | MissingSpec
   | GlobalSpec
   | CompositeSpec
-  | GeoDistanceSpec;
+  | GeoDistanceSpec
+  | GeoGridSpec;
 
 export type AggSpec = MetricSpec | BucketSpec;
 
