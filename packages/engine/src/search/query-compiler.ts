@@ -6,6 +6,7 @@
 import { illegalArgument, type QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { BoolWeight } from './bool-weight.ts';
+import { combinedFieldsQuery } from './combined-fields.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import { failedToCreateQuery, scalarText } from './field-values.ts';
@@ -99,6 +100,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       );
     case 'multi_match':
       return multiMatch(env, node, boost);
+    case 'combined_fields':
+      return combinedFieldsQuery(env, node, boost);
     case 'simple_query_string':
       return simpleQueryString(env, node, boost);
     case 'dis_max': {

@@ -134,6 +134,17 @@ export type QueryNode =
       fuzzyRewrite?: string;
     }
   | {
+      /** Lucene's CombinedFieldQuery per analysed position (BM25F over the fields). */
+      type: 'combined_fields';
+      query: string;
+      /** Every boost is at least 1. Empty: refused when the shard builds the query. */
+      fields: FieldBoost[];
+      operator: 'or' | 'and';
+      minimumShouldMatch?: string;
+      zeroTermsQuery: 'none' | 'all';
+      boost: number;
+    }
+  | {
       type: 'bool';
       must: QueryNode[];
       filter: QueryNode[];

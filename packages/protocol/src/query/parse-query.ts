@@ -5,6 +5,7 @@
  */
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
+import { parseCombinedFields } from './combined-fields.ts';
 import { parseBool, parseConstantScore, parseDisMax, parseMatchAll, parseMatchNone } from './compound.ts';
 import {
   parseMatch,
@@ -60,6 +61,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['match_phrase_prefix', parseMatchPhrasePrefix],
   ['match_bool_prefix', parseMatchBoolPrefix],
   ['multi_match', parseMultiMatch],
+  ['combined_fields', parseCombinedFields],
   ['bool', parseBool],
   ['constant_score', parseConstantScore],
   ['dis_max', parseDisMax],
