@@ -8,6 +8,7 @@ import type {
   AggregationsSpec,
   FieldAndFormat,
   QueryNode,
+  RescoreSpec,
   ShardAggregations,
   SortSpec,
   SortValue,
@@ -159,6 +160,11 @@ export interface ShardQueryRequest {
   postFilter?: QueryNode;
   /** `min_score`: docs scoring below it are neither hits, counted, nor aggregated. */
   minScore?: number;
+  /**
+   * Query rescorers applied in order to the shard's top hits (sorted by score); `k` then
+   * covers every window.
+   */
+  rescore?: RescoreSpec[];
 }
 
 /**

@@ -34,6 +34,15 @@ describe('query task wire form', () => {
       aggs: { a: {} } as unknown as Required<ShardQueryRequest>['aggs'],
       postFilter: { type: 'match_none' },
       minScore: 0.5,
+      rescore: [
+        {
+          windowSize: 5,
+          query: { type: 'match_all', boost: 2 },
+          queryWeight: 1,
+          rescoreQueryWeight: 2,
+          scoreMode: 'max',
+        },
+      ],
     };
     expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);
   });

@@ -52,6 +52,7 @@ function copyOptional(
   if (from.aggs !== undefined) to.aggs = from.aggs;
   if (from.postFilter !== undefined) to.postFilter = from.postFilter;
   if (from.minScore !== undefined) to.minScore = from.minScore;
+  if (from.rescore !== undefined) to.rescore = from.rescore;
 }
 
 export function toWireQuery(req: ShardQueryRequest): WireQueryRequest {

@@ -7,6 +7,7 @@ import {
   getInt,
   illegalArgument,
   type QueryNode,
+  type RescoreSpec,
   type SearchRequest,
   type SortSpec,
   withAliasFilter,
@@ -39,7 +40,9 @@ export function shardRequests(
   sliceContext: ShardSlice['context'],
 ): (t: ShardTarget) => ShardQueryRequest {
   const query = effectiveQuery(search);
-  const k = search.from + search.size;
+  // Each shard rescores its own top window before the merge, so it keeps at least that many.
+  const rescore = search.rescore?.length ? search.rescore : undefined;
+  const k = rescore ? rescoredK(search, rescore) : search.from + search.size;
   const boosted = search.indicesBoost !== undefined;
   return (t) => {
     const q = boosted ? boostedQuery(query, indexBoostOf(search, t.meta)) : query;
@@ -57,12 +60,19 @@ export function shardRequests(
       req.searchAfter = search.searchAfter as ShardQueryRequest['searchAfter'];
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
     if (search.minScore !== undefined) req.minScore = search.minScore;
+    if (rescore) req.rescore = rescore;
     if (search.aggs) {
       req.aggs = search.aggs;
       if (search.postFilter) req.postFilter = search.postFilter;
     }
     return req;
   };
+}
+
+function rescoredK(search: SearchRequest, rescorers: readonly RescoreSpec[]): number {
+  let k = search.from + search.size;
+  for (const r of rescorers) k = Math.max(k, r.windowSize);
+  return k;
 }
 
 /**
@@ -93,6 +103,27 @@ export function applyShardLimits(
 /** The limits of an index; IndexMetadata is replaced, never mutated, so they are read once. */
 const limitsOf = new WeakMap<IndexMetadata, { window: number; maxSlices: number }>();
 
+/**
+ * DefaultSearchContext.preProcess: a sort other than the score's (SortBuilder.buildSort leaves
+ * a lone `_score` descending as no sort) and a window above `index.max_rescore_window` fail the
+ * shard.
+ */
+function rescoreError(meta: IndexMetadata, search: SearchRequest, rescorers: readonly RescoreSpec[]) {
+  const sort = search.sort ?? [];
+  const scoreOnly =
+    sort.length === 0 || (sort.length === 1 && sort[0]!.kind === 'score' && sort[0]!.order === 'desc');
+  if (!scoreOnly) return illegalArgument('Cannot use [sort] option in conjunction with [rescore].');
+  const max = getInt(meta.settings, 'index.max_rescore_window');
+  for (const r of rescorers) {
+    if (r.windowSize > max) {
+      return illegalArgument(
+        `Rescore window [${r.windowSize}] is too large. It must be less than [${max}]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_rescore_window] index level setting.`,
+      );
+    }
+  }
+  return null;
+}
+
 function indexLimits(meta: IndexMetadata): { window: number; maxSlices: number } {
   let limits = limitsOf.get(meta);
   if (!limits) {
@@ -118,6 +149,10 @@ function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean)
         ? `Batch size is too large, size must be less than or equal to: [${window}] but was [${wanted}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`
         : `Result window is too large, from + size must be less than or equal to: [${window}] but was [${wanted}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
     );
+  }
+  if (search.rescore?.length) {
+    const error = rescoreError(meta, search, search.rescore);
+    if (error) return error;
   }
   if (search.indicesBoost) {
     const error = indexBoostError(search, meta);

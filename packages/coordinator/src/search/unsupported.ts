@@ -14,7 +14,6 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
 
 export function refuseUnsupported(req: SearchRequest): void {
   if (req.collapse !== undefined) throw notImplemented('field collapsing (collapse)');
-  if (req.rescore !== undefined) throw notImplemented('rescoring (rescore)');
   if (req.explain) throw notImplemented('explain');
   if (req.profile) throw notImplemented('profile');
   if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');

@@ -25,6 +25,7 @@ import { countAll } from './hit-counter.ts';
 import { MinScoreWeight } from './min-score.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
+import { rescoreHits } from './rescore.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
 import { sliceFilter } from './slice.ts';
 import { valueReader } from './sort-doc-values.ts';
@@ -103,6 +104,9 @@ export function queryShard(
   const found: Collected = plan.filter.empty
     ? { total: 0, relation: 'eq', maxScore: Number.NaN, cands: [] }
     : (tryFastPath(plan) ?? collectTopK(plan));
+  if (req.rescore !== undefined && found.cands.length > 0) {
+    rescoreHits(found, req.rescore, plan.keys, reader, envOf(reader, mapping, ctx), plan.cancel);
+  }
   const scored = plan.needsScores;
   const result: ShardQueryResult = {
     totalHits: found.total,

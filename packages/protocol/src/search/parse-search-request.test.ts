@@ -279,7 +279,7 @@ describe('parseSearchRequest: request validation', () => {
             from: 5,
             size: 0,
             track_total_hits: 10,
-            rescore: { query: {} },
+            rescore: { query: { rescore_query: { match_all: {} } } },
             search_after: [1],
             collapse: { field: 'f' },
           },

@@ -33,6 +33,7 @@ import { readFetchSource } from './fetch-source.ts';
 import { type HighlightSpec, readHighlight } from './highlight.ts';
 import { type IndexBoost, readIndicesBoost } from './indices-boost.ts';
 import { readSort } from './parse-sort.ts';
+import { type RescoreSpec, readRescorer } from './rescore.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
 import type { SortSpec } from './sort-spec.ts';
 
@@ -59,7 +60,7 @@ export interface SearchSource {
   pit?: NonNullable<SearchRequest['pit']>;
   slice?: NonNullable<SearchRequest['slice']>;
   collapse?: Record<string, unknown>;
-  rescore?: unknown[];
+  rescore?: RescoreSpec[];
   stats?: string[];
   indicesBoost?: IndexBoost[];
   fetchFields?: FieldAndFormat[];
@@ -199,7 +200,7 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       s.sort = readSort(ctx, v);
       break;
     case 'rescore':
-      s.rescore = [v];
+      s.rescore = [readRescorer(ctx, v)];
       break;
     case 'slice':
       s.slice = readSlice(ctx, v);
@@ -229,7 +230,12 @@ function readArrayKey(ctx: ParseCtx, s: SearchSource, key: string, v: unknown[])
       s.sort = readSort(ctx, v);
       break;
     case 'rescore':
-      s.rescore = v;
+      s.rescore = v.map((r, i) => {
+        ctx.path.push(i);
+        const spec = readRescorer(ctx, r);
+        ctx.path.pop();
+        return spec;
+      });
       break;
     case '_source':
       s.source = readFetchSource(ctx, v, s.warnings);

@@ -3,6 +3,7 @@ import type { AggregationsSpec } from './aggs/spec.ts';
 import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
 import type { HighlightSpec } from './highlight.ts';
 import type { IndexBoost } from './indices-boost.ts';
+import type { RescoreSpec } from './rescore.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -51,8 +52,8 @@ export interface SearchRequest {
   slice?: { id: number; max: number; field?: string };
   /** The raw `collapse` object. */
   collapse?: Record<string, unknown>;
-  /** The raw `rescore` entries. */
-  rescore?: unknown[];
+  /** The `rescore` entries, applied in order. */
+  rescore?: RescoreSpec[];
   /** `indices_boost` entries in request order; the coordinator resolves their expressions. */
   indicesBoost?: IndexBoost[];
   /** `stats` groups. */
