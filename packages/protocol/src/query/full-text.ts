@@ -271,8 +271,19 @@ const MULTI_MATCH_TYPES: Record<string, MatchType> = {
   bool_prefix: 'bool_prefix',
 };
 
+/** MultiMatchQueryBuilder.Type.parse: a type by its name (`boolean` is best_fields). */
+export function multiMatchType(ctx: ParseCtx, v: unknown, key: string): MatchType {
+  const t = text(ctx, v, key);
+  const type = MULTI_MATCH_TYPES[t];
+  if (type === undefined) {
+    here(ctx, 'value', key);
+    throw parseException(`failed to parse [multi_match] query type [${t}]. unknown type.`);
+  }
+  return type;
+}
+
 /** MultiMatchQueryBuilder.Type's default tie breakers. */
-const DEFAULT_TIE_BREAKER: Record<MatchType, number> = {
+export const DEFAULT_TIE_BREAKER: Record<MatchType, number> = {
   best_fields: 0,
   most_fields: 1,
   cross_fields: 0,
@@ -345,16 +356,9 @@ export function parseMultiMatch(body: Record<string, unknown>, ctx: ParseCtx): Q
       case 'query':
         value = v;
         break;
-      case 'type': {
-        const t = text(ctx, v, key);
-        const type = MULTI_MATCH_TYPES[t];
-        if (type === undefined) {
-          here(ctx, 'value', key);
-          throw parseException(`failed to parse [multi_match] query type [${t}]. unknown type.`);
-        }
-        node.matchType = type;
+      case 'type':
+        node.matchType = multiMatchType(ctx, v, key);
         break;
-      }
       case 'analyzer':
         node.analyzer = text(ctx, v, key);
         break;

@@ -6,6 +6,7 @@
  * QueryParserBase.addClause does.
  */
 import type { FieldBoost, PerFieldTemplate, QueryNode } from './ast.ts';
+import { DEFAULT_TIE_BREAKER } from './full-text.ts';
 
 type MultiMatchNode = Extract<QueryNode, { type: 'multi_match' }>;
 export type MultiFieldType = MultiMatchNode['matchType'];
@@ -43,16 +44,6 @@ export interface QueryStringOptions {
   /** Bounds the automaton of a `/regexp/` term; absent means Lucene's 10000. */
   maxDeterminizedStates?: number;
 }
-
-/** MultiMatchQueryBuilder.Type's tie breakers, the group tie breaker when none is given. */
-const TYPE_TIE_BREAKER: Record<MultiFieldType, number> = {
-  best_fields: 0,
-  most_fields: 1,
-  cross_fields: 0,
-  phrase: 0,
-  phrase_prefix: 0,
-  bool_prefix: 1,
-};
 
 export type Occur = 'must' | 'should' | 'must_not';
 export interface Clause {
@@ -92,7 +83,7 @@ export class QueryStringBuilder {
     this.analyzer = opts.analyzer;
     this.lenient = opts.lenient ?? (this.defaultField === null && this.fields.some((f) => f.field === '*'));
     this.type = opts.type ?? 'best_fields';
-    this.tieBreaker = opts.tieBreaker ?? TYPE_TIE_BREAKER[this.type];
+    this.tieBreaker = opts.tieBreaker ?? DEFAULT_TIE_BREAKER[this.type];
   }
 
   /** Slop of a quoted phrase without `~N` (query_string's phrase_slop). */

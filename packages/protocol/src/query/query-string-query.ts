@@ -7,31 +7,21 @@
  * the shard's `query_shard_exception` without index metadata, which the search action reports
  * per shard exactly as it does for `q=`.
  */
-import { notImplemented, parseException } from '../errors/catalogue.ts';
+import { notImplemented } from '../errors/catalogue.ts';
 import { ShoalError } from '../errors/shoal-error.ts';
 import { zoneId } from '../search/aggs/values-source.ts';
 import type { FieldBoost, QueryNode } from './ast.ts';
-import { fuzziness, parseOperator } from './full-text.ts';
+import { fuzziness, multiMatchType, parseOperator } from './full-text.ts';
 import { parsingError, queryShardError } from './local-errors.ts';
 import { here, isValue, onValue, type ParseCtx, tokenOf } from './parse-context.ts';
 import { parseQueryString } from './parse-query-string.ts';
-import type { MultiFieldType, QueryStringOptions } from './query-string-builder.ts';
+import type { QueryStringOptions } from './query-string-builder.ts';
 import { parseFieldsAndWeights } from './simple-query-string.ts';
 import { booleanValue, floatValue, intValue, text, textOrNull } from './xcontent-values.ts';
 
 const NAME = 'query_string';
 
 /** MultiMatchQueryBuilder.Type.parse: each type's names (`boolean` is best_fields' old name). */
-const TYPES: Record<string, MultiFieldType> = {
-  best_fields: 'best_fields',
-  boolean: 'best_fields',
-  most_fields: 'most_fields',
-  cross_fields: 'cross_fields',
-  phrase: 'phrase',
-  phrase_prefix: 'phrase_prefix',
-  bool_prefix: 'bool_prefix',
-};
-
 /** Rewrites that leave a prefix or wildcard term constant-scoring, as Shoal always scores them. */
 const CONSTANT_REWRITES = new Set(['constant_score', 'constant_score_boolean', 'constant_score_blended']);
 
@@ -145,16 +135,9 @@ function readOption(
     case 'boost':
       b.boost = floatValue(ctx, v, key);
       return;
-    case 'type': {
-      const t = text(ctx, v, key);
-      const type = TYPES[t];
-      if (type === undefined) {
-        here(ctx, 'value', key);
-        throw parseException(`failed to parse [multi_match] query type [${t}]. unknown type.`);
-      }
-      o.type = type;
+    case 'type':
+      o.type = multiMatchType(ctx, v, key);
       return;
-    }
     case 'tie_breaker':
       o.tieBreaker = floatValue(ctx, v, key);
       return;
