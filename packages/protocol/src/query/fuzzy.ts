@@ -3,12 +3,11 @@
  * `{"f": {"value": …, "fuzziness": …, "prefix_length": …, "max_expansions": …,
  * "transpositions": …, "rewrite": …, "boost": …}}`, one field only, then the constructor's checks.
  */
-import { illegalArgument } from '../errors/catalogue.ts';
 import type { JsonScalar, QueryNode } from './ast.ts';
 import { fuzziness } from './full-text.ts';
 import { parsingError } from './local-errors.ts';
 import { here, isObject, isValue, type ParseCtx, tokenOf } from './parse-context.ts';
-import { checkSingleField } from './term-level.ts';
+import { checkSingleField, ctorError } from './term-level.ts';
 import { booleanValue, floatValue, intValue, objectText, text, textOrNull } from './xcontent-values.ts';
 
 type FuzzyNode = Extract<QueryNode, { type: 'fuzzy' }>;
@@ -75,14 +74,8 @@ export function parseFuzzy(body: Record<string, unknown>, ctx: ParseCtx): QueryN
     }
     ctx.path.pop();
   }
-  if (!field) {
-    here(ctx, 'end');
-    throw illegalArgument('field name cannot be null or empty');
-  }
-  if (value === undefined || value === null) {
-    here(ctx, 'end');
-    throw illegalArgument('query value cannot be null');
-  }
+  if (!field) throw ctorError(ctx, 'field name cannot be null or empty');
+  if (value === undefined || value === null) throw ctorError(ctx, 'query value cannot be null');
   node.field = field;
   node.value = value;
   return node;

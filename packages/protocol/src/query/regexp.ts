@@ -8,7 +8,7 @@ import { illegalArgument } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parsingError } from './local-errors.ts';
 import { here, isObject, type ParseCtx } from './parse-context.ts';
-import { checkSingleField } from './term-level.ts';
+import { checkSingleField, ctorError } from './term-level.ts';
 import { booleanValue, floatValue, intValue, text, textOrNull } from './xcontent-values.ts';
 
 type RegexpNode = Extract<QueryNode, { type: 'regexp' }>;
@@ -105,14 +105,8 @@ export function parseRegexp(body: Record<string, unknown>, ctx: ParseCtx): Query
     }
     ctx.path.pop();
   }
-  if (!field) {
-    here(ctx, 'end');
-    throw illegalArgument('field name is null or empty');
-  }
-  if (value === null) {
-    here(ctx, 'end');
-    throw illegalArgument('value cannot be null');
-  }
+  if (!field) throw ctorError(ctx, 'field name is null or empty');
+  if (value === null) throw ctorError(ctx, 'value cannot be null');
   node.field = field;
   node.value = value;
   return node;

@@ -34,7 +34,8 @@ export function checkSingleField(ctx: ParseCtx, query: string, seen: string | un
 }
 
 /** A builder-constructor failure, raised once the whole body was read (parser at its `}`). */
-function ctorError(ctx: ParseCtx, reason: string) {
+/** A builder constructor's IllegalArgumentException, raised once the body was read (at its `}`). */
+export function ctorError(ctx: ParseCtx, reason: string) {
   here(ctx, 'end');
   return illegalArgument(reason);
 }
