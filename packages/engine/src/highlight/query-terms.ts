@@ -9,7 +9,7 @@ import { notImplemented } from '@shoal/protocol';
 import { getAnalyzer } from '../analysis/index.ts';
 import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { editDistance, fuzzyEdits } from '../search/fuzzy.ts';
-import { compileRegExp } from '../search/regexp.ts';
+import { compileRegExp } from '../search/regexp-automaton.ts';
 import { lowercases } from '../search/term-level.ts';
 
 export type HighlightClause =

@@ -1,6 +1,7 @@
 import { isShoalError, type QueryNode } from '@shoal/protocol';
 import { describe, expect, it } from 'vitest';
-import { compileRegExp, matchesWhole, parseRegExp } from './regexp.ts';
+import { compileRegExp, matchesWhole } from './regexp-automaton.ts';
+import { parseRegExp } from './regexp-syntax.ts';
 import { corpus } from './test-corpus.test-support.ts';
 
 const ALL = 0xff;
