@@ -165,6 +165,8 @@ export interface ShardQueryRequest {
    * covers every window.
    */
   rescore?: RescoreSpec[];
+  /** Field collapsing: one hit per value of `field`, the top `k` groups. */
+  collapse?: { field: string };
 }
 
 /**
@@ -211,6 +213,8 @@ export interface ShardQueryResult {
    * double), whose values Elasticsearch writes as Java floats and doubles (`2.0`). Absent: none.
    */
   floatingKeys?: number;
+  /** With `collapse`: each hit's collapse value (null: the doc has none), aligned with `hits`. */
+  collapseValues?: SortValue[];
 }
 
 export interface ShardFetchRequest {

@@ -341,12 +341,13 @@ export function packedQueryReply(
   result: ShardQueryResult,
   shardIndex: number,
   fetched?: ShardFetchResult,
-): PackedReply & { aggregations?: ShardQueryResult['aggregations'] } {
-  const reply: PackedReply & { aggregations?: ShardQueryResult['aggregations'] } = packHits(
+): PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues'> {
+  const reply: PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues'> = packHits(
     result,
     shardIndex,
     fetched,
   );
   if (result.aggregations !== undefined) reply.aggregations = result.aggregations;
+  if (result.collapseValues !== undefined) reply.collapseValues = result.collapseValues;
   return reply;
 }

@@ -43,6 +43,7 @@ describe('query task wire form', () => {
           scoreMode: 'max',
         },
       ],
+      collapse: { field: 'group' },
     };
     expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);
   });

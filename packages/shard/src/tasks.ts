@@ -158,6 +158,7 @@ export type WorkerTask =
 /** The shard's hits (and, with `prefetch`, their documents) packed (hit-codec.ts). */
 export interface QueryTaskResult extends PackedReply {
   aggregations?: ShardQueryResult['aggregations'];
+  collapseValues?: ShardQueryResult['collapseValues'];
   /** The reader context kept for the fetch phase, when asked. */
   contextId?: number;
 }

@@ -107,9 +107,10 @@ export function latestReaderQuery(
 /** A result unpacked from packed hits, given the partial aggregations its reply carried beside them. */
 export function withAggregations(
   result: ShardQueryResult,
-  from: { aggregations?: ShardQueryResult['aggregations'] },
+  from: Pick<ShardQueryResult, 'aggregations' | 'collapseValues'>,
 ): ShardQueryResult {
   if (from.aggregations !== undefined) result.aggregations = from.aggregations;
+  if (from.collapseValues !== undefined) result.collapseValues = from.collapseValues;
   return result;
 }
 

@@ -132,7 +132,8 @@ async function searchLatest(
   // A small first page is fetched with the query: each shard sends the documents of its own
   // top `size` hits, which cover every hit of the page it can contribute.
   const prefetch =
-    search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE
+    // A collapsed page skips the groups another shard already gave: not a prefix of each shard's hits.
+    search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE && search.collapse === undefined
       ? { count: search.size, fetch: prefetchOptions(search, targets) }
       : undefined;
   const exec = latestReaderQuery(

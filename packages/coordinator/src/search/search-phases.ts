@@ -8,6 +8,7 @@ import type { ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { reduceAggregations } from './aggregations.ts';
+import { mergeCollapsed } from './collapse.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import {
   type ContextFetchPlan,
@@ -86,12 +87,15 @@ export async function runSearchPhases(
   if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
   const { search, sort, hasSort } = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
 
-  const page = mergeTopHits(
-    outcomes.map((o) => o.hits),
-    hitComparator(sort),
-    search.from,
-    search.size,
-  );
+  const page =
+    search.collapse !== undefined
+      ? mergeCollapsed(outcomes, hitComparator(sort), search.from, search.size)
+      : mergeTopHits(
+          outcomes.map((o) => o.hits),
+          hitComparator(sort),
+          search.from,
+          search.size,
+        );
   const scoreSorted = sort.some((x) => x.kind === 'score');
   let maxScore = Number.NaN;
   if (!hasSort || search.trackScores || scoreSorted) {

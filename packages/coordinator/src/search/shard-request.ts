@@ -61,6 +61,7 @@ export function shardRequests(
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
     if (search.minScore !== undefined) req.minScore = search.minScore;
     if (rescore) req.rescore = rescore;
+    if (search.collapse !== undefined) req.collapse = { field: search.collapse.field as string };
     if (search.aggs) {
       req.aggs = search.aggs;
       if (search.postFilter) req.postFilter = search.postFilter;

@@ -4,6 +4,7 @@
  */
 import { refuseUnhighlightable } from '@shoal/engine';
 import { notImplemented, type SearchRequest } from '@shoal/protocol';
+import { collapseField } from './collapse.ts';
 
 const IGNORED_KEY_FEATURES: Record<string, string> = {
   script_fields: 'script_fields',
@@ -13,7 +14,7 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
 };
 
 export function refuseUnsupported(req: SearchRequest): void {
-  if (req.collapse !== undefined) throw notImplemented('field collapsing (collapse)');
+  if (req.collapse !== undefined) collapseField(req);
   if (req.explain) throw notImplemented('explain');
   if (req.profile) throw notImplemented('profile');
   if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');

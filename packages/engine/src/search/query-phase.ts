@@ -18,6 +18,7 @@ import type {
   ShardQueryResult,
 } from '../contract.ts';
 import { ReaderSnapshot, type ShardReader } from '../index/shard-reader.ts';
+import { checkCollapseField, collectCollapsed } from './collapse.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
 import type { ShardContext } from './field-values.ts';
@@ -101,9 +102,10 @@ export function queryShard(
   ctx: QueryContext,
 ): { result: ShardQueryResult; positions: ScrollPosition[] } {
   const plan = planQuery(reader, mapping, req, ctx);
+  const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
     ? { total: 0, relation: 'eq', maxScore: Number.NaN, cands: [] }
-    : (tryFastPath(plan) ?? collectTopK(plan));
+    : (collapse ?? tryFastPath(plan) ?? collectTopK(plan));
   if (req.rescore !== undefined && found.cands.length > 0) {
     rescoreHits(found, req.rescore, plan.keys, reader, envOf(reader, mapping, ctx), plan.cancel);
   }
@@ -114,6 +116,7 @@ export function queryShard(
     maxScore: scored && found.total > 0 ? floatValue(found.maxScore) : Number.NaN,
     hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
   };
+  if (collapse) result.collapseValues = collapse.groups;
   const floating = floatingKeys(plan.keys);
   if (floating !== 0) result.floatingKeys = floating;
   if (req.aggs !== undefined) {
@@ -121,6 +124,12 @@ export function queryShard(
     result.aggregations = aggregateShard(reader, mapping, req.aggs, docs, ctx);
   }
   return { result, positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })) };
+}
+
+/** Field collapsing (collapse.ts): the field is checked even when the shard has nothing to search. */
+function collapsedOf(plan: QueryPlan, mapping: IndexMapping, field: string) {
+  checkCollapseField(mapping, field);
+  return plan.filter.empty ? undefined : collectCollapsed(plan, field);
 }
 
 /** The sort keys whose values are Java floats or doubles, as a bit mask (ShardQueryResult.floatingKeys). */
