@@ -165,6 +165,11 @@ export interface ShardQueryRequest {
    * covers every window.
    */
   rescore?: RescoreSpec[];
+  /**
+   * `terminate_after`: stop collecting after this many docs that pass the post_filter and
+   * min_score (terminate-after.ts); absent: no limit.
+   */
+  terminateAfter?: number;
   /** Field collapsing: one hit per value of `field`, the top `k` groups. */
   collapse?: { field: string };
 }
@@ -213,6 +218,8 @@ export interface ShardQueryResult {
    * double), whose values Elasticsearch writes as Java floats and doubles (`2.0`). Absent: none.
    */
   floatingKeys?: number;
+  /** Present when the request had `terminate_after`: whether collection stopped early. */
+  terminatedEarly?: boolean;
   /** With `collapse`: each hit's collapse value (null: the doc has none), aligned with `hits`. */
   collapseValues?: SortValue[];
 }

@@ -341,13 +341,11 @@ export function packedQueryReply(
   result: ShardQueryResult,
   shardIndex: number,
   fetched?: ShardFetchResult,
-): PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues'> {
-  const reply: PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues'> = packHits(
-    result,
-    shardIndex,
-    fetched,
-  );
+): PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> {
+  const reply: PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> =
+    packHits(result, shardIndex, fetched);
   if (result.aggregations !== undefined) reply.aggregations = result.aggregations;
   if (result.collapseValues !== undefined) reply.collapseValues = result.collapseValues;
+  if (result.terminatedEarly !== undefined) reply.terminatedEarly = result.terminatedEarly;
   return reply;
 }

@@ -43,6 +43,7 @@ describe('query task wire form', () => {
           scoreMode: 'max',
         },
       ],
+      terminateAfter: 7,
       collapse: { field: 'group' },
     };
     expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);

@@ -159,6 +159,8 @@ export type WorkerTask =
 export interface QueryTaskResult extends PackedReply {
   aggregations?: ShardQueryResult['aggregations'];
   collapseValues?: ShardQueryResult['collapseValues'];
+  /** Present when the query had `terminate_after` (ShardQueryResult.terminatedEarly). */
+  terminatedEarly?: boolean;
   /** The reader context kept for the fetch phase, when asked. */
   contextId?: number;
 }

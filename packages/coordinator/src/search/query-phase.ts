@@ -107,10 +107,11 @@ export function latestReaderQuery(
 /** A result unpacked from packed hits, given the partial aggregations its reply carried beside them. */
 export function withAggregations(
   result: ShardQueryResult,
-  from: Pick<ShardQueryResult, 'aggregations' | 'collapseValues'>,
+  from: Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'>,
 ): ShardQueryResult {
   if (from.aggregations !== undefined) result.aggregations = from.aggregations;
   if (from.collapseValues !== undefined) result.collapseValues = from.collapseValues;
+  if (from.terminatedEarly !== undefined) result.terminatedEarly = from.terminatedEarly;
   return result;
 }
 

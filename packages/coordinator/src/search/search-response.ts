@@ -92,6 +92,15 @@ export interface SearchResponseParts {
   aggregations?: Record<string, unknown>;
 }
 
+/**
+ * `terminated_early` as SearchPhaseController reduces it: true when any shard stopped early,
+ * absent when no shard answered a request with terminate_after.
+ */
+function terminatedEarly(p: SearchResponseParts): boolean | undefined {
+  if (p.req.terminateAfter === undefined || p.outcomes.length === 0) return undefined;
+  return p.outcomes.some((o) => o.result.terminatedEarly === true);
+}
+
 export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
   const shards: Record<string, unknown> = {
     total: p.totalShards,
@@ -114,6 +123,8 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   if (p.pitId !== undefined) out.pit_id = p.pitId;
   out.took = p.took;
   out.timed_out = false;
+  const terminated = terminatedEarly(p);
+  if (terminated !== undefined) out.terminated_early = terminated;
   out._shards = shards;
   out.hits = hits;
   if (p.aggregations !== undefined) out.aggregations = p.aggregations;

@@ -24,10 +24,11 @@ export const SCORE_SORT: SortSpec[] = [{ kind: 'score', order: 'desc' }];
 
 /**
  * Without aggregations, post_filter narrows the hits exactly as a scoreless filter would; with
- * them it goes to the shard on its own, as the aggregations must not see it.
+ * them it goes to the shard on its own, as the aggregations must not see it. With
+ * terminate_after it goes on its own too: Elasticsearch's hit-count shortcuts do not apply then.
  */
 export function effectiveQuery(search: SearchRequest): QueryNode {
-  return search.postFilter && !search.aggs
+  return search.postFilter && !search.aggs && search.terminateAfter === undefined
     ? { type: 'bool', must: [search.query], filter: [search.postFilter], should: [], mustNot: [], boost: 1 }
     : search.query;
 }
@@ -64,6 +65,10 @@ export function shardRequests(
     if (search.collapse !== undefined) req.collapse = { field: search.collapse.field as string };
     if (search.aggs) {
       req.aggs = search.aggs;
+      if (search.postFilter) req.postFilter = search.postFilter;
+    }
+    if (search.terminateAfter !== undefined) {
+      req.terminateAfter = search.terminateAfter;
       if (search.postFilter) req.postFilter = search.postFilter;
     }
     return req;

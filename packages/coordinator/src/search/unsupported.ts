@@ -17,7 +17,11 @@ export function refuseUnsupported(req: SearchRequest): void {
   if (req.collapse !== undefined) collapseField(req);
   if (req.explain) throw notImplemented('explain');
   if (req.profile) throw notImplemented('profile');
-  if (req.terminateAfter !== undefined) throw notImplemented('terminate_after');
+  // A scroll keeps no terminate_after for its later pages, which would then read on past the limit.
+  if (req.terminateAfter !== undefined && req.scrollKeepAliveMs !== undefined)
+    throw notImplemented('terminate_after with scroll');
+  if (req.terminateAfter !== undefined && req.collapse !== undefined)
+    throw notImplemented('terminate_after with collapse');
   if (req.highlight) refuseUnhighlighted(req);
   for (const key of req.ignoredKeys ?? []) {
     const feature = IGNORED_KEY_FEATURES[key];

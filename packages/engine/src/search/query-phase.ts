@@ -32,6 +32,7 @@ import { sliceFilter } from './slice.ts';
 import { valueReader } from './sort-doc-values.ts';
 import { resolveSortKeys, type SortKey } from './sort-keys.ts';
 import { compareSortTuples, compareSortValues, floatValue } from './sort-values.ts';
+import { collectUntilLimit } from './terminate-after.ts';
 import { type Candidate, TopK } from './top-k.ts';
 import { topLevelFields } from './top-level-fields.ts';
 import { collectTopScores } from './top-scores.ts';
@@ -80,6 +81,8 @@ export interface Collected {
   maxScore: number;
   /** Best first. */
   cands: Candidate[];
+  /** With terminate_after: whether collection stopped before the last doc (terminate-after.ts). */
+  terminatedEarly?: boolean;
 }
 
 export function executeQuery(
@@ -105,7 +108,10 @@ export function queryShard(
   const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
     ? { total: 0, relation: 'eq', maxScore: Number.NaN, cands: [] }
-    : (collapse ?? tryFastPath(plan) ?? collectTopK(plan));
+    : (collapse ??
+      (req.terminateAfter === undefined
+        ? (tryFastPath(plan) ?? collectTopK(plan))
+        : collectUntilLimit(plan, req.terminateAfter)));
   if (req.rescore !== undefined && found.cands.length > 0) {
     rescoreHits(found, req.rescore, plan.keys, reader, envOf(reader, mapping, ctx), plan.cancel);
   }
@@ -117,6 +123,7 @@ export function queryShard(
     hits: toHits(found.cands, plan.keys, req.shardIndex, scored),
   };
   if (collapse) result.collapseValues = collapse.groups;
+  if (found.terminatedEarly !== undefined) result.terminatedEarly = found.terminatedEarly;
   const floating = floatingKeys(plan.keys);
   if (floating !== 0) result.floatingKeys = floating;
   if (req.aggs !== undefined) {
