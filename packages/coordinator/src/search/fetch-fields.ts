@@ -17,7 +17,8 @@ import { withCollapseDocValues } from './collapse.ts';
 /** What the shards' fetch needs; undefined when the search uses none of the three options. */
 export function fetchFieldsSpec(search: SearchRequest): FetchFieldsSpec | undefined {
   const { fetchFields, storedFields } = search;
-  const docValueFields = search.collapse !== undefined ? withCollapseDocValues(search) : search.docValueFields;
+  const docValueFields =
+    search.collapse !== undefined ? withCollapseDocValues(search) : search.docValueFields;
   if (!fetchFields && !docValueFields && !storedFields) return undefined;
   const spec: FetchFieldsSpec = {};
   if (fetchFields && fetchFields.length > 0) spec.fields = fetchFields;
