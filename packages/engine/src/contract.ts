@@ -160,6 +160,8 @@ export interface ShardQueryRequest {
   postFilter?: QueryNode;
   /** `min_score`: docs scoring below it are neither hits, counted, nor aggregated. */
   minScore?: number;
+  /** The index's query limits where they are not the defaults. */
+  limits?: QueryLimits;
   /**
    * Query rescorers applied in order to the shard's top hits (sorted by score); `k` then
    * covers every window.
@@ -172,6 +174,15 @@ export interface ShardQueryRequest {
   terminateAfter?: number;
   /** Field collapsing: one hit per value of `field`, the top `k` groups. */
   collapse?: { field: string };
+}
+
+/**
+ * Index settings that bound what a query may build (IndexSettings): `index.max_terms_count`
+ * (65536) and `index.max_regex_length` (1000). Present only where an index changed them.
+ */
+export interface QueryLimits {
+  maxTermsCount?: number;
+  maxRegexLength?: number;
 }
 
 /**

@@ -34,6 +34,7 @@ describe('query task wire form', () => {
       aggs: { a: {} } as unknown as Required<ShardQueryRequest>['aggs'],
       postFilter: { type: 'match_none' },
       minScore: 0.5,
+      limits: { maxTermsCount: 10, maxRegexLength: 20 },
       rescore: [
         {
           windowSize: 5,

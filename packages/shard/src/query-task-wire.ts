@@ -52,6 +52,7 @@ function copyOptional(
   if (from.aggs !== undefined) to.aggs = from.aggs;
   if (from.postFilter !== undefined) to.postFilter = from.postFilter;
   if (from.minScore !== undefined) to.minScore = from.minScore;
+  if (from.limits !== undefined) to.limits = from.limits;
   if (from.rescore !== undefined) to.rescore = from.rescore;
   if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
   if (from.collapse !== undefined) to.collapse = from.collapse;

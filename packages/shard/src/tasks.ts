@@ -4,6 +4,7 @@
  */
 import type {
   GetResult,
+  QueryLimits,
   ShardDocsStats,
   ShardFetchRequest,
   ShardFetchResult,
@@ -134,6 +135,8 @@ export type WorkerTask =
       minScore?: number;
       /** Count at most this many docs (`terminated_early` when more match). */
       terminateAfter?: number;
+      /** The index's query limits where they are not the defaults. */
+      limits?: QueryLimits;
     }
   | {
       t: 'fetch';

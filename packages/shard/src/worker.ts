@@ -189,6 +189,7 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
             nowMillis: Date.now(),
           },
           task.minScore,
+          task.limits,
         );
         // terminate_after: the shard stops collecting once that many docs are counted.
         const limit = task.terminateAfter;

@@ -2,10 +2,17 @@
 import { parseCountRequest, withAliasFilter } from '@shoal/protocol';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import type { IndexMetadata } from '../state/index-metadata.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
+import { queryLimits } from './shard-request.ts';
 import { searchShardTargets } from './shard-targets.ts';
+
+function queryLimitsOption(meta: IndexMetadata) {
+  const limits = queryLimits(meta);
+  return limits ? { limits } : {};
+}
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
   const { query, minScore, terminateAfter } = parseCountRequest(req.json(), req.query, { path: req.path });
@@ -34,6 +41,7 @@ export async function executeCount(req: RestRequest, s: NodeServices): Promise<R
             cancel,
             ...(minScore !== undefined && { minScore }),
             ...(terminateAfter !== undefined && { terminateAfter }),
+            ...queryLimitsOption(t.meta),
           });
           count += r.count;
           if (r.terminatedEarly) terminatedEarly = true;

@@ -2,7 +2,13 @@
  * What every kind of search sends each shard: the query (post_filter folded in), the sort,
  * how many candidates, the aggregations, and the per-index result-window check a shard would make.
  */
-import type { ShardQueryRequest, ShardSlice } from '@shoal/engine';
+import {
+  DEFAULT_MAX_REGEX_LENGTH,
+  DEFAULT_MAX_TERMS_COUNT,
+  type QueryLimits,
+  type ShardQueryRequest,
+  type ShardSlice,
+} from '@shoal/engine';
 import {
   getInt,
   illegalArgument,
@@ -61,6 +67,8 @@ export function shardRequests(
       req.searchAfter = search.searchAfter as ShardQueryRequest['searchAfter'];
     if (search.slice) req.slice = shardSlice(search.slice, t.shardIndex, numShards, sliceContext);
     if (search.minScore !== undefined) req.minScore = search.minScore;
+    const limits = queryLimits(t.meta);
+    if (limits) req.limits = limits;
     if (rescore) req.rescore = rescore;
     if (search.collapse !== undefined) req.collapse = { field: search.collapse.field as string };
     if (search.aggs) {
@@ -107,7 +115,14 @@ export function applyShardLimits(
 }
 
 /** The limits of an index; IndexMetadata is replaced, never mutated, so they are read once. */
-const limitsOf = new WeakMap<IndexMetadata, { window: number; maxSlices: number }>();
+interface IndexLimits {
+  window: number;
+  maxSlices: number;
+  /** What the shard's query may build, where the index changed the defaults. */
+  query: QueryLimits | undefined;
+}
+
+const limitsOf = new WeakMap<IndexMetadata, IndexLimits>();
 
 /**
  * DefaultSearchContext.preProcess: a sort other than the score's (SortBuilder.buildSort leaves
@@ -130,16 +145,33 @@ function rescoreError(meta: IndexMetadata, search: SearchRequest, rescorers: rea
   return null;
 }
 
-function indexLimits(meta: IndexMetadata): { window: number; maxSlices: number } {
+function indexLimits(meta: IndexMetadata): IndexLimits {
   let limits = limitsOf.get(meta);
   if (!limits) {
     limits = {
       window: getInt(meta.settings, 'index.max_result_window'),
       maxSlices: getInt(meta.settings, 'index.max_slices_per_scroll'),
+      query: queryLimitsOf(meta),
     };
     limitsOf.set(meta, limits);
   }
   return limits;
+}
+
+function queryLimitsOf(meta: IndexMetadata): QueryLimits | undefined {
+  const maxTermsCount = getInt(meta.settings, 'index.max_terms_count');
+  const maxRegexLength = getInt(meta.settings, 'index.max_regex_length');
+  if (maxTermsCount === DEFAULT_MAX_TERMS_COUNT && maxRegexLength === DEFAULT_MAX_REGEX_LENGTH)
+    return undefined;
+  const limits: QueryLimits = {};
+  if (maxTermsCount !== DEFAULT_MAX_TERMS_COUNT) limits.maxTermsCount = maxTermsCount;
+  if (maxRegexLength !== DEFAULT_MAX_REGEX_LENGTH) limits.maxRegexLength = maxRegexLength;
+  return limits;
+}
+
+/** The query limits the shards of `meta` apply, where the index changed the defaults. */
+export function queryLimits(meta: IndexMetadata): QueryLimits | undefined {
+  return indexLimits(meta).query;
 }
 
 function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean) {

@@ -1,4 +1,4 @@
-import type { IndexMapping } from '../contract.ts';
+import type { IndexMapping, QueryLimits } from '../contract.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import type { ShardContext } from './field-values.ts';
 
@@ -9,4 +9,6 @@ export interface CompileEnv extends ShardContext {
   nowMillis: number;
   /** The shard's number (random_score salts its seed with it); 0 when not given. */
   shardId?: number;
+  /** The index's query limits where they are not the defaults. */
+  limits?: QueryLimits;
 }

@@ -16,6 +16,7 @@ import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
+import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
 import { regexpQuery } from './regexp.ts';
 import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
@@ -58,6 +59,7 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       if (node.field === '_index') return indexQuery(env, [String(node.value)], boost);
       return withField(env, node.field, (fd) => termQuery(env, fd, node.value, boost, node.caseInsensitive));
     case 'terms':
+      checkTermsCount(env, node.field, node.values.length);
       if (node.field === '_id') return idsQuery(node.values.map(String), boost);
       if (node.field === '_index') return indexQuery(env, node.values.map(String), boost);
       return withField(env, node.field, (fd) => termsQuery(env, fd, node.values, boost));
@@ -139,6 +141,19 @@ function perField(
   });
   if (clauses.length === 0) return NONE;
   return clauses.length === 1 ? clauses[0]! : new DisMaxWeight(clauses, node.tieBreaker);
+}
+
+/** TermsQueryBuilder.doToQuery: a mapped field (unmapped ones rewrite to match_none first). */
+function checkTermsCount(env: CompileEnv, field: string, count: number): void {
+  const max = env.limits?.maxTermsCount ?? DEFAULT_MAX_TERMS_COUNT;
+  if (count <= max) return;
+  if (field !== '_id' && field !== '_index' && !env.mapping.field(field)) return;
+  throw failedToCreateQuery(
+    env,
+    illegalArgument(
+      `The number of terms [${count}] used in the Terms Query request has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`,
+    ),
+  );
 }
 
 /** `_index` queries: every doc of this shard or none, by the index name (`*` patterns allowed). */

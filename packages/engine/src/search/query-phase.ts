@@ -12,6 +12,7 @@ import { aggregateShard } from '../aggs/aggregate-shard.ts';
 import { QueryDocs } from '../aggs/query-docs.ts';
 import type {
   IndexMapping,
+  QueryLimits,
   ScrollPosition,
   ShardHitRef,
   ShardQueryRequest,
@@ -113,7 +114,7 @@ export function queryShard(
         ? (tryFastPath(plan) ?? collectTopK(plan))
         : collectUntilLimit(plan, req.terminateAfter)));
   if (req.rescore !== undefined && found.cands.length > 0) {
-    rescoreHits(found, req.rescore, plan.keys, reader, envOf(reader, mapping, ctx), plan.cancel);
+    rescoreHits(found, req.rescore, plan.keys, reader, envOf(reader, mapping, ctx, req.limits), plan.cancel);
   }
   const scored = plan.needsScores;
   const result: ShardQueryResult = {
@@ -157,9 +158,10 @@ export function countQuery(
   query: QueryNode,
   ctx: QueryContext,
   minScore?: number,
+  limits?: QueryLimits,
 ): number {
   const cancel = new CancelCheck(ctx);
-  const compiled = compileQuery(query, envOf(reader, mapping, ctx));
+  const compiled = compileQuery(query, envOf(reader, mapping, ctx, limits));
   const weight = minScore === undefined ? compiled : new MinScoreWeight(compiled, minScore);
   return countAll(weight, reader, liveDocsFilter(reader), cancel);
 }
@@ -184,8 +186,13 @@ export function checkQuery(
   }
 }
 
-function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): CompileEnv {
-  return {
+function envOf(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  ctx: QueryContext,
+  limits?: QueryLimits,
+): CompileEnv {
+  const env: CompileEnv = {
     reader,
     mapping: topLevelFields(mapping),
     index: ctx.index,
@@ -193,6 +200,8 @@ function envOf(reader: ShardReader, mapping: IndexMapping, ctx: QueryContext): C
     nowMillis: ctx.nowMillis,
     shardId: ctx.shardId,
   };
+  if (limits) env.limits = limits;
+  return env;
 }
 
 function planQuery(
@@ -217,7 +226,7 @@ function planQuery(
     });
   }
   const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
-  const env = envOf(reader, mapping, ctx);
+  const env = envOf(reader, mapping, ctx, req.limits);
   const post = req.postFilter;
   const withMinScore = (w: Weight) => (req.minScore === undefined ? w : new MinScoreWeight(w, req.minScore));
   const weight = withMinScore(

@@ -12,25 +12,19 @@ import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { checkSearchable, failedToCreateQuery } from './field-values.ts';
 import { parseRewrite, type Rewrite, termClauses } from './fuzzy.ts';
+import { DEFAULT_MAX_REGEX_LENGTH } from './query-limits.ts';
 import { type CompiledRegExp, compileRegExp } from './regexp-automaton.ts';
 import { dictionaryDocs, prefixRange } from './segment-scans.ts';
 import { ConstantWeight, MatchNoneWeight, type Weight } from './weights.ts';
 
 type RegexpNode = Extract<QueryNode, { type: 'regexp' }>;
 
-/** IndexSettings.MAX_REGEX_LENGTH_SETTING's default. */
-export const DEFAULT_MAX_REGEX_LENGTH = 1000;
-
 /**
  * RegexpQueryBuilder.doToQuery over one reader. `field` is undefined for an unmapped field,
  * whose pattern is still parsed (and may fail) though it matches nothing.
  */
-export function regexpQuery(
-  env: CompileEnv,
-  node: RegexpNode,
-  boost: number,
-  maxRegexLength: number = DEFAULT_MAX_REGEX_LENGTH,
-): Weight {
+export function regexpQuery(env: CompileEnv, node: RegexpNode, boost: number): Weight {
+  const maxRegexLength = env.limits?.maxRegexLength ?? DEFAULT_MAX_REGEX_LENGTH;
   if (node.value.length > maxRegexLength) {
     throw failedToCreateQuery(
       env,

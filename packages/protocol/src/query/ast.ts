@@ -53,6 +53,10 @@ export type QueryNode =
       /** Syntax flags as sent (RegexpFlag bits or flags_value); the shard keeps Lucene's 0xff. */
       flags: number;
       caseInsensitive: boolean;
+      /**
+       * Lucene's bound on determinizing the pattern. Shoal's matcher (regexp-automaton.ts) never
+       * determinizes, so no pattern is too complex for it and the bound is never reached.
+       */
       maxDeterminizedStates: number;
       /** The rewrite method's name; absent means constant_score. */
       rewrite?: string;

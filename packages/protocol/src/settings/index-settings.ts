@@ -81,6 +81,7 @@ export const INDEX_SETTINGS: readonly Setting[] = [
   index('index.highlight.max_analyzed_offset', { kind: 'int', min: 1 }, '1000000', { dynamic: true }),
   index('index.max_docvalue_fields_search', { kind: 'int', min: 0 }, '100', { dynamic: true }),
   index('index.max_terms_count', { kind: 'int', min: 1 }, '65536', { dynamic: true }),
+  index('index.max_regex_length', { kind: 'int', min: 1 }, '1000', { dynamic: true }),
   index('index.query.default_field', { kind: 'list' }, ['*'], { dynamic: true }),
   index('index.mapping.total_fields.limit', { kind: 'int', min: 0 }, '1000', { dynamic: true }),
   index(
