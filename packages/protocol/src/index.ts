@@ -34,6 +34,7 @@ export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } fr
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
+export { longHash } from './query/score-functions.ts';
 export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';
 export { filterPath } from './rest/filter-path.ts';
 export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';

@@ -4,7 +4,15 @@
  * fails the way doToFunction fails: inside SearchExecutionContext.toQuery, so that most errors
  * become `failed to create query: …` query_shard_exceptions.
  */
-import { illegalArgument, javaDouble, murmur3x86_32, type QueryNode, ShoalError } from '@shoal/protocol';
+import {
+  illegalArgument,
+  javaDouble,
+  javaStringHash,
+  longHash,
+  murmur3x86_32,
+  type QueryNode,
+  ShoalError,
+} from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import type { NumericValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
@@ -133,19 +141,6 @@ export function mix32(k: number): number {
   return k ^ (k >>> 16);
 }
 
-/** Java's String.hashCode over UTF-16 code units. */
-function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
-/** Java's Long.hashCode of a millisecond count. */
-function longHash(v: number): number {
-  const u = BigInt.asUintN(64, BigInt(v));
-  return Number(BigInt.asIntN(32, (u ^ (u >> 32n)) & 0xffffffffn));
-}
-
 const UTF8 = new TextEncoder();
 
 /** The lower 24 bits of a hash as a float in [0, 1). */
@@ -165,7 +160,7 @@ function randomScore(
 ): (rs: ReaderSegment) => LeafFunction {
   const salt = (javaStringHash(env.index) << 10) | (env.shardId ?? 0);
   const byDoc = () => {
-    const salted = mix32(longHash(env.nowMillis) ^ salt);
+    const salted = mix32(longHash(BigInt(env.nowMillis)) ^ salt);
     return (rs: ReaderSegment): LeafFunction =>
       (doc) =>
         unit(mix32((rs.docBase + doc) ^ salted));

@@ -6,6 +6,7 @@
  * DecayFunctionBuilder keeps them as bytes until doToFunction).
  */
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { javaStringHash } from '../settings/java-hash-order.ts';
 import type { ScoreFunctionBody } from './ast.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, isValue, type ParseCtx } from './parse-context.ts';
@@ -168,13 +169,6 @@ export function enumValue<T extends string>(allowed: readonly T[], value: string
   const lower = value.toLowerCase() as T;
   if (allowed.includes(lower)) return lower;
   throw illegalArgument(`No enum constant ${javaClass}.${value.toUpperCase()}`);
-}
-
-/** Java's String.hashCode over UTF-16 code units. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
 }
 
 /** Java's Long.hashCode: the two halves xor'ed. */
