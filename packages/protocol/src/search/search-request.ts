@@ -71,8 +71,8 @@ export interface SearchRequest {
   /** The `highlight` object: shards highlight the fetched hits with it. */
   highlight?: HighlightSpec;
   /**
-   * Body keys Elasticsearch accepts that Shoal parsed and does not act on (`script_fields`,
-   * `stored_fields`, `docvalue_fields`, `fields`, `suggest`, …).
+   * Body keys Elasticsearch accepts that Shoal does not run (`script_fields`, `suggest`, `ext`,
+   * `runtime_mappings`): the coordinator refuses each with a 501 naming it (unsupported.ts).
    */
   ignoredKeys?: string[];
 }
