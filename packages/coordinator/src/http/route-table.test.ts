@@ -35,6 +35,21 @@ describe('FirstMatchRouter', () => {
     }
   });
 
+  it('answers a repeated path as the first time, and a route added later is found', () => {
+    const router = new FirstMatchRouter<number>();
+    router.add('POST', '/:index/_search', 1);
+    const first = router.match('POST', '/flights/_search');
+    expect(router.match('POST', '/flights/_search')).toEqual(first);
+    expect(first[0][0]?.[1]).toEqual({ index: 'flights' });
+    expect(router.match('POST', '/flights/_count')[0]).toEqual([]);
+    router.add('POST', '/:index/_count', 2);
+    expect(router.match('POST', '/flights/_count')[0][0]?.[0]).toBe(2);
+    // Past its bound the router forgets its answers, never gives a wrong one.
+    for (let i = 0; i < 3000; i++) {
+      expect(router.match('POST', `/i${i}/_search`)[0][0]?.[1]).toEqual({ index: `i${i}` });
+    }
+  });
+
   it('refuses route paths it cannot match exactly', () => {
     const router = new FirstMatchRouter<number>();
     expect(() => router.add('GET', '/files/*', 1)).toThrow('unsupported route path');

@@ -65,8 +65,15 @@ export class FirstMatchRouter<T> implements Router<T> {
   /** By method, then by segment count, in registration order. */
   private readonly byMethod = new Map<string, RouterEntry<T>[][]>();
   private added = 0;
+  /**
+   * Answers by method and path: clients send the same few paths (`/{index}/_search`,
+   * `/_bulk`) over and over, and a match walks every route of that length. Bounded; emptied
+   * when full or when a route is added.
+   */
+  private readonly answered = new Map<string, Result<T>>();
 
   add(method: string, path: string, handler: T): void {
+    this.answered.clear();
     const parts = splitPath(path);
     const literals: (string | null)[] = [];
     const names: (string | null)[] = [];
@@ -94,6 +101,18 @@ export class FirstMatchRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
+    // Method names hold no space: the key is unambiguous.
+    const key = `${method} ${path}`;
+    let result = this.answered.get(key);
+    if (result === undefined) {
+      result = this.find(method, path);
+      if (this.answered.size >= ANSWERED_MAX) this.answered.clear();
+      this.answered.set(key, result);
+    }
+    return result;
+  }
+
+  private find(method: string, path: string): Result<T> {
     const parts = splitPath(path);
     const own = this.byMethod.get(method)?.[parts.length];
     const any = this.byMethod.get('ALL')?.[parts.length];
@@ -110,6 +129,9 @@ export class FirstMatchRouter<T> implements Router<T> {
     return [[[found.handler, params]]];
   }
 }
+
+/** How many method-and-path answers the router keeps. */
+const ANSWERED_MAX = 1024;
 
 function splitPath(path: string): string[] {
   const parts = path.split('/');

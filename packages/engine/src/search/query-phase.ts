@@ -228,9 +228,9 @@ function planQuery(
   const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
   const env = envOf(reader, mapping, ctx, req.limits);
   const post = req.postFilter;
-  const withMinScore = (w: Weight) => (req.minScore === undefined ? w : new MinScoreWeight(w, req.minScore));
   const weight = withMinScore(
     compileQuery(post === undefined ? req.query : withPostFilter(req.query, post), env),
+    req.minScore,
   );
   const needsScores = req.trackScores || keys.some((k) => k.spec.kind === 'score');
   const plan: QueryPlan = {
@@ -245,8 +245,16 @@ function planQuery(
     filter,
   };
   if (post !== undefined && req.aggs !== undefined)
-    plan.aggWeight = withMinScore(compileQuery(req.query, env));
+    plan.aggWeight = withMinScore(compileQuery(req.query, env), req.minScore);
   return plan;
+}
+
+/**
+ * The weight narrowed to `min_score`. A module function, not a closure in planQuery: a closure
+ * is made (and, under tsx, named with a defineProperty) on every query task.
+ */
+function withMinScore(w: Weight, minScore: number | undefined): Weight {
+  return minScore === undefined ? w : new MinScoreWeight(w, minScore);
 }
 
 /** The hits' query: the query's matches (and scores) narrowed by the post_filter. */
