@@ -96,10 +96,21 @@ export function positionClause(
   boost: number,
   fuzzy?: FuzzyOptions,
 ): Weight {
-  const one = (t: string) =>
-    fuzzy ? fuzzyQuery(env, field, t, fuzzy, boost) : scoredTerm(env, field.path, t, boost);
-  if (terms.length === 1) return one(terms[0]!);
-  return new BoolWeight([], [], terms.map(one), [], 1);
+  if (terms.length === 1) return termClause(env, field, terms[0]!, boost, fuzzy);
+  const clauses: Weight[] = new Array(terms.length);
+  for (let i = 0; i < terms.length; i++) clauses[i] = termClause(env, field, terms[i]!, boost, fuzzy);
+  return new BoolWeight([], [], clauses, [], 1);
+}
+
+/** One term of a position: a scored term, or its fuzzy expansion. */
+function termClause(
+  env: CompileEnv,
+  field: ResolvedField,
+  term: string,
+  boost: number,
+  fuzzy: FuzzyOptions | undefined,
+): Weight {
+  return fuzzy ? fuzzyQuery(env, field, term, fuzzy, boost) : scoredTerm(env, field.path, term, boost);
 }
 
 /**

@@ -178,7 +178,8 @@ function fieldOrder(plan: QueryPlan): Collected {
     missing: fs.missing,
     score,
     tiebreak: keys.length === 2,
-    step: () => plan.cancel.step(),
+    // The plan's own check, not a closure over it: a closure is made (and named) per task.
+    cancel: plan.cancel,
   };
   let total = matchAll ? filter.total : 0;
   const permKey = permutationKey(fs, key.reverse);

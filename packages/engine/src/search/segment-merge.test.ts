@@ -43,7 +43,7 @@ describe('merging segments walked in sort order', () => {
             missing: null,
             score: 1,
             tiebreak: false,
-            step: () => {},
+            cancel: { step() {} },
           };
           let docBase = 0;
           const all: Candidate[] = [];

@@ -19,7 +19,7 @@ export interface StreamShape {
   /** The sort has a `_doc` / `_shard_doc` tiebreak key: candidates carry the doc as a value. */
   tiebreak: boolean;
   /** Polled once per position walked (cancellation). */
-  step: () => void;
+  cancel: { step(): void };
 }
 
 /** The doc at position p of a segment's sort order (missing docs first or last). */
@@ -67,7 +67,7 @@ export class SegmentStream {
   advance(): boolean {
     const { perm, accept, excluded, shape } = this;
     for (; this.p < this.n; this.p++) {
-      shape.step();
+      shape.cancel.step();
       const d = docAt(perm, this.p, shape.missingFirst);
       if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
       const doc = this.rs.docBase + d;
