@@ -34,7 +34,7 @@ import {
 import { type ResumedQuery, ScrollWindow, scrollWindowBytes } from './scroll-window.ts';
 
 import type { ShardHost } from './shard-host.ts';
-import type { QueryTaskResult, ShardKey } from './tasks.ts';
+import type { ShardKey, WireTaskResults } from './tasks.ts';
 
 /** What the scroll windows of one shard worker thread may hold before read-ahead stops. */
 const READ_AHEAD_BUDGET_BYTES = 128 * 1024 * 1024;
@@ -333,7 +333,7 @@ export function pitQuery(
   pit: PitQuery,
   cancel: CancelToken,
   deps: ContextDeps,
-): QueryTaskResult {
+): WireTaskResults['query'] {
   const ctx = deps.contexts.use(key, pit.context, pit.keepAliveMs);
   const h = deps.host(key);
   const filtered = ctx.aliasFilter ? { ...req, query: withAliasFilter(req.query, ctx.aliasFilter) } : req;

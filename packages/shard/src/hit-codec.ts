@@ -26,6 +26,7 @@ import {
   readHeader,
   writeHeader,
 } from './packed-header.ts';
+import type { SlotRef, SlotWriter } from './reply-slots.ts';
 
 export type { Column, PackedHits, PackedReply } from './packed-header.ts';
 
@@ -79,6 +80,22 @@ export function packHits(
   fetched?: ShardFetchResult,
   rendered?: RenderedHits,
 ): PackedReply {
+  return pack(result, shardIndex, fetched, rendered, undefined) as PackedReply;
+}
+
+/**
+ * A reply as it leaves the worker: the packed bytes in a buffer of their own, or in a reply
+ * slot (reply-slots.ts) that the coordinator's ShardWorker copies them out of.
+ */
+export type WirePackedReply = Omit<PackedReply, 'bytes'> & { bytes?: Uint8Array; slot?: SlotRef };
+
+function pack(
+  result: ShardQueryResult,
+  shardIndex: number,
+  fetched: ShardFetchResult | undefined,
+  rendered: RenderedHits | undefined,
+  slots: SlotWriter | undefined,
+): WirePackedReply {
   const hits = result.hits;
   const n = hits.length;
   const layout = new Layout();
@@ -116,9 +133,11 @@ export function packHits(
       length: rendered.bytes.byteLength,
     };
   }
-  const buf = new ArrayBuffer(layout.size);
+  const claimed = slots?.claim(layout.size);
   // One view per element type over the whole buffer: every offset is 8-byte aligned.
-  const v = new BufferViews(buf, 0, layout.size);
+  const v = claimed
+    ? new BufferViews(slots!.buffer, claimed.base, layout.size)
+    : new BufferViews(new ArrayBuffer(layout.size), 0, layout.size);
   const f64 = v.f64;
   const i32 = v.i32;
   const s = scores >> 3;
@@ -169,7 +188,7 @@ export function packHits(
   if (fetch) packed.fetch = fetch;
   if (packedRendered) packed.rendered = packedRendered;
   const extra = writeHeader(f64, packed);
-  const reply: PackedReply = { bytes: new Uint8Array(buf) };
+  const reply: WirePackedReply = claimed ? { slot: claimed.ref } : { bytes: v.u8 };
   if (fetch) reply.ids = ids;
   if (extra) reply.extra = extra;
   if (fetched?.fieldsJson) reply.extra = { ...reply.extra, fields: fetched.fieldsJson };
@@ -255,7 +274,7 @@ export function renderedHits(reply: PackedReply): RenderedHits | undefined {
 }
 
 function renderedViews(
-  buf: ArrayBuffer,
+  buf: ArrayBufferLike,
   base: number,
   r: PackedRendered | undefined,
 ): RenderedHits | undefined {
@@ -303,7 +322,7 @@ export class BufferViews {
   private _i64: BigInt64Array | undefined;
 
   constructor(
-    readonly buf: ArrayBuffer,
+    readonly buf: ArrayBufferLike,
     readonly base: number,
     readonly length: number,
   ) {
@@ -341,9 +360,16 @@ export function packedQueryReply(
   result: ShardQueryResult,
   shardIndex: number,
   fetched?: ShardFetchResult,
-): PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> {
-  const reply: PackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> =
-    packHits(result, shardIndex, fetched);
+  slots?: SlotWriter,
+): WirePackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> {
+  const reply: WirePackedReply &
+    Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> = pack(
+    result,
+    shardIndex,
+    fetched,
+    undefined,
+    slots,
+  );
   if (result.aggregations !== undefined) reply.aggregations = result.aggregations;
   if (result.collapseValues !== undefined) reply.collapseValues = result.collapseValues;
   if (result.terminatedEarly !== undefined) reply.terminatedEarly = result.terminatedEarly;

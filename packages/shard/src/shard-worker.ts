@@ -8,6 +8,8 @@
 import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
 import type { CounterRef } from './context-counters.ts';
+import type { WirePackedReply } from './hit-codec.ts';
+import { replySlotsBuffer, SlotReader } from './reply-slots.ts';
 import type { ShardKey, ShardWorkerData, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
 import type { ThreadScheduling } from './thread-scheduling.ts';
 import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
@@ -27,6 +29,8 @@ export class ShardWorker {
   readonly shards = new Set<ShardKey>();
   private failedListeners: ((keys: ShardKey[], reason: string) => void)[] = [];
   private closed = false;
+  /** Where the thread packs query replies (reply-slots.ts); shared with every thread the pool starts. */
+  private readonly slots = new SlotReader(replySlotsBuffer());
 
   /**
    * `counters` (this thread's row of the node's search-context counters) and `cancel` (the
@@ -62,6 +66,7 @@ export class ShardWorker {
             counters: opts.counters,
             cancel: opts.cancel,
             scheduling: opts.scheduling ?? 'batch',
+            replySlots: this.slots.buffer,
           } satisfies ShardWorkerData,
         }),
     );
@@ -111,7 +116,23 @@ export class ShardWorker {
       throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
     }
     if ('error' in reply) throw ShoalError.fromWire(reply.error);
-    return reply.ok;
+    const ok = reply.ok as WirePackedReply;
+    if (ok !== null && typeof ok === 'object' && ok.slot !== undefined) this.fromSlot(ok);
+    return ok as TaskResults[K];
+  }
+
+  /** Copies a reply's packed bytes out of its slot (freeing the slot) to where callers read them. */
+  private fromSlot(reply: WirePackedReply): void {
+    const bytes = this.slots.take(reply.slot!);
+    if (!bytes) {
+      throw new ShoalError(
+        'node_closed_exception',
+        `shard worker [${this.id}] failed: its reply slot was taken by a new thread`,
+        500,
+      );
+    }
+    reply.bytes = bytes;
+    reply.slot = undefined;
   }
 
   get queueSize(): number {

@@ -18,6 +18,7 @@ import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
 import type { PackedReply } from './hit-codec.ts';
 import type { WireFetchOptions, WireQueryRequest } from './query-task-wire.ts';
+import type { SlotRef } from './reply-slots.ts';
 import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
 /** What every shard worker thread is started with. */
@@ -28,6 +29,8 @@ export interface ShardWorkerData {
   cancel?: SharedArrayBuffer;
   /** The kernel scheduling policy the thread moves itself to (thread-scheduling.ts). */
   scheduling?: ThreadScheduling;
+  /** The thread's reply slots (reply-slots.ts), shared with its ShardWorker. */
+  replySlots?: SharedArrayBuffer;
 }
 
 /** Identifies a shard copy inside a worker: `<indexUuid>/<shardId>`. */
@@ -226,6 +229,14 @@ export interface TaskResults extends ContextTaskResults {
   crash: Record<string, never>;
 }
 
-export type TaskReply<K extends keyof TaskResults> = { ok: TaskResults[K] } | { error: WireError };
+/**
+ * What each task's reply carries across the thread: a query's packed bytes may instead sit in
+ * a reply slot (reply-slots.ts), which ShardWorker.run copies them out of.
+ */
+export type WireTaskResults = Omit<TaskResults, 'query'> & {
+  query: Omit<QueryTaskResult, 'bytes'> & { bytes?: Uint8Array; slot?: SlotRef };
+};
+
+export type TaskReply<K extends keyof TaskResults> = { ok: WireTaskResults[K] } | { error: WireError };
 
 export type { ShardWriteResult, SourceFilter };

@@ -6,7 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache } from '@shoal/engine';
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
@@ -15,6 +15,7 @@ import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './cont
 import { packedQueryReply } from './hit-codec.ts';
 import { fromWireFetch, fromWireQuery } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
+import { SlotWriter } from './reply-slots.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
   PackedWriteOp,
@@ -22,6 +23,7 @@ import type {
   ShardWorkerData,
   TaskReply,
   TaskResults,
+  WireTaskResults,
   WorkerTask,
   WriteTask,
 } from './tasks.ts';
@@ -37,6 +39,8 @@ function fullGc(): void {
 const contexts = new ReaderContexts();
 const startData = workerData as ShardWorkerData | null;
 contexts.attach(startData?.counters);
+/** Where query replies are packed when they fit (reply-slots.ts). */
+const replySlots = startData?.replySlots ? new SlotWriter(startData.replySlots, threadId) : undefined;
 /** Settles once the thread has moved to its scheduling policy (or found it cannot). */
 const scheduling = applyThreadScheduling(startData?.scheduling ?? 'batch');
 
@@ -95,7 +99,7 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
   });
 }
 
-async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
+async function run(task: WorkerTask): Promise<WireTaskResults[keyof WireTaskResults]> {
   switch (task.t) {
     case 'open': {
       let h = shards.get(task.key);
@@ -157,16 +161,17 @@ async function run(task: WorkerTask): Promise<TaskResults[keyof TaskResults]> {
             result,
             req.shardIndex,
             executeFetch(reader, { ...fromWireFetch(task.prefetch), docs }, h.mapping, h.spec.index),
+            replySlots,
           );
         }
         if (task.keepContext && result.hits.length > 0) {
           kept = true;
           return {
-            ...packedQueryReply(result, req.shardIndex),
+            ...packedQueryReply(result, req.shardIndex, undefined, replySlots),
             contextId: contexts.openTransient(task.key, reader),
           };
         }
-        return packedQueryReply(result, req.shardIndex);
+        return packedQueryReply(result, req.shardIndex, undefined, replySlots);
       } finally {
         if (!kept) reader.release();
         h.searchStats.queryTotal++;
