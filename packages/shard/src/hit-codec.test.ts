@@ -58,6 +58,13 @@ describe('packed hits', () => {
     });
     expect(new TextDecoder().decode(back.fetched!.sourceBytes)).toBe(sources.join(''));
     expect([...back.fetched!.sourceOffsets]).toEqual([...fetched.sourceOffsets]);
+    // The same documents given one by one (as the shard thread fetches a small page) pack alike.
+    const { sourceBytes: _b, sourceOffsets: _o, ...rest } = fetched;
+    const pieces = sources.map((x) => enc.encode(x));
+    const byPiece = packHits(result, 3, { ...rest, sources: pieces, sourceLength: bytes.length });
+    expect([...byPiece.bytes]).toEqual([...copy.bytes]);
+    const noSource = unpackHits(packHits(result, 3, { ...rest, sources: [], sourceLength: 0 }));
+    expect([...noSource.fetched!.sourceOffsets]).toEqual([0, 0, 0, 0]);
   });
 
   it('packs no hits', () => {

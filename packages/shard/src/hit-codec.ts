@@ -14,7 +14,7 @@
  * A scroll step may instead send its hits already rendered (`RenderedHits`): each hit's JSON
  * from `"_id"` on, `_source` spliced in, which the coordinator only concatenates.
  */
-import type { ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
+import type { FetchedDocs, ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
 import {
   type Column,
@@ -77,7 +77,7 @@ function columnOf(hits: readonly ShardHitRef[], j: number, shardIndex: number, l
 export function packHits(
   result: ShardQueryResult,
   shardIndex: number,
-  fetched?: ShardFetchResult,
+  fetched?: ShardFetchResult | FetchedDocs,
   rendered?: RenderedHits,
 ): PackedReply {
   return pack(result, shardIndex, fetched, rendered, undefined) as PackedReply;
@@ -92,7 +92,7 @@ export type WirePackedReply = Omit<PackedReply, 'bytes'> & { bytes?: Uint8Array;
 function pack(
   result: ShardQueryResult,
   shardIndex: number,
-  fetched: ShardFetchResult | undefined,
+  fetched: ShardFetchResult | FetchedDocs | undefined,
   rendered: RenderedHits | undefined,
   slots: SlotWriter | undefined,
 ): WirePackedReply {
@@ -119,8 +119,8 @@ function pack(
       seqNos: layout.take(m * 8),
       primaryTerms: layout.take(m * 8),
       sourceOffsets: layout.take((m + 1) * 4),
-      sourceBytes: layout.take(fetched.sourceBytes.byteLength),
-      sourceLength: fetched.sourceBytes.byteLength,
+      sourceBytes: layout.take(sourceLengthOf(fetched)),
+      sourceLength: sourceLengthOf(fetched),
     };
   }
   let packedRendered: PackedRendered | undefined;
@@ -166,8 +166,24 @@ function pack(
     f64.set(fetched.versions, fetch.versions >> 3);
     f64.set(fetched.seqNos, fetch.seqNos >> 3);
     f64.set(fetched.primaryTerms, fetch.primaryTerms >> 3);
-    u32.set(fetched.sourceOffsets, fetch.sourceOffsets >> 2);
-    v.u8.set(fetched.sourceBytes, fetch.sourceBytes);
+    if ('sources' in fetched) {
+      // Each document's bytes straight into place, their ends beside them.
+      const u8 = v.u8;
+      const offsets = fetch.sourceOffsets >> 2;
+      let at = 0;
+      u32[offsets] = 0;
+      for (let i = 0; i < m; i++) {
+        const piece = fetched.sources[i];
+        if (piece) {
+          u8.set(piece, fetch.sourceBytes + at);
+          at += piece.length;
+        }
+        u32[offsets + i + 1] = at;
+      }
+    } else {
+      u32.set(fetched.sourceOffsets, fetch.sourceOffsets >> 2);
+      v.u8.set(fetched.sourceBytes, fetch.sourceBytes);
+    }
   }
   if (rendered && packedRendered) {
     v.u32.set(rendered.ends, packedRendered.ends >> 2);
@@ -194,6 +210,10 @@ function pack(
   if (fetched?.fieldsJson) reply.extra = { ...reply.extra, fields: fetched.fieldsJson };
   if (fetched?.highlight) reply.extra = { ...reply.extra, highlight: fetched.highlight };
   return reply;
+}
+
+function sourceLengthOf(fetched: ShardFetchResult | FetchedDocs): number {
+  return 'sources' in fetched ? fetched.sourceLength : fetched.sourceBytes.byteLength;
 }
 
 /** The header of packed hits. */
@@ -359,7 +379,7 @@ export class BufferViews {
 export function packedQueryReply(
   result: ShardQueryResult,
   shardIndex: number,
-  fetched?: ShardFetchResult,
+  fetched?: ShardFetchResult | FetchedDocs,
   slots?: SlotWriter,
 ): WirePackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> {
   const reply: WirePackedReply &

@@ -7,7 +7,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { threadId, workerData } from 'node:worker_threads';
-import { countQuery, executeFetch, executeQuery, type ShardWriteOp, sectionCache } from '@shoal/engine';
+import {
+  countQuery,
+  executeFetch,
+  executeQuery,
+  fetchDocs,
+  type ShardWriteOp,
+  sectionCache,
+} from '@shoal/engine';
 import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
@@ -160,7 +167,7 @@ async function run(task: WorkerTask): Promise<WireTaskResults[keyof WireTaskResu
           return packedQueryReply(
             result,
             req.shardIndex,
-            executeFetch(reader, { ...fromWireFetch(task.prefetch), docs }, h.mapping, h.spec.index),
+            fetchDocs(reader, { ...fromWireFetch(task.prefetch), docs }, h.mapping, h.spec.index),
             replySlots,
           );
         }

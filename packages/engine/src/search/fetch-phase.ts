@@ -27,6 +27,18 @@ function storedColumns(rs: ReaderSegment, req: ShardFetchRequest): StoredColumns
   return cols;
 }
 
+/**
+ * A fetch's documents with each `_source` on its own (a view of the stored bytes, or the
+ * filtered copy), for a caller that lays them out itself (the shard thread packs a small
+ * page's documents straight into its reply).
+ */
+export interface FetchedDocs extends Omit<ShardFetchResult, 'sourceBytes' | 'sourceOffsets'> {
+  sources: Uint8Array[];
+  /** The sources' bytes together. */
+  sourceLength: number;
+}
+
+/** The fetch phase, `_source` bytes laid end to end in one buffer. */
 export function executeFetch(
   reader: ShardReader,
   req: ShardFetchRequest,
@@ -34,6 +46,28 @@ export function executeFetch(
   mapping?: IndexMapping,
   index = '',
 ): ShardFetchResult {
+  const { sources, sourceLength, ...rest } = fetchDocs(reader, req, mapping, index);
+  const n = req.docs.length;
+  const sourceBytes = new Uint8Array(sourceLength);
+  const sourceOffsets = new Uint32Array(n + 1);
+  let at = 0;
+  for (let i = 0; i < sources.length; i++) {
+    const p = sources[i]!;
+    sourceBytes.set(p, at);
+    at += p.length;
+    sourceOffsets[i + 1] = at;
+  }
+  return { ...rest, sourceBytes, sourceOffsets };
+}
+
+/** The fetch phase, each document's `_source` on its own (none when `_source` is disabled). */
+export function fetchDocs(
+  reader: ShardReader,
+  req: ShardFetchRequest,
+  /** Needed by `fields` and `docvalue_fields` (req.fields). */
+  mapping?: IndexMapping,
+  index = '',
+): FetchedDocs {
   const n = req.docs.length;
   const ids: string[] = new Array(n);
   const routing: (string | null)[] = new Array(n);
@@ -71,25 +105,14 @@ export function executeFetch(
     pieces.push(bytes);
     size += bytes.length;
   }
-  const sourceBytes = new Uint8Array(size);
-  const sourceOffsets = new Uint32Array(n + 1);
-  if (filter.enabled) {
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      const p = pieces[i]!;
-      sourceBytes.set(p, at);
-      at += p.length;
-      sourceOffsets[i + 1] = at;
-    }
-  }
-  const result: ShardFetchResult = {
+  const result: FetchedDocs = {
     ids,
     routing,
     versions,
     seqNos,
     primaryTerms,
-    sourceBytes,
-    sourceOffsets,
+    sources: pieces,
+    sourceLength: size,
   };
   if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
   if (req.highlight && mapping)
