@@ -1,7 +1,10 @@
 /**
  * The hot part of file-backed segments: decoded sections (a field's postings, its doc values,
- * the per-doc seq_no/version columns…) kept in a least-recently-used cache with a byte budget
- * per worker thread. What is not hot lives only in the segment files, i.e. in the OS page
+ * the per-doc seq_no/version columns…) kept in a cache with a byte budget per worker thread,
+ * evicting by CLOCK (second chance): a use only marks its entry, and the eviction passes over
+ * marked entries once, clearing their mark, before it drops an unmarked one. It keeps what
+ * least-recently-used keeps without reordering anything on a hit (a search touches dozens of
+ * sections). What is not hot lives only in the segment files, i.e. in the OS page
  * cache, not on the JS heap nor in the process's RSS; a miss costs one positioned read into a
  * fresh ArrayBuffer that typed arrays view without copying.
  *
@@ -15,8 +18,8 @@ interface Entry {
   bytes: number;
   owner: number;
   key: string;
-  /** The cache clock when the entry last moved to the most-recently-used end. */
-  tick: number;
+  /** Used since the eviction last passed over it. */
+  used: boolean;
 }
 
 interface Loaded<T> {
@@ -29,10 +32,9 @@ const DEFAULT_BUDGET = 64 * 1024 * 1024;
 export class SectionCache {
   /** owner (segment) → section key → entry: no key string is built on a lookup. */
   private readonly byOwner = new Map<number, Map<string, Entry>>();
-  /** Every entry, least recently used first (a Set keeps insertion order). */
+  /** Every entry, in the order the eviction passes over them (a Set keeps insertion order). */
   private readonly lru = new Set<Entry>();
   private used = 0;
-  private clock = 0;
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -49,7 +51,7 @@ export class SectionCache {
 
   setBudget(bytes: number): void {
     this.budget = bytes;
-    this.evict();
+    this.evict(undefined);
   }
 
   get<T>(owner: number, key: string, load: () => Loaded<T>): T {
@@ -63,10 +65,9 @@ export class SectionCache {
       this.touch(hit);
       return hit;
     }
-    const clock = ++this.clock;
     this.misses++;
     const loaded = load();
-    const entry: Entry = { value: loaded.value, bytes: loaded.bytes, owner, key, tick: clock };
+    const entry: Entry = { value: loaded.value, bytes: loaded.bytes, owner, key, used: false };
     let sections = this.byOwner.get(owner);
     if (!sections) {
       sections = new Map();
@@ -75,22 +76,14 @@ export class SectionCache {
     sections.set(key, entry);
     this.lru.add(entry);
     this.used += loaded.bytes;
-    this.evict();
+    this.evict(entry);
     return entry;
   }
 
   /** A use of a cached entry: a hit, which keeps it from going cold. */
   touch(hit: Entry): void {
-    const clock = ++this.clock;
     this.hits++;
-    // Moving an entry to the recent end costs two Set operations: a hot entry (one used
-    // again before half the cache has been touched) is only moved now and then, which
-    // keeps it far from the eviction end all the same.
-    if (clock - hit.tick > this.lru.size >> 1) {
-      this.lru.delete(hit);
-      this.lru.add(hit);
-      hit.tick = clock;
-    }
+    hit.used = true;
   }
 
   /** Forget every section of one segment (it closed). */
@@ -112,11 +105,17 @@ export class SectionCache {
     this.used = 0;
   }
 
-  private evict(): void {
-    // The entry just loaded always stays: the caller is about to use it.
+  /** Drops entries until the budget holds; `loaded` (the entry just loaded) always stays. */
+  private evict(loaded: Entry | undefined): void {
     while (this.used > this.budget && this.lru.size > 1) {
       const e = this.lru.values().next().value as Entry;
       this.lru.delete(e);
+      if (e.used || e === loaded) {
+        // A second chance: to the back of the line, unmarked.
+        e.used = false;
+        this.lru.add(e);
+        continue;
+      }
       const sections = this.byOwner.get(e.owner);
       sections?.delete(e.key);
       if (sections?.size === 0) this.byOwner.delete(e.owner);
