@@ -1,15 +1,16 @@
 /**
- * Partial hits (and, for a scroll step, their documents) packed into one transferable buffer:
- * bytes cross the thread, not object graphs. A thousand hit objects cost the coordinator a
- * millisecond or more to deserialize; the same hits as typed-array columns cost microseconds,
- * and the buffer is transferred, never copied.
+ * Partial hits (and, for a small page or a scroll step, their documents) packed into one
+ * buffer: bytes cross the thread, not object graphs. A thousand hit objects cost the
+ * coordinator a millisecond or more to deserialize; the same hits as typed-array columns cost
+ * microseconds. A query reply is packed into one of the thread's reply slots when it fits
+ * (reply-slots.ts), otherwise into a buffer of its own that is transferred, never copied.
  *
  * Sort values travel as columns: a `_doc` value is the hit's doc and a `_shard_doc` value is
  * rebuilt from the shard index and the doc, so neither is sent; numbers and longs travel as
  * Float64 / BigInt64 columns; anything else (strings, nulls, mixed) as a plain array. The
  * header (counts, totals, offsets) is numbers at the start of the buffer (packed-header.ts),
  * so a reply is the buffer and, when there are documents, their ids as one string. A task
- * reply carries `bytes` as a top-level field, so the worker transfers it (worker.ts).
+ * reply carries `bytes` (or `slot`) as a top-level field, so the worker transfers it (worker.ts).
  *
  * A scroll step may instead send its hits already rendered (`RenderedHits`): each hit's JSON
  * from `"_id"` on, `_source` spliced in, which the coordinator only concatenates.
