@@ -1,6 +1,8 @@
 /**
  * The messages between a node's coordinator and its shard worker threads. Everything here is
- * structured-cloned except the write batch bytes, which are transferred.
+ * structured-cloned except the write batch bytes and packed hits, which are transferred, and
+ * the packed hits of query replies that fit a reply slot (reply-slots.ts), which stay in
+ * memory the thread shares with its ShardWorker.
  */
 import type {
   GetResult,
