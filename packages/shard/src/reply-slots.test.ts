@@ -77,5 +77,10 @@ describe('reply slots', () => {
     expect(fromSlot.fetched?.ids).toEqual(['a', 'bc']);
     expect(new TextDecoder().decode(fromSlot.fetched?.sourceBytes)).toBe('{"x":1}{"y":22}');
     expect([...fromSlot.fetched!.sourceOffsets]).toEqual([0, 7, 15]);
+    // Every slot held: the reply gets a buffer of its own, and unpacks the same.
+    for (let i = 0; i < SLOTS; i++) writer.claim(8);
+    const overflow = packedQueryReply(result, 1, fetched, writer);
+    expect(overflow.slot).toBeUndefined();
+    expect(unpackHits({ ...overflow, bytes: overflow.bytes! }).result).toEqual(fromOwn.result);
   });
 });
