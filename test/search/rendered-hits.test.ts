@@ -51,6 +51,20 @@ beforeAll(async () => {
     'content-type': 'application/x-ndjson',
   });
   expect(bulk.json.errors).toBe(false);
+  // A second index: one page merges hits written under two index names.
+  const other = await http(
+    node.url,
+    'POST',
+    '/mixed-2/_bulk?refresh=true',
+    ndjson([
+      { index: { _id: 'o1' } },
+      { name: 'other plain text', d: 1.5, tag: 'a' },
+      { index: { _id: 'o2' } },
+      { name: 'other doc', d: 40, tag: 'b' },
+    ]),
+    { 'content-type': 'application/x-ndjson' },
+  );
+  expect(other.json.errors).toBe(false);
 });
 afterAll(async () => {
   await node?.stop();
@@ -64,6 +78,13 @@ const bodies: Record<string, unknown>[] = [
   { sort: ['_score', { 'name.raw': 'desc' }], query: { term: { tag: 'a' } }, size: 5, track_scores: true },
   { query: { match: { name: 'ünïcödé' } }, size: 20, _source: { excludes: ['name'] } },
   { sort: [{ tag: 'asc' }], size: 3, _source: false },
+  { query: { match_all: {} }, stored_fields: '_none_', size: 5 },
+  { query: { match: { name: 'plain' } }, fields: ['tag', { field: 'at', format: 'yyyy' }], size: 6 },
+  { query: { match: { name: 'plain' } }, highlight: { fields: { name: {} } }, size: 4 },
+  { docvalue_fields: ['f'], sort: [{ d: 'asc' }], size: 4, version: true },
+  // Past the first page, or larger than a page fetched with the query: the coordinator renders.
+  { query: { match_all: {} }, from: 3, size: 5 },
+  { sort: [{ d: 'desc' }], size: 55 },
 ];
 
 describe('the two hit renderers', () => {
@@ -81,6 +102,19 @@ describe('the two hit renderers', () => {
       const hitsText = (text: string) => text.slice(text.indexOf('"hits":['));
       expect(hitsText(rendered.text)).toBe(hitsText(objects.text));
     }
+  });
+
+  it('write the same bytes for a page merged from two indices', async () => {
+    const body = { query: { match: { name: 'plain other' } }, sort: [{ d: 'desc' }], size: 8 };
+    const rendered = await http(node.url, 'POST', '/mixed,mixed-2/_search', body);
+    const objects = await http(node.url, 'POST', '/mixed,mixed-2/_search?filter_path=hits', body);
+    expect(rendered.status).toBe(200);
+    const indices = (rendered.json.hits.hits as { _index: string }[]).map((h) => h._index);
+    expect(indices).toContain('mixed-2');
+    expect(indices).toContain('mixed');
+    expect(JSON.stringify(JSON.parse(rendered.text).hits)).toBe(
+      JSON.stringify(JSON.parse(objects.text).hits),
+    );
   });
 });
 

@@ -198,6 +198,7 @@ function startScroll(task: Extract<ContextTask, { t: 'scroll_start' }>, deps: Co
     const fetched = fetchHits(reader, result, task.spec, task.prefetch, h);
     if (task.render && renderable(task.spec) && result.hits.length === task.req.k) {
       const window = new ScrollWindow(
+        h.spec.index,
         task.spec.size,
         task.spec.fetch,
         task.spec.explicitSort,
@@ -231,7 +232,7 @@ function nextScroll(task: Extract<ContextTask, { t: 'scroll_next' }>, deps: Cont
     if (task.render && renderable(spec)) {
       let window = state.window as ScrollWindow | undefined;
       if (!window) {
-        window = new ScrollWindow(spec.size, spec.fetch, spec.explicitSort, state.floatingKeys);
+        window = new ScrollWindow(h.spec.index, spec.size, spec.fetch, spec.explicitSort, state.floatingKeys);
         state.window = window;
       }
       const query = resumedQuery(ctx, h, deps, task.cancel);

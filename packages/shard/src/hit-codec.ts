@@ -12,8 +12,8 @@
  * so a reply is the buffer and, when there are documents, their ids as one string. A task
  * reply carries `bytes` (or `slot`) as a top-level field, so the worker transfers it (worker.ts).
  *
- * A scroll step may instead send its hits already rendered (`RenderedHits`): each hit's JSON
- * from `"_id"` on, `_source` spliced in, which the coordinator only concatenates.
+ * A scroll step or a small first page may instead send its hits already rendered
+ * (`RenderedHits`): each hit's JSON, `_source` spliced in, which the coordinator only concatenates.
  */
 import type { FetchedDocs, ShardFetchResult, ShardHitRef, ShardQueryResult } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
@@ -32,8 +32,8 @@ import type { SlotRef, SlotWriter } from './reply-slots.ts';
 export type { Column, PackedHits, PackedReply } from './packed-header.ts';
 
 /**
- * Hits rendered as the response writes them, without the leading `{"_index":…,` (the
- * coordinator names the index): hit i is `bytes[ends[i], ends[i + 1])`.
+ * Hits rendered as the response writes them, each after a comma (`,{"_index":…}`,
+ * hit-render.ts): hit i is `bytes[ends[i], ends[i + 1])`.
  */
 export interface RenderedHits {
   bytes: Uint8Array;
@@ -288,13 +288,8 @@ export function unpackHits(reply: PackedReply): {
   return rendered ? { result, fetched, rendered } : { result, fetched };
 }
 
-/** The rendered hits of a packed reply, as views of its buffer. */
-export function renderedHits(reply: PackedReply): RenderedHits | undefined {
-  const v = BufferViews.of(reply.bytes);
-  return renderedViews(v.buf, v.base, readHeader(v.f64, reply).rendered);
-}
-
-function renderedViews(
+/** The rendered hits of a packed reply (its header's `rendered`), as views of its buffer. */
+export function renderedViews(
   buf: ArrayBufferLike,
   base: number,
   r: PackedRendered | undefined,
@@ -382,13 +377,15 @@ export function packedQueryReply(
   shardIndex: number,
   fetched?: ShardFetchResult | FetchedDocs,
   slots?: SlotWriter,
+  /** The first hits rendered (a small first page's, hit-render.ts renderPage). */
+  rendered?: RenderedHits,
 ): WirePackedReply & Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> {
   const reply: WirePackedReply &
     Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'> = pack(
     result,
     shardIndex,
     fetched,
-    undefined,
+    rendered,
     slots,
   );
   if (result.aggregations !== undefined) reply.aggregations = result.aggregations;

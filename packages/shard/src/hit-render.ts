@@ -1,12 +1,19 @@
 /**
- * A hit's JSON as the response writes it, from `"_id"` on (the coordinator writes the
- * `{"_index":…,` before it): `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
- * `_routing`, `_source` (its stored bytes, never parsed), `sort` — the fields, order and number
- * formats of the coordinator's own hits renderer. Shards render the hits of scroll steps ahead
- * (scroll-window.ts).
+ * A hit's JSON as the response writes it, after a comma (`,{"_index":…}`: the coordinator
+ * drops the page's first comma and copies runs of one shard's consecutive hits at once): `_index`, `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
+ * `_routing`, `_source` (its stored bytes, never parsed), `fields`, `highlight`, `sort` — the
+ * fields, order and number formats of the coordinator's own hits renderer (its hits-json.ts).
+ * Shards render the hits of scroll steps ahead (scroll-window.ts) and the hits of a small first
+ * page (renderPage), which the coordinator then only concatenates.
  */
-import type { ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
-import { jsonScalar, jsonString, scoreJson, sortValuesJson } from '@shoal/protocol';
+import type { FetchedDocs, ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
+import * as protocol from '@shoal/protocol';
+import type { RenderedHits } from './hit-codec.ts';
+
+// Bound once: worker threads load TypeScript as CommonJS, where each use of an imported name
+// is a call to the exporting module's getter (two, through the package's index) — several per
+// hit here.
+const { jsonScalar, jsonString, scoreJson, sortValuesJson } = protocol;
 
 /** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
 export interface HitSink {
@@ -16,32 +23,119 @@ export interface HitSink {
 
 export type HitFetch = Omit<ShardFetchRequest, 'docs'>;
 
-/** Appends hit `i` of a fetch (`hit` is its query-phase entry). */
+/** What a hit is rendered from: a fetch result, its `_source` bytes given on their own. */
+type HitDocs = Omit<ShardFetchResult, 'sourceBytes' | 'sourceOffsets'>;
+
+/** Document i's `_source` bytes in a fetch result (empty when it has none). */
+export function sourceOf(f: ShardFetchResult, i: number): Uint8Array {
+  return f.sourceBytes.subarray(f.sourceOffsets[i]!, f.sourceOffsets[i + 1]!);
+}
+
+/** What every hit of an index starts with: `,{"_index":<name>,`. */
+export function hitPrefix(index: string): string {
+  return `,{"_index":${jsonString(index)},`;
+}
+
+/**
+ * Appends hit `i` of a fetch (`hit` is its query-phase entry, `source` its `_source` bytes),
+ * after `prefix` (hitPrefix).
+ */
 export function renderHit(
   out: HitSink,
+  prefix: string,
   hit: ShardHitRef,
-  f: ShardFetchResult,
+  f: HitDocs,
   i: number,
+  source: Uint8Array | undefined,
   fetch: HitFetch,
   withSort: boolean,
   /** Bit k set: sort value k is written as a Java float or double (ShardQueryResult.floatingKeys). */
   floatingKeys: number,
 ): void {
-  let text = `"_id":${jsonString(f.ids[i]!)}`;
-  if (fetch.version) text += `,"_version":${jsonScalar(f.versions[i]!)}`;
+  // `stored_fields: _none_` leaves out the hit's identity: `_id` and `_routing`.
+  const storedNone = fetch.fields?.storedNone === true;
+  let text = storedNone ? prefix : `${prefix}"_id":${jsonString(f.ids[i]!)},`;
+  if (fetch.version) text += `"_version":${jsonScalar(f.versions[i]!)},`;
   if (fetch.seqNoPrimaryTerm) {
-    text += `,"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)}`;
+    text += `"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)},`;
   }
-  text += `,"_score":${scoreJson(hit.score)}`;
+  text += `"_score":${scoreJson(hit.score)}`;
   const routing = f.routing[i];
-  if (routing !== null && routing !== undefined) text += `,"_routing":${jsonString(routing)}`;
-  const s0 = f.sourceOffsets[i]!;
-  const s1 = f.sourceOffsets[i + 1]!;
-  if (fetch.source.enabled && f.sourceBytes.length > 0 && s1 > s0) {
+  if (routing !== null && routing !== undefined && !storedNone) text += `,"_routing":${jsonString(routing)}`;
+  if (fetch.source.enabled && source !== undefined && source.length > 0) {
     out.text(`${text},"_source":`);
-    out.bytes(f.sourceBytes.subarray(s0, s1));
+    out.bytes(source);
     text = '';
   }
+  if (f.fieldsJson) text += f.fieldsJson[i]!;
+  const highlight = f.highlight?.[i];
+  if (highlight) text += `,"highlight":${highlight}`;
   if (withSort) text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, floatingKeys)}]`;
   out.text(`${text}}`);
+}
+
+/**
+ * One page's rendered hits, written into a buffer this thread reuses: the bytes are valid until
+ * the next call (the reply packing copies them at once).
+ */
+class PageSink implements HitSink {
+  buf = Buffer.allocUnsafe(16 * 1024);
+  end = 0;
+
+  private room(n: number): void {
+    if (this.end + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.end + n));
+    this.buf.copy(next, 0, 0, this.end);
+    this.buf = next;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3);
+    const buf = this.buf;
+    let at = this.end;
+    // The text around the sources is short and nearly always ASCII: copied a char at a time,
+    // it costs less than a native UTF-8 write each (the rest of a non-ASCII text is one).
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        at += buf.write(i === 0 ? s : s.slice(i), at, 'utf8');
+        break;
+      }
+      buf[at++] = c;
+    }
+    this.end = at;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.end);
+    this.end += b.length;
+  }
+}
+
+/** A buffer that grew past this for a large page is not kept for the next one. */
+const REUSED_MAX_BYTES = 1024 * 1024;
+let reused: PageSink | undefined;
+
+/** Renders the first `docs.ids.length` of `hits`, whose documents `docs` holds in order. */
+export function renderPage(
+  index: string,
+  hits: readonly ShardHitRef[],
+  docs: FetchedDocs,
+  fetch: HitFetch,
+  withSort: boolean,
+  floatingKeys: number,
+): RenderedHits {
+  const sink = reused ?? new PageSink();
+  reused = sink;
+  sink.end = 0;
+  const n = docs.ids.length;
+  const ends = new Uint32Array(n + 1);
+  const prefix = hitPrefix(index);
+  for (let i = 0; i < n; i++) {
+    renderHit(sink, prefix, hits[i]!, docs, i, docs.sources[i], fetch, withSort, floatingKeys);
+    ends[i + 1] = sink.end;
+  }
+  if (sink.buf.length > REUSED_MAX_BYTES) reused = undefined;
+  return { bytes: sink.buf.subarray(0, sink.end), ends };
 }

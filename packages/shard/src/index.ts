@@ -2,11 +2,11 @@ export { CancelSlots, type CancelToken, NOT_CANCELLABLE } from './cancel-slots.t
 export { ContextCounters, type ContextTotals, type CounterRef } from './context-counters.ts';
 export type { ContextFetch, ContextTask, PitQuery, ScrollSpec } from './context-tasks.ts';
 export {
+  type PackedHits,
   type PackedReply,
   packedHeader,
   packHits,
   type RenderedHits,
-  renderedHits,
   unpackHits,
 } from './hit-codec.ts';
 export { PackedCursor } from './packed-cursor.ts';

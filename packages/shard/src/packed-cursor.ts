@@ -6,13 +6,22 @@
  */
 import type { ShardHitRef } from '@shoal/engine';
 import type { SortValue } from '@shoal/protocol';
-import { BufferViews, type Column, type PackedReply, sortValueAt } from './hit-codec.ts';
-import { readHeader } from './packed-header.ts';
+import {
+  BufferViews,
+  type Column,
+  type PackedReply,
+  type RenderedHits,
+  renderedViews,
+  sortValueAt,
+} from './hit-codec.ts';
+import { type PackedHits, readHeader } from './packed-header.ts';
 
 export class PackedCursor {
   /** The hit at `pos` (rewritten in place by `next`), tagged with its shard. */
   readonly hit: ShardHitRef & { shardIndex: number };
   readonly count: number;
+  /** The reply's header (totals, max score, what the reply holds). */
+  readonly header: PackedHits;
   pos = 0;
   private readonly views: BufferViews;
   private readonly columns: Column[];
@@ -23,6 +32,7 @@ export class PackedCursor {
   constructor(reply: PackedReply, shardIndex?: number) {
     this.views = BufferViews.of(reply.bytes);
     const p = readHeader(this.views.f64, reply);
+    this.header = p;
     this.columns = p.columns;
     this.count = p.count;
     this.docs = p.docs >> 2;
@@ -35,6 +45,11 @@ export class PackedCursor {
       shardIndex: shardIndex ?? p.shardIndex,
     };
     if (this.count > 0) this.load(0);
+  }
+
+  /** The reply's rendered hits, as views of its buffer (none when the shard rendered none). */
+  rendered(): RenderedHits | undefined {
+    return renderedViews(this.views.buf, this.views.base, this.header.rendered);
   }
 
   /** Moves to the next hit; false when there is none. */

@@ -154,6 +154,7 @@ describe('reader contexts', () => {
     const before = scrollWindowBytes();
     const ctx = contexts.openScroll('k', engine.acquireReader(), 60_000, 100, scrollState);
     const window = new ScrollWindow(
+      'i',
       10,
       { source: { enabled: true, includes: [], excludes: [] } } as never,
       true,

@@ -23,7 +23,7 @@ import {
   type ShardReader,
 } from '@shoal/engine';
 import type { RenderedHits } from './hit-codec.ts';
-import { type HitSink, renderHit } from './hit-render.ts';
+import { type HitSink, hitPrefix, renderHit, sourceOf } from './hit-render.ts';
 
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
 const AHEAD_BYTES = 4 * 1024 * 1024;
@@ -96,13 +96,20 @@ export class ScrollWindow {
   /** The query found nothing after the last hit. */
   private exhausted = false;
 
+  /** What each hit starts with (hit-render.ts hitPrefix). */
+  private readonly prefix: string;
+
   constructor(
+    /** The shard's index: the hits' `_index`. */
+    index: string,
     private readonly size: number,
     private readonly fetch: Omit<ShardFetchRequest, 'docs'>,
     private readonly explicitSort: boolean,
     /** The sort keys written as Java floats and doubles (ShardQueryResult.floatingKeys). */
     private readonly floatingKeys: number,
-  ) {}
+  ) {
+    this.prefix = hitPrefix(index);
+  }
 
   /** The index in the window of the hit after `from`, or -1 when `from` is not in the window. */
   private indexAfter(from: ScrollPosition | undefined): number {
@@ -196,7 +203,17 @@ export class ScrollWindow {
     // The offsets are absolute: an arena that moves its bytes rebases them.
     for (let i = 0; i < hits.length; i++) {
       const before = a.start;
-      renderHit(a, hits[i]!, f, i, this.fetch, this.explicitSort, this.floatingKeys);
+      renderHit(
+        a,
+        this.prefix,
+        hits[i]!,
+        f,
+        i,
+        sourceOf(f, i),
+        this.fetch,
+        this.explicitSort,
+        this.floatingKeys,
+      );
       if (a.start !== before) this.rebase(before - a.start);
       this.ends.push(a.end);
     }

@@ -129,7 +129,16 @@ export type WorkerTask =
        * round trip): for small first pages, fetching a few documents that the merge may drop
        * costs less than a second message to every shard.
        */
-      prefetch?: { count: number } & WireFetchOptions;
+      prefetch?: {
+        count: number;
+        /**
+         * Send the prefetched hits rendered (hit-render.ts renderPage) instead of their
+         * documents: the coordinator only concatenates them (a page written straight to bytes).
+         */
+        render?: true;
+        /** Rendered hits carry their `sort` values (the request named a sort). */
+        withSort?: true;
+      } & WireFetchOptions;
     }
   | {
       t: 'count';

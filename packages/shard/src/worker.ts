@@ -20,6 +20,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply } from './hit-codec.ts';
+import { renderPage } from './hit-render.ts';
 import { fromWireFetch, fromWireQuery } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { SlotWriter } from './reply-slots.ts';
@@ -164,12 +165,13 @@ async function run(task: WorkerTask): Promise<WireTaskResults[keyof WireTaskResu
         if (task.prefetch && result.hits.length > 0) {
           const n = Math.min(task.prefetch.count, result.hits.length);
           const docs = result.hits.slice(0, n).map((hit) => hit.doc);
-          return packedQueryReply(
-            result,
-            req.shardIndex,
-            fetchDocs(reader, { ...fromWireFetch(task.prefetch), docs }, h.mapping, h.spec.index),
-            replySlots,
-          );
+          const fetch = fromWireFetch(task.prefetch);
+          const fetched = fetchDocs(reader, { ...fetch, docs }, h.mapping, h.spec.index);
+          if (!task.prefetch.render) return packedQueryReply(result, req.shardIndex, fetched, replySlots);
+          const withSort = task.prefetch.withSort === true;
+          const floatingKeys = result.floatingKeys ?? 0;
+          const rendered = renderPage(h.spec.index, result.hits, fetched, fetch, withSort, floatingKeys);
+          return packedQueryReply(result, req.shardIndex, undefined, replySlots, rendered);
         }
         if (task.keepContext && result.hits.length > 0) {
           kept = true;

@@ -8,6 +8,9 @@ import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQuery
 import { ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
+  type PackedHits,
+  type PackedReply,
+  packedHeader,
   type QueryTaskResult,
   type ShardKey,
   type ShardWorker,
@@ -33,6 +36,11 @@ export interface ShardQueryOutcome {
   persistent: boolean;
   /** A scroll step fetched its hits with its query: the documents of `hits`, in order. */
   fetched?: ShardFetchResult;
+  /**
+   * A small first page's shard rendered its hits (hit-render.ts renderPage): they stay packed
+   * here, and `hits` is empty; the page is merged from them (rendered-page.ts).
+   */
+  rendered?: PackedReply;
 }
 
 export interface QueryPhaseResult {
@@ -48,9 +56,13 @@ export interface ShardQueryReply {
 }
 
 /** Runs one shard's query; returns the worker's answer and who gave it. */
-export type ShardQueryExec = (
-  t: ShardTarget,
-) => Promise<{ reply: ShardQueryReply; worker: ShardWorker; key: ShardKey; fetched?: ShardFetchResult }>;
+export type ShardQueryExec = (t: ShardTarget) => Promise<{
+  reply: ShardQueryReply;
+  worker: ShardWorker;
+  key: ShardKey;
+  fetched?: ShardFetchResult;
+  rendered?: PackedReply;
+}>;
 
 /** A query task's packed reply as the query phase reads it, and the documents it prefetched. */
 export function unpackQueryReply(reply: QueryTaskResult): {
@@ -80,25 +92,59 @@ export function startedCopy(t: ShardTarget): { worker: ShardWorker; key: ShardKe
   return { worker: copy.worker, key: copy.key };
 }
 
+/** A small first page fetched with the query (latestReaderQuery). */
+export interface FirstPagePrefetch {
+  count: number;
+  fetch: Omit<ShardFetchRequest, 'docs'>;
+  /** The shards send the hits rendered (rendered-page.ts), `sort` values included or not. */
+  render?: { withSort: boolean };
+}
+
+/** A rendered reply's result: its totals and partial aggregations; its hits stay packed. */
+function renderedResult(reply: QueryTaskResult, header: PackedHits): ShardQueryResult {
+  const result: ShardQueryResult = {
+    totalHits: header.totalHits,
+    totalRelation: header.totalRelation,
+    maxScore: header.maxScore,
+    hits: [],
+  };
+  if (header.floatingKeys !== 0) result.floatingKeys = header.floatingKeys;
+  return withAggregations(result, reply);
+}
+
 /**
  * A search on each shard's latest reader (not a PIT, not a scroll). With `prefetch`, each shard
- * returns the documents of its first hits with them (query and fetch in one round trip) and
- * keeps no context; otherwise it keeps its reader for a fetch phase when `keepContext`.
+ * returns the documents of its first hits with them (query and fetch in one round trip), or
+ * those hits rendered, and keeps no context; otherwise it keeps its reader for a fetch phase
+ * when `keepContext`.
  */
 export function latestReaderQuery(
   s: NodeServices,
   build: (t: ShardTarget) => ShardQueryRequest,
   cancel: CancelToken,
   keepContext: boolean,
-  prefetch?: { count: number; fetch: Omit<ShardFetchRequest, 'docs'> },
+  prefetch?: FirstPagePrefetch,
 ): ShardQueryExec {
-  const wirePrefetch = prefetch && { count: prefetch.count, ...toWireFetch(prefetch.fetch) };
+  let wirePrefetch: TaskOf<'query'>['prefetch'];
+  if (prefetch) {
+    wirePrefetch = { count: prefetch.count, ...toWireFetch(prefetch.fetch) };
+    if (prefetch.render) wirePrefetch.render = true;
+    if (prefetch.render?.withSort) wirePrefetch.withSort = true;
+  }
+  const render = prefetch?.render !== undefined;
   return async (t) => {
     const { worker, key } = startedCopy(t);
     const task: TaskOf<'query'> = { t: 'query', key, req: toWireQuery(build(t)), cancel };
     if (wirePrefetch) task.prefetch = wirePrefetch;
     else if (keepContext) task.keepContext = true;
-    const { reply, fetched } = unpackQueryReply(await worker.run(task));
+    const answer = await worker.run(task);
+    if (render) {
+      const header = packedHeader(answer);
+      // A shard without hits fetched nothing.
+      if (header.rendered) s.counters.fetchTotal++;
+      return { reply: { result: renderedResult(answer, header) }, worker, key, rendered: answer };
+    }
+    const { reply, fetched } = unpackQueryReply(answer);
     if (fetched) s.counters.fetchTotal++;
     return { reply, worker, key, fetched };
   };
@@ -128,7 +174,7 @@ export async function runQueryPhase(
   await Promise.all(
     targets.map(async (t) => {
       try {
-        const { reply, worker, key, fetched } = await exec(t);
+        const { reply, worker, key, fetched, rendered } = await exec(t);
         const result = reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];
@@ -142,6 +188,7 @@ export async function runQueryPhase(
           contextId: reply.contextId,
           persistent,
           fetched,
+          rendered,
         });
       } catch (e) {
         s.counters.queryFailure++;

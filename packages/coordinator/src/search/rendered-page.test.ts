@@ -8,12 +8,16 @@ import { concatRenderedPage } from './rendered-page.ts';
 
 const enc = new TextEncoder();
 
-/** One shard's sorted hits, packed with their rendered JSON (`"_id":"<shard>-<doc>"}`). */
+/**
+ * One shard's sorted hits, packed with their rendered JSON as a shard writes it, each after a
+ * comma (`,{"_index":"<index>","_id":"<shard>-<doc>"}`).
+ */
 function shard(shardIndex: number, keys: { doc: number; v: number | null }[], sort: SortSpec[]) {
+  const index = `idx-${shardIndex % 2}`;
   const cmp = hitComparator(sort);
   const hits: MergeHit[] = keys.map(({ doc, v }) => ({ doc, score: Number.NaN, sort: [v, doc], shardIndex }));
   hits.sort(cmp);
-  const parts = hits.map((h) => `"_id":"${shardIndex}-${h.doc}"}`);
+  const parts = hits.map((h) => `,{"_index":"${index}","_id":"${shardIndex}-${h.doc}"}`);
   const ends = new Uint32Array(parts.length + 1);
   for (let i = 0; i < parts.length; i++) ends[i + 1] = ends[i]! + enc.encode(parts[i]!).length;
   const rendered: RenderedHits = { bytes: enc.encode(parts.join('')), ends };
@@ -23,10 +27,10 @@ function shard(shardIndex: number, keys: { doc: number; v: number | null }[], so
     maxScore: Number.NaN,
     hits,
   };
-  return { hits, reply: packHits(result, shardIndex, undefined, rendered), shardIndex, index: 'idx' };
+  return { hits, reply: packHits(result, shardIndex, undefined, rendered), shardIndex };
 }
 
-describe('a page of rendered scroll hits', () => {
+describe('a page of rendered hits', () => {
   it('has the hits a merge of hit objects picks, in the same order, and counts each shard', () => {
     const order = fc.constantFrom<'asc' | 'desc'>('asc', 'desc');
     const value = fc.option(fc.integer({ min: -3, max: 3 }), { nil: null });
@@ -62,7 +66,7 @@ describe('a page of rendered scroll hits', () => {
             _id: string;
           }[];
           expect(json.map((h) => h._id)).toEqual(expected.map((h) => `${h.shardIndex}-${h.doc}`));
-          expect(json.every((h) => h._index === 'idx')).toBe(true);
+          expect(json.map((h) => h._index)).toEqual(expected.map((h) => `idx-${h.shardIndex % 2}`));
           for (const s of shards) {
             expect(page.consumed.get(s.shardIndex)).toBe(
               expected.filter((h) => h.shardIndex === s.shardIndex).length,

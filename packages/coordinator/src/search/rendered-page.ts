@@ -1,19 +1,18 @@
 /**
- * A scroll page made of hits its shards rendered ahead (the shard's scroll-window.ts): the
- * shards' packed lists are merged in the search's order — the same page a merge of hit objects
- * would cut — and each winner's JSON is copied after its `{"_index":…,` prefix. No hit object
- * is built: a page of a thousand hits leaves almost nothing for the garbage collector.
+ * A page made of hits its shards rendered — a scroll step's, read ahead (the shard's
+ * scroll-window.ts), or a small first page's (hit-render.ts renderPage): the shards' packed
+ * lists are merged in the search's order — the same page a merge of hit objects would cut —
+ * and each winner's JSON (its `_index` included) is copied. No hit object is built: a
+ * page of a thousand hits leaves almost nothing for the garbage collector.
  */
 
 import type { RawJsonWriter } from '@shoal/protocol';
-import { PackedCursor, type PackedReply, type RenderedHits, renderedHits } from '@shoal/shard';
+import { PackedCursor, type PackedReply, type RenderedHits } from '@shoal/shard';
 import type { MergeHit } from './merge.ts';
 
 export interface RenderedShard {
   reply: PackedReply;
   shardIndex: number;
-  /** The index name the hits are written under. */
-  index: string;
 }
 
 export interface RenderedPage {
@@ -23,17 +22,17 @@ export interface RenderedPage {
   consumed: Map<number, number>;
 }
 
-/** The order of the page: for each of its hits, the position in `shards` of the shard it came from. */
+/** The order of the page: for each of its hits, the position in `cursors` of the shard it came from. */
 function mergeOrder(
-  shards: RenderedShard[],
+  cursors: PackedCursor[],
   cmp: (a: MergeHit, b: MergeHit) => number,
   size: number,
 ): { order: Uint32Array; n: number } {
   const live: PackedCursor[] = [];
   const liveShard: number[] = [];
   let available = 0;
-  for (let i = 0; i < shards.length; i++) {
-    const c = new PackedCursor(shards[i]!.reply, shards[i]!.shardIndex);
+  for (let i = 0; i < cursors.length; i++) {
+    const c = cursors[i]!;
     if (c.count === 0) continue;
     live.push(c);
     liveShard.push(i);
@@ -53,56 +52,69 @@ function mergeOrder(
   return { order, n };
 }
 
+const NO_HITS: RenderedHits = { bytes: new Uint8Array(0), ends: new Uint32Array(1) };
+
+/**
+ * The page of `size` hits merged from shards that rendered their hits (a scroll step, a small
+ * first page). A shard with hits must have rendered every hit the page may take from it.
+ */
 export function concatRenderedPage(
   shards: RenderedShard[],
   cmp: (a: MergeHit, b: MergeHit) => number,
   size: number,
 ): RenderedPage {
-  const { order, n } = mergeOrder(shards, cmp, size);
-  const rendered: RenderedHits[] = shards.map((s) => {
-    const r = renderedHits(s.reply);
-    if (!r) throw new Error('the shard did not render its scroll hits');
+  const cursors = shards.map((s) => new PackedCursor(s.reply, s.shardIndex));
+  const { order, n } = mergeOrder(cursors, cmp, size);
+  const rendered: RenderedHits[] = cursors.map((c) => {
+    if (c.count === 0) return NO_HITS;
+    const r = c.rendered();
+    if (!r) throw new Error('the shard did not render its hits');
     return r;
   });
-  const prefixes = shards.map((s) => Buffer.from(`{"_index":${JSON.stringify(s.index)},`));
   const counts = new Array<number>(shards.length).fill(0);
   for (let i = 0; i < n; i++) counts[order[i]!]!++;
-  let bytes = 2 + Math.max(0, n - 1);
+  // `[`, `]`, and each hit with its leading comma but the first.
+  let bytes = n === 0 ? 2 : 1;
   for (let s = 0; s < shards.length; s++) {
     const ends = rendered[s]!.ends;
-    bytes += prefixes[s]!.length * counts[s]! + ends[counts[s]!]! - ends[0]!;
+    if (counts[s]! > ends.length - 1) throw new Error('the shard rendered fewer hits than the page takes');
+    bytes += ends[counts[s]!]! - ends[0]!;
   }
   const consumed = new Map<number, number>();
   for (let s = 0; s < shards.length; s++) consumed.set(shards[s]!.shardIndex, counts[s]!);
-  return { hits: new PageWriter(bytes, order, n, rendered, prefixes), consumed };
+  return { hits: new PageWriter(bytes, order, n, rendered), consumed };
 }
 
-/** Writes the page's hits, in merge order, each after its shard's prefix. */
+/**
+ * Writes the page's hits in merge order: each run of one shard's consecutive hits is one copy
+ * (hits carry their leading comma; the page's first one is dropped).
+ */
 class PageWriter implements RawJsonWriter {
   constructor(
     readonly byteLength: number,
     private readonly order: Uint32Array,
     private readonly n: number,
     private readonly rendered: RenderedHits[],
-    private readonly prefixes: Buffer[],
   ) {}
 
   writeTo(out: Uint8Array, start: number): void {
-    const { order, n, rendered, prefixes } = this;
+    const { order, n, rendered } = this;
     out[start] = 0x5b; // [
     let at = start + 1;
     const next = new Array<number>(rendered.length).fill(0);
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    while (i < n) {
       const s = order[i]!;
-      const k = next[s]!++;
-      if (i > 0) out[at++] = 0x2c; // ,
-      out.set(prefixes[s]!, at);
-      at += prefixes[s]!.length;
+      let j = i + 1;
+      while (j < n && order[j] === s) j++;
       const r = rendered[s]!;
-      const from = r.ends[k]!;
-      const to = r.ends[k + 1]!;
+      const k = next[s]!;
+      next[s] = k + j - i;
+      const from = r.ends[k]! + (i === 0 ? 1 : 0);
+      const to = r.ends[k + j - i]!;
       out.set(r.bytes.subarray(from, to), at);
       at += to - from;
+      i = j;
     }
     out[at] = 0x5d; // ]
   }

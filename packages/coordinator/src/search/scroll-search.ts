@@ -13,7 +13,6 @@
  */
 import {
   getInt,
-  RawJson,
   type SearchRequest,
   type ShoalError,
   searchPhaseExecution,
@@ -384,7 +383,6 @@ async function renderedContinuation(
     outcomes.map((o) => ({
       reply: packed.get(o.target.shardIndex)!,
       shardIndex: o.target.shardIndex,
-      index: o.target.meta.name,
     })),
     hitComparator(sort),
     search.size,
@@ -405,7 +403,7 @@ async function renderedContinuation(
       consumed: id.shards.map((_, i) => consumed.get(i) ?? 0),
     }),
     rawHits: true,
+    renderedHits: pageHits,
   });
-  (body.hits as Record<string, unknown>).hits = new RawJson(pageHits);
   return body;
 }

@@ -16,7 +16,7 @@ import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
-import { latestReaderQuery } from './query-phase.ts';
+import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
 import { runSearchPhases } from './search-phases.ts';
 import { allShardsFailed } from './shard-failure.ts';
@@ -131,11 +131,13 @@ async function searchLatest(
     throw allShardsFailed('query', limits.failures);
   // A small first page is fetched with the query: each shard sends the documents of its own
   // top `size` hits, which cover every hit of the page it can contribute.
-  const prefetch =
-    // A collapsed page skips the groups another shard already gave: not a prefix of each shard's hits.
+  // A collapsed page skips the groups another shard already gave: not a prefix of each shard's hits.
+  const prefetch: FirstPagePrefetch | undefined =
     search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE && search.collapse === undefined
       ? { count: search.size, fetch: prefetchOptions(search, targets) }
       : undefined;
+  // Written straight to bytes, the page's hits are rendered by their shards and only copied here.
+  if (prefetch && rawHits) prefetch.render = { withSort: search.sort !== undefined };
   const exec = latestReaderQuery(
     s,
     shardRequests(search, sort, targets.length, 'scroll'),
@@ -151,6 +153,7 @@ async function searchLatest(
     exec,
     persistent: false,
     prefetched: prefetch !== undefined,
+    rendered: prefetch?.render !== undefined,
     rawHits,
     startedAt,
   });

@@ -18,13 +18,14 @@ import {
   runFetchPhase,
 } from './fetch-phase.ts';
 import { highlightFetch } from './highlight-fetch.ts';
-import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
+import { hitComparator, mergeTopHits } from './merge.ts';
 import {
   releaseContexts,
   runQueryPhase,
   type ShardQueryExec,
   type ShardQueryOutcome,
 } from './query-phase.ts';
+import { concatRenderedPage } from './rendered-page.ts';
 import { searchResponse } from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
@@ -56,13 +57,17 @@ export interface PhasesInput {
   mapFailures?: (failures: ShardFailure[]) => ShardFailure[];
   /** Write the hits straight to bytes (see hits-json.ts). */
   rawHits?: boolean;
+  /**
+   * The shards sent their first page rendered (a small first page written straight to bytes,
+   * from 0, not collapsed): no merge of hit objects, no fetch phase.
+   */
+  rendered?: boolean;
   /** When the request arrived (for `took`). */
   startedAt: bigint;
 }
 
 export interface PhasesOutput {
   outcomes: ShardQueryOutcome[];
-  page: MergeHit[];
   body: Record<string, unknown>;
 }
 
@@ -87,15 +92,6 @@ export async function runSearchPhases(
   if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
   const { search, sort, hasSort } = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
 
-  const page =
-    search.collapse !== undefined
-      ? mergeCollapsed(outcomes, hitComparator(sort), search.from, search.size)
-      : mergeTopHits(
-          outcomes.map((o) => o.hits),
-          hitComparator(sort),
-          search.from,
-          search.size,
-        );
   const scoreSorted = sort.some((x) => x.kind === 'score');
   let maxScore = Number.NaN;
   if (!hasSort || search.trackScores || scoreSorted) {
@@ -123,6 +119,41 @@ export async function runSearchPhases(
     }
   }
 
+  if (input.rendered) {
+    // Each shard sent its first page rendered: the page is merged and copied from them.
+    const page = concatRenderedPage(
+      outcomes.map((o) => {
+        if (!o.rendered) throw new Error('a shard did not send its hits rendered');
+        return { reply: o.rendered, shardIndex: o.target.shardIndex };
+      }),
+      hitComparator(sort),
+      search.size,
+    );
+    const body = searchResponse({
+      took: Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n),
+      req: search,
+      totalShards: input.totalShards,
+      skipped: 0,
+      outcomes,
+      failures,
+      hits: [],
+      renderedHits: page.hits,
+      hasSort,
+      maxScore,
+      aggregations,
+    });
+    return { outcomes, body };
+  }
+
+  const page =
+    search.collapse !== undefined
+      ? mergeCollapsed(outcomes, hitComparator(sort), search.from, search.size)
+      : mergeTopHits(
+          outcomes.map((o) => o.hits),
+          hitComparator(sort),
+          search.from,
+          search.size,
+        );
   const fetchReq: Omit<ShardFetchRequest, 'docs'> = {
     source: search.source,
     version: search.version,
@@ -172,5 +203,5 @@ export async function runSearchPhases(
     pitId: ids.pitId,
     aggregations,
   });
-  return { outcomes, page, body };
+  return { outcomes, body };
 }

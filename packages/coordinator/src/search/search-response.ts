@@ -2,6 +2,7 @@
 import {
   isFloatingKey,
   RawJson,
+  type RawJsonWriter,
   type SearchRequest,
   scoreJson,
   sortValueJson,
@@ -88,6 +89,8 @@ export interface SearchResponseParts {
   pitId?: string;
   /** Write `hits.hits` straight to bytes (nothing needs the object form: no `filter_path`). */
   rawHits?: boolean;
+  /** `hits.hits` already written by the shards (rendered-page.ts); `hits` is then empty. */
+  renderedHits?: RawJsonWriter;
   /** The reduced aggregations (written after `hits`). */
   aggregations?: Record<string, unknown>;
 }
@@ -114,10 +117,13 @@ export function searchResponse(p: SearchResponseParts): Record<string, unknown> 
   if (total !== undefined) hits.total = p.req.restTotalHitsAsInt ? total.value : total;
   else if (p.req.restTotalHitsAsInt) hits.total = -1;
   hits.max_score = Number.isNaN(p.maxScore) ? null : new RawJson(scoreJson(p.maxScore));
-  const fetched = p.hits.filter((h): h is FetchedHit => h !== undefined);
-  hits.hits = p.rawHits
-    ? hitsJson(fetched, p.req, p.hasSort)
-    : fetched.map((h) => hitJson(h, p.req, p.hasSort));
+  if (p.renderedHits) hits.hits = new RawJson(p.renderedHits);
+  else {
+    const fetched = p.hits.filter((h): h is FetchedHit => h !== undefined);
+    hits.hits = p.rawHits
+      ? hitsJson(fetched, p.req, p.hasSort)
+      : fetched.map((h) => hitJson(h, p.req, p.hasSort));
+  }
   const out: Record<string, unknown> = {};
   if (p.scrollId !== undefined) out._scroll_id = p.scrollId;
   if (p.pitId !== undefined) out.pit_id = p.pitId;

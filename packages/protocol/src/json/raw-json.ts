@@ -67,6 +67,11 @@ export class RawJson {
     return this.#bytes;
   }
 
+  /** Whether it is still a writer: bytes not assembled yet. */
+  get unassembled(): boolean {
+    return this.#writer !== undefined;
+  }
+
   /** How many bytes it holds while they are bytes or a writer; -1 once decoded to text. */
   get byteLength(): number {
     return this.#writer?.byteLength ?? this.#bytes?.byteLength ?? -1;

@@ -86,31 +86,42 @@ export function stringifyJsonBytes(value: unknown): string | Uint8Array {
   }
   if (text === undefined) return 'null';
   if (spliced.length === 0) return text;
-  // Each spliced raw value left one NUL in the text: no JSON text has one unescaped.
-  const pieces = text.split('\u0000');
-  let size = 0;
-  for (const p of pieces) size += Buffer.byteLength(p);
+  return spliceBytes(text, spliced);
+}
+
+/** Texts up to this many chars are written into room for 3 bytes a char, without measuring them first. */
+const UNMEASURED_TEXT_MAX = 1024;
+
+/** `text` as UTF-8 with each NUL in it replaced by the next spliced value's bytes. */
+function spliceBytes(text: string, spliced: RawJsonWriter[]): Uint8Array {
+  let size = text.length <= UNMEASURED_TEXT_MAX ? text.length * 3 : Buffer.byteLength(text);
   for (const b of spliced) size += b.byteLength;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    at += out.write(pieces[i]!, at);
-    const b = spliced[i];
-    if (b) {
-      b.writeTo(out, at);
-      at += b.byteLength;
-    }
+  let from = 0;
+  for (const b of spliced) {
+    // Each spliced raw value left one NUL in the text: no JSON text has one unescaped.
+    const nul = text.indexOf('\u0000', from);
+    if (nul > from) at += out.write(text.slice(from, nul), at);
+    b.writeTo(out, at);
+    at += b.byteLength;
+    from = nul + 1;
   }
-  return out;
+  if (from < text.length) at += out.write(from === 0 ? text : text.slice(from), at);
+  return at === size ? out : out.subarray(0, at);
 }
 
-/** Raw JSON at least this large is spliced as bytes by stringifyJsonBytes. */
+/**
+ * Raw JSON bytes at least this large are spliced as bytes by stringifyJsonBytes; smaller ones
+ * are decoded, which costs less than cutting the text around them. Raw JSON still to be
+ * assembled (a writer: a page of hits its shards rendered) is always spliced.
+ */
 const SPLICE_MIN_BYTES = 4096;
 /** While stringifyJsonBytes runs: the raw byte values compact() left a NUL for, in order. */
 let splicing: RawJsonWriter[] | null = null;
 
 function rawText(v: RawJson): string {
-  if (splicing !== null && v.byteLength >= SPLICE_MIN_BYTES) {
+  if (splicing !== null && (v.byteLength >= SPLICE_MIN_BYTES || v.unassembled)) {
     splicing.push(v.writer!);
     return '\u0000';
   }
