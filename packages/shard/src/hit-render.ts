@@ -53,25 +53,64 @@ export function renderHit(
   floatingKeys: number,
 ): void {
   // `stored_fields: _none_` leaves out the hit's identity: `_id` and `_routing`.
+  // Written piece by piece: the sink copies each flat string as it is, where a concatenation
+  // would have to be flattened first.
   const storedNone = fetch.fields?.storedNone === true;
-  let text = storedNone ? prefix : `${prefix}"_id":${jsonString(f.ids[i]!)},`;
-  if (fetch.version) text += `"_version":${jsonScalar(f.versions[i]!)},`;
+  out.text(prefix);
+  if (!storedNone) {
+    out.text('"_id":');
+    out.text(jsonString(f.ids[i]!));
+    out.text(',');
+  }
+  if (fetch.version) {
+    out.text('"_version":');
+    out.text(jsonScalar(f.versions[i]!));
+    out.text(',');
+  }
   if (fetch.seqNoPrimaryTerm) {
-    text += `"_seq_no":${jsonScalar(f.seqNos[i]!)},"_primary_term":${jsonScalar(f.primaryTerms[i]!)},`;
+    out.text('"_seq_no":');
+    out.text(jsonScalar(f.seqNos[i]!));
+    out.text(',"_primary_term":');
+    out.text(jsonScalar(f.primaryTerms[i]!));
+    out.text(',');
   }
-  text += `"_score":${scoreJson(hit.score)}`;
+  out.text('"_score":');
+  out.text(scoreJson(hit.score));
   const routing = f.routing[i];
-  if (routing !== null && routing !== undefined && !storedNone) text += `,"_routing":${jsonString(routing)}`;
-  if (fetch.source.enabled && source !== undefined && source.length > 0) {
-    out.text(`${text},"_source":`);
-    out.bytes(source);
-    text = '';
+  if (routing !== null && routing !== undefined && !storedNone) {
+    out.text(',"_routing":');
+    out.text(jsonString(routing));
   }
-  if (f.fieldsJson) text += f.fieldsJson[i]!;
+  if (fetch.source.enabled && source !== undefined && source.length > 0) {
+    out.text(',"_source":');
+    out.bytes(source);
+  }
+  if (f.fieldsJson) out.text(f.fieldsJson[i]!);
   const highlight = f.highlight?.[i];
-  if (highlight) text += `,"highlight":${highlight}`;
-  if (withSort) text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, floatingKeys)}]`;
-  out.text(`${text}}`);
+  if (highlight) {
+    out.text(',"highlight":');
+    out.text(highlight);
+  }
+  if (withSort) {
+    out.text(',"sort":[');
+    out.text(sortValuesJson(hit.display ?? hit.sort, floatingKeys));
+    out.text(']');
+  }
+  out.text('}');
+}
+
+/**
+ * Writes `s` as UTF-8 at `at` (room for 3 bytes a char is there); returns the end. The text
+ * around the sources is short and nearly always ASCII: copied a char at a time, it costs less
+ * than a native UTF-8 write each (the rest of a non-ASCII text is one).
+ */
+export function writeText(buf: Buffer, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return at + buf.write(i === 0 ? s : s.slice(i), at, 'utf8');
+    buf[at++] = c;
+  }
+  return at;
 }
 
 /**
@@ -91,19 +130,7 @@ class PageSink implements HitSink {
 
   text(s: string): void {
     this.room(s.length * 3);
-    const buf = this.buf;
-    let at = this.end;
-    // The text around the sources is short and nearly always ASCII: copied a char at a time,
-    // it costs less than a native UTF-8 write each (the rest of a non-ASCII text is one).
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) {
-        at += buf.write(i === 0 ? s : s.slice(i), at, 'utf8');
-        break;
-      }
-      buf[at++] = c;
-    }
-    this.end = at;
+    this.end = writeText(this.buf, this.end, s);
   }
 
   bytes(b: Uint8Array): void {

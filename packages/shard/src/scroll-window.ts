@@ -23,7 +23,7 @@ import {
   type ShardReader,
 } from '@shoal/engine';
 import type { RenderedHits } from './hit-codec.ts';
-import { type HitSink, hitPrefix, renderHit, sourceOf } from './hit-render.ts';
+import { type HitSink, hitPrefix, renderHit, sourceOf, writeText } from './hit-render.ts';
 
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
 const AHEAD_BYTES = 4 * 1024 * 1024;
@@ -73,9 +73,8 @@ class Arena implements HitSink {
   }
 
   text(s: string): void {
-    // ASCII text (nearly everything written here) is at most 1 byte a char; else up to 3.
     this.room(s.length * 3);
-    this.end += this.buf.write(s, this.end, 'utf8');
+    this.end = writeText(this.buf, this.end, s);
   }
 
   bytes(b: Uint8Array): void {

@@ -8,9 +8,8 @@ import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQuery
 import { ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
+  PackedCursor,
   type PackedHits,
-  type PackedReply,
-  packedHeader,
   type QueryTaskResult,
   type ShardKey,
   type ShardWorker,
@@ -38,9 +37,9 @@ export interface ShardQueryOutcome {
   fetched?: ShardFetchResult;
   /**
    * A small first page's shard rendered its hits (hit-render.ts renderPage): they stay packed
-   * here, and `hits` is empty; the page is merged from them (rendered-page.ts).
+   * here, read by this cursor, and `hits` is empty; the page is merged from them (rendered-page.ts).
    */
-  rendered?: PackedReply;
+  rendered?: PackedCursor;
 }
 
 export interface QueryPhaseResult {
@@ -61,7 +60,7 @@ export type ShardQueryExec = (t: ShardTarget) => Promise<{
   worker: ShardWorker;
   key: ShardKey;
   fetched?: ShardFetchResult;
-  rendered?: PackedReply;
+  rendered?: PackedCursor;
 }>;
 
 /** A query task's packed reply as the query phase reads it, and the documents it prefetched. */
@@ -139,10 +138,10 @@ export function latestReaderQuery(
     else if (keepContext) task.keepContext = true;
     const answer = await worker.run(task);
     if (render) {
-      const header = packedHeader(answer);
+      const cursor = new PackedCursor(answer, t.shardIndex);
       // A shard without hits fetched nothing.
-      if (header.rendered) s.counters.fetchTotal++;
-      return { reply: { result: renderedResult(answer, header) }, worker, key, rendered: answer };
+      if (cursor.header.rendered) s.counters.fetchTotal++;
+      return { reply: { result: renderedResult(answer, cursor.header) }, worker, key, rendered: cursor };
     }
     const { reply, fetched } = unpackQueryReply(answer);
     if (fetched) s.counters.fetchTotal++;

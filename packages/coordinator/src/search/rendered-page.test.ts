@@ -1,6 +1,6 @@
 import type { ShardQueryResult } from '@shoal/engine';
 import type { SortSpec } from '@shoal/protocol';
-import { packHits, type RenderedHits } from '@shoal/shard';
+import { PackedCursor, packHits, type RenderedHits } from '@shoal/shard';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hitComparator, type MergeHit, mergeTopHits } from './merge.ts';
@@ -58,7 +58,11 @@ describe('a page of rendered hits', () => {
             0,
             size,
           );
-          const page = concatRenderedPage(shards, hitComparator(sort), size);
+          const page = concatRenderedPage(
+            shards.map((s) => new PackedCursor(s.reply, s.shardIndex)),
+            hitComparator(sort),
+            size,
+          );
           const bytes = new Uint8Array(page.hits.byteLength + 4);
           page.hits.writeTo(bytes, 2);
           const json = JSON.parse(Buffer.from(bytes.subarray(2, 2 + page.hits.byteLength)).toString()) as {

@@ -7,13 +7,8 @@
  */
 
 import type { RawJsonWriter } from '@shoal/protocol';
-import { PackedCursor, type PackedReply, type RenderedHits } from '@shoal/shard';
+import type { PackedCursor, RenderedHits } from '@shoal/shard';
 import type { MergeHit } from './merge.ts';
-
-export interface RenderedShard {
-  reply: PackedReply;
-  shardIndex: number;
-}
 
 export interface RenderedPage {
   /** The page's `hits.hits` array as JSON bytes, written where the response needs them. */
@@ -59,11 +54,11 @@ const NO_HITS: RenderedHits = { bytes: new Uint8Array(0), ends: new Uint32Array(
  * first page). A shard with hits must have rendered every hit the page may take from it.
  */
 export function concatRenderedPage(
-  shards: RenderedShard[],
+  /** One per shard, each at its reply's first hit (and tagged with its shard index). */
+  cursors: PackedCursor[],
   cmp: (a: MergeHit, b: MergeHit) => number,
   size: number,
 ): RenderedPage {
-  const cursors = shards.map((s) => new PackedCursor(s.reply, s.shardIndex));
   const { order, n } = mergeOrder(cursors, cmp, size);
   const rendered: RenderedHits[] = cursors.map((c) => {
     if (c.count === 0) return NO_HITS;
@@ -71,17 +66,17 @@ export function concatRenderedPage(
     if (!r) throw new Error('the shard did not render its hits');
     return r;
   });
-  const counts = new Array<number>(shards.length).fill(0);
+  const counts = new Array<number>(cursors.length).fill(0);
   for (let i = 0; i < n; i++) counts[order[i]!]!++;
   // `[`, `]`, and each hit with its leading comma but the first.
   let bytes = n === 0 ? 2 : 1;
-  for (let s = 0; s < shards.length; s++) {
+  for (let s = 0; s < cursors.length; s++) {
     const ends = rendered[s]!.ends;
     if (counts[s]! > ends.length - 1) throw new Error('the shard rendered fewer hits than the page takes');
     bytes += ends[counts[s]!]! - ends[0]!;
   }
   const consumed = new Map<number, number>();
-  for (let s = 0; s < shards.length; s++) consumed.set(shards[s]!.shardIndex, counts[s]!);
+  for (let s = 0; s < cursors.length; s++) consumed.set(cursors[s]!.hit.shardIndex, counts[s]!);
   return { hits: new PageWriter(bytes, order, n, rendered), consumed };
 }
 

@@ -18,7 +18,7 @@ import {
   searchPhaseExecution,
   TRACK_TOTAL_HITS_ACCURATE,
 } from '@shoal/protocol';
-import { type CancelToken, type PackedReply, packedHeader, type ScrollSpec, unpackHits } from '@shoal/shard';
+import { type CancelToken, PackedCursor, type ScrollSpec, unpackHits } from '@shoal/shard';
 import {
   decodeScrollId,
   encodeContextId,
@@ -347,7 +347,7 @@ async function renderedContinuation(
   startedAt: bigint,
 ): Promise<Record<string, unknown>> {
   const specs = new Map<number, ScrollSpec>();
-  const packed = new Map<number, PackedReply>();
+  const packed = new Map<number, PackedCursor>();
   const phase = await runQueryPhase(
     s,
     targets,
@@ -356,10 +356,11 @@ async function renderedContinuation(
         prefetch: 0,
         render: true,
       });
-      const header = packedHeader(r);
+      const cursor = new PackedCursor(r, t.shardIndex);
+      const header = cursor.header;
       if (!header.rendered) throw new Error('the shard did not render its scroll hits');
       specs.set(t.shardIndex, r.spec);
-      packed.set(t.shardIndex, r);
+      packed.set(t.shardIndex, cursor);
       // The hits stay packed: the page is merged from them below, without a hit object each.
       const result = {
         totalHits: header.totalHits,
@@ -380,10 +381,7 @@ async function renderedContinuation(
     c.restTotalHitsAsInt,
   );
   const { hits: pageHits, consumed } = concatRenderedPage(
-    outcomes.map((o) => ({
-      reply: packed.get(o.target.shardIndex)!,
-      shardIndex: o.target.shardIndex,
-    })),
+    outcomes.map((o) => packed.get(o.target.shardIndex)!),
     hitComparator(sort),
     search.size,
   );

@@ -124,7 +124,7 @@ export async function runSearchPhases(
     const page = concatRenderedPage(
       outcomes.map((o) => {
         if (!o.rendered) throw new Error('a shard did not send its hits rendered');
-        return { reply: o.rendered, shardIndex: o.target.shardIndex };
+        return o.rendered;
       }),
       hitComparator(sort),
       search.size,
