@@ -129,12 +129,13 @@ class PageSink implements HitSink {
   }
 
   text(s: string): void {
-    this.room(s.length * 3);
+    const n = s.length;
+    if (this.end + n * 3 > this.buf.length) this.room(n * 3);
     this.end = writeText(this.buf, this.end, s);
   }
 
   bytes(b: Uint8Array): void {
-    this.room(b.length);
+    if (this.end + b.length > this.buf.length) this.room(b.length);
     this.buf.set(b, this.end);
     this.end += b.length;
   }
