@@ -13,9 +13,32 @@ import { replySlotsBuffer, SlotReader } from './reply-slots.ts';
 import type { ShardKey, ShardWorkerData, TaskReply, TaskResults, WorkerTask } from './tasks.ts';
 import type { ThreadScheduling } from './thread-scheduling.ts';
 import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
+import { bundledWorker } from './worker-bundle.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const workerUrl = new URL(`./worker${ext}`, import.meta.url);
+const workerSource = new URL(`./worker${ext}`, import.meta.url);
+let workerUrl: URL | undefined;
+
+/**
+ * What the threads run: compiled JavaScript as it is; TypeScript source bundled into one
+ * module (worker-bundle.ts), or, when the bundle cannot be made, the source through tsx's
+ * CommonJS hook (ts-worker.ts), which works the same, only slower.
+ */
+function workerModule(): URL {
+  if (workerUrl) return workerUrl;
+  if (ext === '.js') workerUrl = workerSource;
+  else {
+    try {
+      workerUrl = bundledWorker(workerSource);
+    } catch (e) {
+      process.emitWarning(
+        `shard worker threads run their TypeScript source unbundled: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      workerUrl = workerSource;
+    }
+  }
+  return workerUrl;
+}
 
 /** Queued tasks a shard worker accepts beyond those in flight. */
 const MAX_QUEUED_TASKS = 10_000;
@@ -24,6 +47,8 @@ export type TaskOf<K extends keyof TaskResults> = Extract<WorkerTask, { t: K }>;
 
 export class ShardWorker {
   readonly id: number;
+  /** The module the thread runs (see workerModule). */
+  readonly module: URL;
   private readonly pool: Piscina;
   /** The shard copies this thread owns. */
   readonly shards = new Set<ShardKey>();
@@ -43,6 +68,8 @@ export class ShardWorker {
     opts: { counters?: CounterRef; cancel?: SharedArrayBuffer; scheduling?: ThreadScheduling } = {},
   ) {
     this.id = id;
+    const workerUrl = workerModule();
+    this.module = workerUrl;
     this.pool = startWithExecArgv(
       tsExecArgv(workerUrl),
       (execArgv) =>

@@ -1,6 +1,7 @@
 /**
  * The shard worker thread: owns the shard copies the coordinator placed on it and runs engine
- * calls for them. Piscina `require()`s this file (see ts-worker.ts): no top-level await.
+ * calls for them. Threads run it bundled into one ES module (worker-bundle.ts), or, when no
+ * bundle can be made, `require()`d through tsx's CommonJS hook (ts-worker.ts): no top-level await.
  * Every task answers `{ ok }` or `{ error }`, so errors keep their Elasticsearch type across
  * the thread boundary; only a bug that escapes here rejects.
  */
