@@ -1,19 +1,15 @@
 /**
  * A hit's JSON as the response writes it, after a comma (`,{"_index":…}`: the coordinator
- * drops the page's first comma and copies runs of one shard's consecutive hits at once): `_index`, `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`,
- * `_routing`, `_source` (its stored bytes, never parsed), `fields`, `highlight`, `sort` — the
- * fields, order and number formats of the coordinator's own hits renderer (its hits-json.ts).
+ * drops the page's first comma and copies runs of one shard's consecutive hits at once):
+ * `_index`, `_id`, `_version`, `_seq_no`, `_primary_term`, `_score`, `_routing`, `_source`
+ * (its stored bytes, never parsed), `fields`, `highlight`, `sort` — the fields, order and
+ * number formats of the coordinator's own hits renderer (its hits-json.ts).
  * Shards render the hits of scroll steps ahead (scroll-window.ts) and the hits of a small first
  * page (renderPage), which the coordinator then only concatenates.
  */
 import type { FetchedDocs, ShardFetchRequest, ShardFetchResult, ShardHitRef } from '@shoal/engine';
-import * as protocol from '@shoal/protocol';
+import { jsonScalar, jsonString, scoreJson, sortValuesJson } from '@shoal/protocol';
 import type { RenderedHits } from './hit-codec.ts';
-
-// Bound once: worker threads load TypeScript as CommonJS, where each use of an imported name
-// is a call to the exporting module's getter (two, through the package's index) — several per
-// hit here.
-const { jsonScalar, jsonString, scoreJson, sortValuesJson } = protocol;
 
 /** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
 export interface HitSink {
