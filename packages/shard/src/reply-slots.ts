@@ -16,6 +16,7 @@
  * arrives after its thread died, for a slot a new thread has reused, fails the check instead
  * of being read. Slots held by a thread that died stay taken.
  */
+import { blockBytes } from '@shoal/protocol';
 
 /** How many replies may wait in one thread's slots. */
 export const SLOTS = 64;
@@ -71,28 +72,6 @@ export class SlotWriter {
   }
 }
 
-/**
- * Memory the coordinator copies replies into, cut from blocks of this size, each copy 8-byte
- * aligned. A block serves a few dozen replies: one allocation instead of one per reply (a
- * reply that is dropped at once still costs its buffer's allocation, and Node's own pool of
- * 8 KiB is refilled every two or three replies). A block lives while any copy cut from it does;
- * replies are dropped when their search answers.
- */
-const COPY_BLOCK_BYTES = 64 * 1024;
-let copyBlock: ArrayBuffer | undefined;
-let copyBlockUsed = 0;
-
-function copyRoom(length: number): Uint8Array {
-  const aligned = (length + 7) & ~7;
-  if (copyBlock === undefined || copyBlockUsed + aligned > COPY_BLOCK_BYTES) {
-    copyBlock = new ArrayBuffer(COPY_BLOCK_BYTES);
-    copyBlockUsed = 0;
-  }
-  const room = new Uint8Array(copyBlock, copyBlockUsed, length);
-  copyBlockUsed += aligned;
-  return room;
-}
-
 /** The coordinator's side: takes a reply's bytes out of its slot and frees the slot. */
 export class SlotReader {
   private readonly states: Int32Array;
@@ -112,7 +91,8 @@ export class SlotReader {
     if (!(slot >= 0 && slot < SLOTS) || length > SLOT_BYTES) return undefined;
     if (Atomics.load(this.states, slot) !== token) return undefined;
     const base = STATE_BYTES + slot * SLOT_BYTES;
-    const copy = copyRoom(length);
+    // 8-byte aligned, as the packed hits' typed views need.
+    const copy = blockBytes(length);
     copy.set(this.bytes.subarray(base, base + length));
     Atomics.store(this.states, slot, 0);
     return copy;

@@ -17,6 +17,7 @@
  * straight to the exact writer: for it, the marker pass (a prototype patch, toJSON calls
  * and a regex over the whole output, raw text included) costs many times the walk.
  */
+import { blockBytes } from './byte-blocks.ts';
 import { jsonString, OBJECT, primitive } from './json-scalars.ts';
 import { RawJson, type RawJsonWriter, withRawMarkers } from './raw-json.ts';
 
@@ -89,14 +90,12 @@ export function stringifyJsonBytes(value: unknown): string | Uint8Array {
   return spliceBytes(text, spliced);
 }
 
-/** Texts up to this many chars are written into room for 3 bytes a char, without measuring them first. */
-const UNMEASURED_TEXT_MAX = 1024;
-
 /** `text` as UTF-8 with each NUL in it replaced by the next spliced value's bytes. */
 function spliceBytes(text: string, spliced: RawJsonWriter[]): Uint8Array {
-  let size = text.length <= UNMEASURED_TEXT_MAX ? text.length * 3 : Buffer.byteLength(text);
+  // Each NUL is one byte of the text that is not written.
+  let size = Buffer.byteLength(text) - spliced.length;
   for (const b of spliced) size += b.byteLength;
-  const out = Buffer.allocUnsafe(size);
+  const out = blockBytes(size);
   let at = 0;
   let from = 0;
   for (const b of spliced) {
@@ -107,8 +106,8 @@ function spliceBytes(text: string, spliced: RawJsonWriter[]): Uint8Array {
     at += b.byteLength;
     from = nul + 1;
   }
-  if (from < text.length) at += out.write(from === 0 ? text : text.slice(from), at);
-  return at === size ? out : out.subarray(0, at);
+  if (from < text.length) out.write(from === 0 ? text : text.slice(from), at);
+  return out;
 }
 
 /**

@@ -1,0 +1,26 @@
+/**
+ * Short-lived byte buffers cut from blocks of 64 KiB, each 8-byte aligned (typed views of
+ * packed replies need it). One allocation serves dozens of the buffers a search makes — a
+ * shard reply copied out of its slot, a response body — where Node's 8 KiB pool is refilled
+ * every few and a larger buffer is an allocation of its own. Memory is never handed out twice:
+ * a block is reclaimed by the garbage collector once no buffer cut from it is alive.
+ */
+const BLOCK_BYTES = 64 * 1024;
+/** Larger requests get a buffer of their own (a block would hold few of them). */
+const OWN_BUFFER_FROM = BLOCK_BYTES / 4;
+
+let block: ArrayBuffer | undefined;
+let used = 0;
+
+/** `length` bytes of uninitialised memory, starting at a multiple of 8 in their ArrayBuffer. */
+export function blockBytes(length: number): Buffer {
+  if (length >= OWN_BUFFER_FROM) return Buffer.from(new ArrayBuffer(length));
+  const aligned = (length + 7) & ~7;
+  if (block === undefined || used + aligned > BLOCK_BYTES) {
+    block = new ArrayBuffer(BLOCK_BYTES);
+    used = 0;
+  }
+  const out = Buffer.from(block, used, length);
+  used += aligned;
+  return out;
+}
