@@ -18,4 +18,19 @@ describe('block bytes', () => {
     const many = Array.from({ length: 40 }, () => blockBytes(4000));
     expect(new Set(many.map((b) => b.buffer)).size).toBeGreaterThan(1);
   });
+
+  it('stay in place when named in a transfer list (the message gets a copy)', () => {
+    const { port1, port2 } = new MessageChannel();
+    const b = blockBytes(16).fill(7);
+    const neighbour = blockBytes(16).fill(9);
+    try {
+      port1.postMessage(b, [b.buffer as ArrayBuffer]);
+      expect(b.byteLength).toBe(16);
+      expect(b.every((x) => x === 7)).toBe(true);
+      expect(neighbour.every((x) => x === 9)).toBe(true);
+    } finally {
+      port1.close();
+      port2.close();
+    }
+  });
 });

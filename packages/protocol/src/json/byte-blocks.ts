@@ -3,8 +3,12 @@
  * packed replies need it). One allocation serves dozens of the buffers a search makes — a
  * shard reply copied out of its slot, a response body — where Node's 8 KiB pool is refilled
  * every few and a larger buffer is an allocation of its own. Memory is never handed out twice:
- * a block is reclaimed by the garbage collector once no buffer cut from it is alive.
+ * a block is reclaimed by the garbage collector once no buffer cut from it is alive. Like
+ * Node's pool, a block cannot be transferred to another thread (that would take every buffer
+ * cut from it).
  */
+import { markAsUntransferable } from 'node:worker_threads';
+
 const BLOCK_BYTES = 64 * 1024;
 /** Larger requests get a buffer of their own (a block would hold few of them). */
 const OWN_BUFFER_FROM = BLOCK_BYTES / 4;
@@ -18,6 +22,7 @@ export function blockBytes(length: number): Buffer {
   const aligned = (length + 7) & ~7;
   if (block === undefined || used + aligned > BLOCK_BYTES) {
     block = new ArrayBuffer(BLOCK_BYTES);
+    markAsUntransferable(block);
     used = 0;
   }
   const out = Buffer.from(block, used, length);
