@@ -118,6 +118,41 @@ describe('the two hit renderers', () => {
   });
 });
 
+describe('a first page rendered by the shards', () => {
+  it('has the same whole body as the object form, whatever the totals and terminate_after', async () => {
+    const variants: [string, Record<string, unknown>][] = [
+      ['', { query: { match: { name: 'plain' } }, size: 4 }],
+      ['', { sort: [{ d: 'desc' }], size: 3 }],
+      ['', { query: { match_all: {} }, size: 2, track_total_hits: false }],
+      ['', { query: { match_all: {} }, size: 2, track_total_hits: 5 }],
+      ['?rest_total_hits_as_int=true', { query: { match_all: {} }, size: 2 }],
+      ['?rest_total_hits_as_int=true', { query: { match_all: {} }, size: 2, track_total_hits: false }],
+      ['', { query: { match_all: {} }, size: 2, terminate_after: 1 }],
+      ['', { query: { term: { tag: 'zzz' } }, size: 5 }],
+      ['', { query: { match_all: {} }, size: 2, aggs: { tags: { terms: { field: 'tag' } } } }],
+    ];
+    for (const [query, body] of variants) {
+      const rendered = await http(node.url, 'POST', `/mixed/_search${query}`, body);
+      const sep = query === '' ? '?' : '&';
+      const objects = await http(
+        node.url,
+        'POST',
+        `/mixed/_search${query}${sep}filter_path=timed_out,terminated_early,_shards,hits,aggregations`,
+        body,
+      );
+      expect(rendered.status, JSON.stringify(body)).toBe(200);
+      const { took, ...rest } = JSON.parse(rendered.text) as Record<string, unknown>;
+      expect(typeof took).toBe('number');
+      expect(JSON.stringify(rest), `${query} ${JSON.stringify(body)}`).toBe(
+        JSON.stringify(JSON.parse(objects.text)),
+      );
+      // Byte for byte after `took`: number formats (`max_score`) and key order included.
+      const afterTook = (text: string) => text.slice(text.indexOf('"timed_out"'));
+      expect(afterTook(rendered.text)).toBe(afterTook(objects.text));
+    }
+  });
+});
+
 describe('scores', () => {
   it('are written as Java floats, as Elasticsearch writes them, by both renderers and under pretty', async () => {
     const body = { query: { constant_score: { filter: { term: { tag: 'a' } }, boost: 3 } }, size: 2 };

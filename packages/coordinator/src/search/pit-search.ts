@@ -18,6 +18,7 @@ import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge } from './keep-alive.ts';
 import { type ShardQueryExec, unpackQueryReply } from './query-phase.ts';
 import { runSearchPhases } from './search-phases.ts';
+import type { SearchBody } from './search-response.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 
 /** RestSearchAction.preparePointInTime / SearchRequest.validate: what a PIT search may not name. */
@@ -60,7 +61,7 @@ export async function executePitSearch(
   cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
-): Promise<Record<string, unknown>> {
+): Promise<SearchBody> {
   const pitReq = search.pit!;
   const pit = decodePitId(pitReq.id);
   const { targets, failures } = contextTargets(s, pit.shards, true);

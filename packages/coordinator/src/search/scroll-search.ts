@@ -40,7 +40,7 @@ import {
 } from './query-phase.ts';
 import { concatRenderedPage } from './rendered-page.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
-import { searchResponse } from './search-response.ts';
+import { type SearchBody, searchResponse } from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 import type { ShardTarget } from './shard-targets.ts';
@@ -74,7 +74,7 @@ export async function startScroll(
   cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
-): Promise<Record<string, unknown>> {
+): Promise<SearchBody> {
   const keepAliveMs = search.scrollKeepAliveMs!;
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
   if (tooLarge && targets.length > 0) {
@@ -237,7 +237,7 @@ export async function continueScroll(
   c: ScrollContinuation,
   cancel: CancelToken,
   startedAt: bigint,
-): Promise<Record<string, unknown>> {
+): Promise<SearchBody> {
   const id: ScrollId = decodeScrollId(c.scrollId);
   if (c.keepAliveMs !== undefined) {
     const tooLarge = keepAliveTooLarge(s, c.keepAliveMs);

@@ -19,6 +19,7 @@ import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
 import { runSearchPhases } from './search-phases.ts';
+import type { SearchBody } from './search-response.ts';
 import { allShardsFailed } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
 import { type ShardTarget, searchShardTargets } from './shard-targets.ts';
@@ -97,7 +98,7 @@ function parse(req: RestRequest, s: NodeServices, targets: ShardTarget[]): Searc
 /** The largest page size fetched together with the query phase. */
 const PREFETCH_MAX_SIZE = 50;
 
-export async function executeSearch(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
+export async function executeSearch(req: RestRequest, s: NodeServices): Promise<SearchBody> {
   const startedAt = process.hrtime.bigint();
   const pit = hasPit(req.json());
   if (pit) checkPitRequest(req);
@@ -124,7 +125,7 @@ async function searchLatest(
   cancel: CancelToken,
   startedAt: bigint,
   rawHits: boolean,
-): Promise<Record<string, unknown>> {
+): Promise<SearchBody> {
   const sort = search.sort ?? SCORE_SORT;
   const limits = applyShardLimits(targets, search, s, false);
   if (limits.failures.length > 0 && limits.runnable.length === 0)

@@ -26,7 +26,12 @@ import {
   type ShardQueryOutcome,
 } from './query-phase.ts';
 import { concatRenderedPage } from './rendered-page.ts';
-import { searchResponse } from './search-response.ts';
+import {
+  renderedSearchBody,
+  type SearchBody,
+  type SearchResponseParts,
+  searchResponse,
+} from './search-response.ts';
 import { allShardsFailed, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
 
@@ -68,7 +73,8 @@ export interface PhasesInput {
 
 export interface PhasesOutput {
   outcomes: ShardQueryOutcome[];
-  body: Record<string, unknown>;
+  /** The object form, unless the shards rendered the page (`rendered`). */
+  body: SearchBody;
 }
 
 /** `a` then `b`; no copy when either is empty (failures are read, never changed, after this). */
@@ -129,7 +135,7 @@ export async function runSearchPhases(
       hitComparator(sort),
       search.size,
     );
-    const body = searchResponse({
+    const parts: SearchResponseParts = {
       took: Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n),
       req: search,
       totalShards: input.totalShards,
@@ -141,8 +147,8 @@ export async function runSearchPhases(
       hasSort,
       maxScore,
       aggregations,
-    });
-    return { outcomes, body };
+    };
+    return { outcomes, body: renderedSearchBody(parts, page.hits) ?? searchResponse(parts) };
   }
 
   const page =

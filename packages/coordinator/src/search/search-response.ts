@@ -104,6 +104,57 @@ function terminatedEarly(p: SearchResponseParts): boolean | undefined {
   return p.outcomes.some((o) => o.result.terminatedEarly === true);
 }
 
+/** A `_search` body: the object form, or (a rendered first page) the whole body as bytes. */
+export type SearchBody = Record<string, unknown> | RawJson;
+
+/**
+ * A rendered first page's whole body, written straight to bytes: what searchResponse and the
+ * JSON writer make of the same parts, without building and walking the envelope's objects.
+ * Only for the usual page — no shard failures, no aggregations, no scroll or PIT id —
+ * undefined otherwise (searchResponse writes it).
+ */
+export function renderedSearchBody(p: SearchResponseParts, page: RawJsonWriter): RawJson | undefined {
+  if (
+    p.failures.length > 0 ||
+    p.aggregations !== undefined ||
+    p.scrollId !== undefined ||
+    p.pitId !== undefined
+  )
+    return undefined;
+  let head = `{"took":${p.took},"timed_out":false`;
+  const terminated = terminatedEarly(p);
+  if (terminated !== undefined) head += `,"terminated_early":${terminated}`;
+  head += `,"_shards":{"total":${p.totalShards},"successful":${p.totalShards},"skipped":${p.skipped},"failed":0},"hits":{`;
+  const total = totalHits(p.outcomes, p.req.trackTotalHits);
+  if (total !== undefined) {
+    head += p.req.restTotalHitsAsInt
+      ? `"total":${total.value},`
+      : `"total":{"value":${total.value},"relation":"${total.relation}"},`;
+  } else if (p.req.restTotalHitsAsInt) head += '"total":-1,';
+  head += `"max_score":${Number.isNaN(p.maxScore) ? 'null' : scoreJson(p.maxScore)},"hits":`;
+  return new RawJson(new SearchBodyWriter(head, page));
+}
+
+/** `head` (ASCII), the page's hits, and the two closing braces. */
+class SearchBodyWriter implements RawJsonWriter {
+  readonly byteLength: number;
+
+  constructor(
+    private readonly head: string,
+    private readonly page: RawJsonWriter,
+  ) {
+    this.byteLength = head.length + page.byteLength + 2;
+  }
+
+  writeTo(out: Uint8Array, at: number): void {
+    (out as Buffer).write(this.head, at, 'latin1');
+    const end = at + this.head.length;
+    this.page.writeTo(out, end);
+    out[end + this.page.byteLength] = 0x7d; // }
+    out[end + this.page.byteLength + 1] = 0x7d; // }
+  }
+}
+
 export function searchResponse(p: SearchResponseParts): Record<string, unknown> {
   const shards: Record<string, unknown> = {
     total: p.totalShards,
