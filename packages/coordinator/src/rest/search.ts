@@ -6,10 +6,11 @@ import { executeSearch, rawHitsFor, withCancel } from '../search/search-action.t
 import type { NodeServices } from '../services.ts';
 import { boolParam } from './params.ts';
 
-const search = async (req: RestRequest, s: NodeServices): Promise<RestResponse> => ({
-  status: 200,
-  body: await executeSearch(req, s),
-});
+const search = (req: RestRequest, s: NodeServices): Promise<RestResponse> => executeSearch(req, s).then(ok);
+
+function ok(body: unknown): RestResponse {
+  return { status: 200, body };
+}
 
 const count = async (req: RestRequest, s: NodeServices): Promise<RestResponse> => ({
   status: 200,

@@ -18,7 +18,7 @@ import { resolveIndexBoosts } from './index-boosts.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
-import { runSearchPhases } from './search-phases.ts';
+import { type PhasesOutput, runSearchPhases } from './search-phases.ts';
 import type { SearchBody } from './search-response.ts';
 import { allShardsFailed } from './shard-failure.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
@@ -98,7 +98,11 @@ function parse(req: RestRequest, s: NodeServices, targets: ShardTarget[]): Searc
 /** The largest page size fetched together with the query phase. */
 const PREFETCH_MAX_SIZE = 50;
 
-export async function executeSearch(req: RestRequest, s: NodeServices): Promise<SearchBody> {
+/**
+ * Not an async function, nor are the steps to the shard call below it: each async layer costs
+ * every search a promise and a resumption. A bad request throws here, before any shard work.
+ */
+export function executeSearch(req: RestRequest, s: NodeServices): Promise<SearchBody> {
   const startedAt = process.hrtime.bigint();
   const pit = hasPit(req.json());
   if (pit) checkPitRequest(req);
@@ -118,7 +122,7 @@ export async function executeSearch(req: RestRequest, s: NodeServices): Promise<
 }
 
 /** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */
-async function searchLatest(
+function searchLatest(
   s: NodeServices,
   search: SearchRequest,
   targets: ShardTarget[],
@@ -146,7 +150,7 @@ async function searchLatest(
     search.size > 0,
     prefetch,
   );
-  const { body } = await runSearchPhases(s, {
+  return runSearchPhases(s, {
     shape: { search, sort, hasSort: search.sort !== undefined },
     totalShards: targets.length,
     runnable: limits.runnable,
@@ -157,6 +161,9 @@ async function searchLatest(
     rendered: prefetch?.render !== undefined,
     rawHits,
     startedAt,
-  });
-  return body;
+  }).then(bodyOf);
+}
+
+function bodyOf(out: PhasesOutput): SearchBody {
+  return out.body;
 }
