@@ -14,6 +14,16 @@ describe('worker thread options from the process flags', () => {
     expect(tsExecArgv(jsFile, ['--enable-source-maps'])).toBeUndefined();
   });
 
+  it('gives a JavaScript worker no tsx preload, and keeps the others', () => {
+    const tsxPath = '/app/node_modules/tsx/dist/loader.mjs';
+    expect(tsExecArgv(jsFile, ['--import', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
+    expect(tsExecArgv(jsFile, ['--no-memory-reducer', '--import', tsxPath])).toEqual(['--no-memory-reducer']);
+    expect(tsExecArgv(jsFile, ['--require=tsx/cjs', '-r', 'tsx', '--import=./otel.mjs'])).toEqual([
+      '--import=./otel.mjs',
+    ]);
+    expect(tsExecArgv(jsFile, ['--require', './setup.cjs'])).toBeUndefined();
+  });
+
   it('turns heap-size flags, which a worker refuses, into resource limits', () => {
     const flags = ['--max-old-space-size=2048', '--enable-source-maps', '--max-semi-space-size', '16'];
     expect(tsExecArgv(tsFile, flags)!.slice(0, 2)).toEqual(['--enable-source-maps', '--require']);

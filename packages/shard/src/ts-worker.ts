@@ -38,18 +38,47 @@ function splitHeapFlags(argv: readonly string[]): { rest: string[]; limits: Reso
   return { rest, limits };
 }
 
+/** Whether a preload names tsx (`tsx`, `tsx/cjs`, or a path into its package). */
+function isTsx(module: string): boolean {
+  return module === 'tsx' || module.startsWith('tsx/') || /[\\/]node_modules[\\/]tsx[\\/]/.test(module);
+}
+
+/** `argv` without its tsx preloads (`--import tsx`, `--require=…/tsx/…`, `-r tsx/cjs`). */
+function withoutTsx(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (name === '--import' || name === '--require' || name === '-r') {
+      const module = eq < 0 ? argv[i + 1] : arg.slice(eq + 1);
+      if (module !== undefined && isTsx(module)) {
+        if (eq < 0) i++;
+        continue;
+      }
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
 /**
- * execArgv for a Piscina pool whose worker file is TypeScript source. On Node 20, tsx's ESM
- * hooks are not registered inside worker threads; its CommonJS hook is, and Piscina
+ * execArgv for a Piscina pool. A worker file that is TypeScript source gets tsx's CommonJS
+ * hook: on Node 20, tsx's ESM hooks are not registered inside worker threads, and Piscina
  * `require()`s the worker file, so the worker source runs as CommonJS (no top-level await).
- * The process's heap-size flags are left out (see workerResourceLimits).
+ * A JavaScript worker file (compiled, or bundled: worker-bundle.ts) gets no tsx at all, which
+ * would only cost the thread its start-up and turn on source maps for its error stacks. The
+ * process's heap-size flags are left out (see workerResourceLimits).
  */
 export function tsExecArgv(
   workerUrl: URL,
   execArgv: readonly string[] = process.execArgv,
 ): string[] | undefined {
   const { rest } = splitHeapFlags(execArgv);
-  if (!workerUrl.pathname.endsWith('.ts')) return rest.length === execArgv.length ? undefined : rest;
+  if (!workerUrl.pathname.endsWith('.ts')) {
+    const plain = withoutTsx(rest);
+    return plain.length === execArgv.length ? undefined : plain;
+  }
   return [...rest, '--require', require.resolve('tsx/cjs')];
 }
 
