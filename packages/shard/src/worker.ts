@@ -108,7 +108,10 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
   });
 }
 
-async function run(task: WorkerTask): Promise<WireTaskResults[keyof WireTaskResults]> {
+type TaskResult = WireTaskResults[keyof WireTaskResults];
+
+/** A task's result: most tasks answer at once; those that wait (open, writes) return a promise. */
+function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
   switch (task.t) {
     case 'open': {
       let h = shards.get(task.key);
@@ -323,15 +326,28 @@ function transferables(result: unknown): ArrayBuffer[] {
   return out;
 }
 
-export default async function handle(task: WorkerTask): Promise<unknown> {
-  let reply: TaskReply<keyof TaskResults>;
+/**
+ * Runs a task and answers `{ ok }` or `{ error }`. A task that answers at once is answered
+ * without a promise of its own (Piscina takes either): a search's shard task is one of them.
+ */
+export default function handle(task: WorkerTask): unknown {
+  let result: TaskResult | Promise<TaskResult>;
   try {
-    reply = { ok: await run(task) } as TaskReply<keyof TaskResults>;
+    result = run(task);
   } catch (e) {
-    return { error: toWire(e) };
+    return errorReply(e);
   }
-  const buffers = 'ok' in reply ? transferables(reply.ok) : [];
+  return result instanceof Promise ? result.then(okReply, errorReply) : okReply(result);
+}
+
+function okReply(ok: TaskResult): unknown {
+  const reply = { ok } as TaskReply<keyof TaskResults>;
+  const buffers = transferables(ok);
   if (buffers.length === 0) return reply;
   // Piscina transfers what a moved value names instead of cloning it.
   return move({ [transferableSymbol]: buffers, [valueSymbol]: reply } as unknown as ArrayBuffer);
+}
+
+function errorReply(e: unknown): { error: WireError } {
+  return { error: toWire(e) };
 }
