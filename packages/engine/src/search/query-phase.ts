@@ -92,7 +92,7 @@ export function executeQuery(
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): ShardQueryResult {
-  return queryShard(reader, mapping, req, ctx).result;
+  return runQuery(reader, mapping, req, ctx).result;
 }
 
 /**
@@ -105,6 +105,16 @@ export function queryShard(
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): { result: ShardQueryResult; positions: ScrollPosition[] } {
+  const { result, found } = runQuery(reader, mapping, req, ctx);
+  return { result, positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })) };
+}
+
+function runQuery(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  req: ShardQueryRequest,
+  ctx: QueryContext,
+): { result: ShardQueryResult; found: Collected } {
   const plan = planQuery(reader, mapping, req, ctx);
   const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
@@ -131,7 +141,7 @@ export function queryShard(
     const docs = new QueryDocs(plan.aggWeight ?? plan.weight, plan.filter);
     result.aggregations = aggregateShard(reader, mapping, req.aggs, docs, ctx);
   }
-  return { result, positions: found.cands.map((c) => ({ values: c.values, doc: c.doc })) };
+  return { result, found };
 }
 
 /** Field collapsing (collapse.ts): the field is checked even when the shard has nothing to search. */
