@@ -1,6 +1,6 @@
 import type { ShardQueryRequest } from '@shoal/engine';
 import { describe, expect, it } from 'vitest';
-import { fromWireFetch, fromWireQuery, toWireFetch, toWireQuery } from './query-task-wire.ts';
+import { fromWirePrefetch, fromWireQuery, toWireFetch, toWireQuery } from './query-task-wire.ts';
 
 const base: ShardQueryRequest = {
   query: { type: 'match_all', boost: 1 },
@@ -75,18 +75,20 @@ describe('query task wire form', () => {
       seqNoPrimaryTerm: false,
     };
     expect(toWireFetch(whole)).toEqual({});
-    expect(fromWireFetch({})).toEqual(whole);
+    expect(fromWirePrefetch({}, [3])).toEqual({ ...whole, docs: [3] });
     const some = {
       source: { enabled: true, includes: ['a*'], excludes: [] },
       version: true,
       seqNoPrimaryTerm: true,
     };
-    expect(fromWireFetch(structuredClone(toWireFetch(some)))).toEqual(some);
+    expect(fromWirePrefetch(structuredClone(toWireFetch(some)), [])).toEqual({ ...some, docs: [] });
+    const fields = { ...some, fields: { storedNone: true as const } };
+    expect(fromWirePrefetch(structuredClone(toWireFetch(fields)), [1])).toEqual({ ...fields, docs: [1] });
     const none = {
       source: { enabled: false, includes: [], excludes: [] },
       version: false,
       seqNoPrimaryTerm: true,
     };
-    expect(fromWireFetch(toWireFetch(none))).toEqual(none);
+    expect(fromWirePrefetch(toWireFetch(none), [])).toEqual({ ...none, docs: [] });
   });
 });

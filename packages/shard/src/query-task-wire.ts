@@ -94,13 +94,17 @@ export function toWireFetch(f: FetchOptions): WireFetchOptions {
   return wire;
 }
 
-export function fromWireFetch(wire: WireFetchOptions): FetchOptions {
-  const f: FetchOptions = {
+/**
+ * The fetch of `docs` that a query task's prefetch asks for, as one object literal: the same
+ * shape on every task (spreading the options into a copy with `docs` made a slow object).
+ */
+export function fromWirePrefetch(wire: WireFetchOptions, docs: number[]): ShardFetchRequest {
+  return {
+    docs,
     source: wire.source ?? WHOLE_SOURCE,
     version: wire.version === true,
     seqNoPrimaryTerm: wire.seqNoPrimaryTerm === true,
+    fields: wire.fields,
+    highlight: wire.highlight,
   };
-  if (wire.fields) f.fields = wire.fields;
-  if (wire.highlight) f.highlight = wire.highlight;
-  return f;
 }

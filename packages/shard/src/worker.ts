@@ -22,7 +22,7 @@ import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply } from './hit-codec.ts';
 import { renderPage } from './hit-render.ts';
-import { fromWireFetch, fromWireQuery } from './query-task-wire.ts';
+import { fromWirePrefetch, fromWireQuery } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { SlotWriter } from './reply-slots.ts';
 import { ShardHost } from './shard-host.ts';
@@ -168,9 +168,10 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
         });
         if (task.prefetch && result.hits.length > 0) {
           const n = Math.min(task.prefetch.count, result.hits.length);
-          const docs = result.hits.slice(0, n).map((hit) => hit.doc);
-          const fetch = fromWireFetch(task.prefetch);
-          const fetched = fetchDocs(reader, { ...fetch, docs }, h.mapping, h.spec.index);
+          const docs: number[] = new Array(n);
+          for (let i = 0; i < n; i++) docs[i] = result.hits[i]!.doc;
+          const fetch = fromWirePrefetch(task.prefetch, docs);
+          const fetched = fetchDocs(reader, fetch, h.mapping, h.spec.index);
           if (!task.prefetch.render) return packedQueryReply(result, req.shardIndex, fetched, replySlots);
           const withSort = task.prefetch.withSort === true;
           const floatingKeys = result.floatingKeys ?? 0;
