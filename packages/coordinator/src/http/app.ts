@@ -98,6 +98,11 @@ class HttpRestRequest implements RestRequest {
 const negotiated = new Map<string, MediaTypeChoice>();
 const NEGOTIATED_MAX = 256;
 
+/** The last negotiation: a client sends the same headers on every request. */
+let lastNegotiated:
+  | { accept: string | undefined; contentType: string | undefined; flags: number; choice: MediaTypeChoice }
+  | undefined;
+
 function negotiate(
   headers: Record<string, string | undefined>,
   hasBody: boolean,
@@ -105,6 +110,15 @@ function negotiate(
 ): MediaTypeChoice {
   const accept = headers.accept;
   const contentType = headers['content-type'];
+  const flags = (hasBody ? 1 : 0) | (routed ? 2 : 0);
+  const last = lastNegotiated;
+  if (
+    last !== undefined &&
+    last.flags === flags &&
+    last.accept === accept &&
+    last.contentType === contentType
+  )
+    return last.choice;
   // Header values hold no NUL and no newline, so the key is unambiguous.
   const key = `${accept ?? '\u0000'}\n${contentType ?? '\u0000'}\n${hasBody ? 1 : 0}${routed ? 1 : 0}`;
   let choice = negotiated.get(key);
@@ -113,6 +127,7 @@ function negotiate(
     if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
     negotiated.set(key, choice);
   }
+  lastNegotiated = { accept, contentType, flags, choice };
   return choice;
 }
 

@@ -44,6 +44,11 @@ describe('FirstMatchRouter', () => {
     expect(router.match('POST', '/flights/_count')[0]).toEqual([]);
     router.add('POST', '/:index/_count', 2);
     expect(router.match('POST', '/flights/_count')[0][0]?.[0]).toBe(2);
+    // The same path by another method, right after: a different answer.
+    router.add('GET', '/:index/_search', 3);
+    expect(router.match('POST', '/flights/_search')[0][0]?.[0]).toBe(1);
+    expect(router.match('GET', '/flights/_search')[0][0]?.[0]).toBe(3);
+    expect(router.match('GET', '/other/_search')[0][0]?.[1]).toEqual({ index: 'other' });
     // Past its bound the router forgets its answers, never gives a wrong one.
     for (let i = 0; i < 3000; i++) {
       expect(router.match('POST', `/i${i}/_search`)[0][0]?.[1]).toEqual({ index: `i${i}` });

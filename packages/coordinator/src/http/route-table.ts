@@ -74,6 +74,7 @@ export class FirstMatchRouter<T> implements Router<T> {
 
   add(method: string, path: string, handler: T): void {
     this.answered.clear();
+    this.last = undefined;
     const parts = splitPath(path);
     const literals: (string | null)[] = [];
     const names: (string | null)[] = [];
@@ -100,7 +101,12 @@ export class FirstMatchRouter<T> implements Router<T> {
     list.push({ method, literals, names, handler, seq: this.added++ });
   }
 
+  /** The last answer: a client repeating one request is answered without building a key. */
+  private last: { method: string; path: string; result: Result<T> } | undefined;
+
   match(method: string, path: string): Result<T> {
+    const last = this.last;
+    if (last !== undefined && last.path === path && last.method === method) return last.result;
     // Method names hold no space: the key is unambiguous.
     const key = `${method} ${path}`;
     let result = this.answered.get(key);
@@ -109,6 +115,7 @@ export class FirstMatchRouter<T> implements Router<T> {
       if (this.answered.size >= ANSWERED_MAX) this.answered.clear();
       this.answered.set(key, result);
     }
+    this.last = { method, path, result };
     return result;
   }
 

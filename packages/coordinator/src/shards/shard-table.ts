@@ -22,6 +22,11 @@ export interface ShardCopy {
 export class ShardTable {
   private readonly byIndex = new Map<string, ShardCopy[]>();
   private readonly byKey = new Map<ShardKey, ShardCopy>();
+  /**
+   * Each index's primaries by shard id: a search looks up every target's primary, and a
+   * lookup by key would build the key string and hash it each time.
+   */
+  private readonly primariesByIndex = new Map<string, ShardCopy[]>();
 
   constructor(readonly workers: readonly ShardWorker[]) {
     for (const w of workers) w.onShardsFailed((keys, reason) => this.markFailed(keys, reason));
@@ -36,6 +41,7 @@ export class ShardTable {
   /** Places the primaries of a new index on workers and records its unassigned replicas. */
   allocate(index: string, indexUuid: string, numberOfShards: number, numberOfReplicas: number): ShardCopy[] {
     const copies: ShardCopy[] = [];
+    const primaries: ShardCopy[] = [];
     for (let shardId = 0; shardId < numberOfShards; shardId++) {
       const worker = this.leastLoaded();
       const key = shardKey(indexUuid, shardId);
@@ -51,6 +57,7 @@ export class ShardTable {
       };
       copies.push(primary);
       this.byKey.set(key, primary);
+      primaries.push(primary);
       for (let r = 0; r < numberOfReplicas; r++) {
         copies.push({
           index,
@@ -64,6 +71,7 @@ export class ShardTable {
       }
     }
     this.byIndex.set(indexUuid, copies);
+    this.primariesByIndex.set(indexUuid, primaries);
     return copies;
   }
 
@@ -98,7 +106,7 @@ export class ShardTable {
   }
 
   primary(indexUuid: string, shardId: number): ShardCopy | undefined {
-    return this.byKey.get(shardKey(indexUuid, shardId));
+    return this.primariesByIndex.get(indexUuid)?.[shardId];
   }
 
   remove(indexUuid: string): ShardCopy[] {
@@ -108,6 +116,7 @@ export class ShardTable {
       c.worker?.shards.delete(c.key);
     }
     this.byIndex.delete(indexUuid);
+    this.primariesByIndex.delete(indexUuid);
     return copies;
   }
 

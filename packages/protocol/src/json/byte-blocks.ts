@@ -18,10 +18,11 @@ let used = 0;
 
 /** `length` bytes of uninitialised memory, starting at a multiple of 8 in their ArrayBuffer. */
 export function blockBytes(length: number): Buffer {
-  if (length >= OWN_BUFFER_FROM) return Buffer.from(new ArrayBuffer(length));
+  if (length >= OWN_BUFFER_FROM) return Buffer.allocUnsafeSlow(length);
   const aligned = (length + 7) & ~7;
   if (block === undefined || used + aligned > BLOCK_BYTES) {
-    block = new ArrayBuffer(BLOCK_BYTES);
+    // Uninitialised, as Node's own pool is: every byte handed out is written before it is read.
+    block = Buffer.allocUnsafeSlow(BLOCK_BYTES).buffer as ArrayBuffer;
     markAsUntransferable(block);
     used = 0;
   }
