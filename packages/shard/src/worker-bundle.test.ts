@@ -27,6 +27,10 @@ describe('the bundled shard worker', () => {
     const w = new ShardWorker(0);
     workers.push(w);
     expect(w.module.href).toBe(bundledWorker(source).href);
-    expect(await w.run({ t: 'noop' })).toEqual({});
+    // A real task, answered by the engine code in the bundle: a thread that holds no shard.
+    const memory = await w.run({ t: 'memory' });
+    expect(memory.heapUsed).toBeGreaterThan(0);
+    expect(memory.heapTotal).toBeGreaterThanOrEqual(memory.heapUsed);
+    expect(memory.residentSegmentBytes).toBe(0);
   });
 });
