@@ -99,8 +99,15 @@ export interface FirstPagePrefetch {
   render?: { withSort: boolean };
 }
 
-/** A rendered reply's result: its totals and partial aggregations; its hits stay packed. */
-function renderedResult(reply: QueryTaskResult, header: PackedHits): ShardQueryResult {
+/**
+ * A reply of rendered hits as the query phase keeps it: its totals and what came beside the
+ * packed hits (partial aggregations); the hits stay packed, read by a cursor.
+ */
+export function renderedResult(
+  header: PackedHits,
+  /** What a query task's reply carried beside its hits (a scroll step's carries nothing). */
+  reply?: Pick<ShardQueryResult, 'aggregations' | 'collapseValues' | 'terminatedEarly'>,
+): ShardQueryResult {
   const result: ShardQueryResult = {
     totalHits: header.totalHits,
     totalRelation: header.totalRelation,
@@ -108,7 +115,7 @@ function renderedResult(reply: QueryTaskResult, header: PackedHits): ShardQueryR
     hits: [],
   };
   if (header.floatingKeys !== 0) result.floatingKeys = header.floatingKeys;
-  return withAggregations(result, reply);
+  return reply ? withAggregations(result, reply) : result;
 }
 
 /**
@@ -141,7 +148,7 @@ export function latestReaderQuery(
       const cursor = new PackedCursor(answer, t.shardIndex);
       // A shard without hits fetched nothing.
       if (cursor.header.rendered) s.counters.fetchTotal++;
-      return { reply: { result: renderedResult(answer, cursor.header) }, worker, key, rendered: cursor };
+      return { reply: { result: renderedResult(cursor.header, answer) }, worker, key, rendered: cursor };
     }
     const { reply, fetched } = unpackQueryReply(answer);
     if (fetched) s.counters.fetchTotal++;

@@ -32,6 +32,7 @@ import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { hitComparator } from './merge.ts';
 import {
+  renderedResult,
   runQueryPhase,
   type ShardQueryExec,
   type ShardQueryOutcome,
@@ -362,13 +363,7 @@ async function renderedContinuation(
       specs.set(t.shardIndex, r.spec);
       packed.set(t.shardIndex, cursor);
       // The hits stay packed: the page is merged from them below, without a hit object each.
-      const result = {
-        totalHits: header.totalHits,
-        totalRelation: header.totalRelation,
-        maxScore: header.maxScore,
-        hits: [],
-      };
-      return { reply: { result, contextId: context.id }, worker, key };
+      return { reply: { result: renderedResult(header), contextId: context.id }, worker, key };
     },
     true,
   );
