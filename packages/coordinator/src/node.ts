@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
+import { CapturedBodyMessage } from './http/captured-body.ts';
 import { allRoutes } from './routes.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
@@ -108,8 +109,17 @@ export async function startNode(
   await services.indices.load();
   const app = createApp({ routes: allRoutes(), services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.httpPort, hostname: config.host }, () =>
-      resolveServer(s as Server),
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.httpPort,
+        hostname: config.host,
+        // Request bodies are kept as they are parsed (captured-body.ts): every handler reads
+        // its body whole, so none is left on the wire for the adapter to drain.
+        serverOptions: { IncomingMessage: CapturedBodyMessage },
+        autoCleanupIncoming: false,
+      },
+      () => resolveServer(s as Server),
     );
     (s as Server).once('error', reject);
   });

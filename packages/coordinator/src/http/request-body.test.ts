@@ -1,24 +1,30 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapturedBodyMessage } from './captured-body.ts';
 import { readRawBody } from './request-body.ts';
 
-let server: Server;
 let port: number;
+/** What the last request's body read ended with, when it failed. */
+let lastFailure: Promise<Error>;
 
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const body = await readRawBody(req);
-    res.end(body === undefined ? '<none>' : `${body.length}:${body.toString()}`);
+async function listen(options: { IncomingMessage?: typeof IncomingMessage }): Promise<Server> {
+  let failed!: (e: Error) => void;
+  lastFailure = new Promise((r) => {
+    failed = r;
+  });
+  const server = createServer(options, async (req, res) => {
+    try {
+      const body = await readRawBody(req);
+      res.end(body === undefined ? '<none>' : `${body.length}:${body.toString()}`);
+    } catch (e) {
+      failed(e as Error);
+    }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   port = (server.address() as { port: number }).port;
-});
-
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+  return server;
+}
 
 /** Sends raw request bytes, in pieces with a pause between them; returns the response body. */
 async function send(pieces: string[]): Promise<string> {
@@ -39,7 +45,19 @@ async function send(pieces: string[]): Promise<string> {
 
 const head = (length: number) => `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`;
 
-describe('readRawBody', () => {
+describe.each([
+  ["a node's requests (CapturedBodyMessage)", { IncomingMessage: CapturedBodyMessage }],
+  ['plain requests (streamed)', {}],
+])('readRawBody of %s', (_name, options) => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await listen(options);
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
   it('reads a body that came with its headers', async () => {
     expect(await send([`${head(9)}{"a":[1]}`])).toBe('9:{"a":[1]}');
   });
@@ -63,5 +81,31 @@ describe('readRawBody', () => {
     expect(await send([`${head(Buffer.byteLength(text))}${text}`])).toBe(
       `${Buffer.byteLength(text)}:${text}`,
     );
+  });
+
+  it('reads two requests on one connection, each its own body', async () => {
+    const two = `${head(9)}{"a":[1]}${head(9)}{"b":[2]}`;
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d) => {
+      data += d;
+    });
+    socket.write(two);
+    await new Promise((r) => setTimeout(r, 60));
+    socket.destroy();
+    expect(data.match(/\r\n\r\n9:\{"[ab]":\[[12]\]\}/g)).toEqual([
+      '\r\n\r\n9:{"a":[1]}',
+      '\r\n\r\n9:{"b":[2]}',
+    ]);
+  });
+
+  it('fails the read when the client goes away before the body is complete', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`${head(100)}{"partial":`);
+    await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+    const err = await lastFailure;
+    expect(err).toBeInstanceOf(Error);
   });
 });
