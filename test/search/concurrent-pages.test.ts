@@ -1,7 +1,8 @@
 /**
  * Many small pages at once on one shard worker thread: each shard's reply is handed over in
  * one of the thread's reply slots (reply-slots.ts) while the thread writes the next ones into
- * others. Each page must be exactly the one asked for, with its own documents.
+ * others. Each page must be exactly the one asked for, with its own documents; a first page's
+ * rendered hits are read in their slots, which must all be free again once the pages are answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ndjson } from '../support/http.ts';
@@ -13,7 +14,8 @@ const DOCS = 400;
 const text = (i: number) => `doc ${i} `.repeat(120);
 
 beforeAll(async () => {
-  node = await startTestNode({ workers: 1 });
+  // The memory report tells how many reply slots are still taken.
+  node = await startTestNode({ workers: 1, env: { SHOAL_MEMORY_REPORT: '1' } });
   const created = await http(node.url, 'PUT', '/pages', {
     settings: { number_of_shards: 2 },
     mappings: { properties: { n: { type: 'long' }, body: { type: 'text' } } },
@@ -52,5 +54,15 @@ describe('small pages searched all at once', () => {
         expect(h.sort).toEqual([h._source.n]);
       }
     });
+  });
+
+  it('leaves no reply slot taken once every page is answered', async () => {
+    const pages = Array.from({ length: 150 }, (_, q) =>
+      http(node.url, 'POST', '/pages/_search', { query: { match: { body: `${q}` } }, size: 5 }),
+    );
+    for (const a of await Promise.all(pages)) expect(a.status).toBe(200);
+    const memory = await http(node.url, 'GET', '/_internal/memory');
+    expect(memory.status).toBe(200);
+    expect(memory.json.reply_slots_in_use).toBe(0);
   });
 });

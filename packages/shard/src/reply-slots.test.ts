@@ -17,6 +17,31 @@ describe('reply slots', () => {
     expect(reader.take(claimed.ref)).toBeUndefined();
   });
 
+  it('let a reader read a reply in place, the slot taken until it frees it once', () => {
+    const buffer = replySlotsBuffer();
+    const writer = new SlotWriter(buffer, 3);
+    const reader = new SlotReader(buffer);
+    const claimed = writer.claim(16)!;
+    new Uint8Array(buffer, claimed.base, 16).fill(7);
+    const bytes = reader.hold(claimed.ref)!;
+    expect(bytes.buffer).toBe(buffer);
+    expect(bytes.byteOffset % 8).toBe(0);
+    expect([...bytes]).toEqual(new Array(16).fill(7));
+    expect(reader.inUse()).toBe(1);
+    // Still held: the writer claims another slot, not this one.
+    expect(writer.claim(8)!.ref.slot).not.toBe(claimed.ref.slot);
+    expect(reader.inUse()).toBe(2);
+    reader.free(claimed.ref);
+    expect(reader.inUse()).toBe(1);
+    // A second free, or one with a token that no longer holds the slot, frees nothing else.
+    const again = writer.claim(8)!;
+    reader.free(claimed.ref);
+    expect(reader.inUse()).toBe(2);
+    expect(reader.hold({ ...claimed.ref, token: claimed.ref.token })).toBeUndefined();
+    reader.free(again.ref);
+    expect(reader.inUse()).toBe(1);
+  });
+
   it('refuse what does not fit, and run out only while every slot is held', () => {
     const buffer = replySlotsBuffer();
     const writer = new SlotWriter(buffer, 1);

@@ -8,8 +8,9 @@
  * The shared buffer holds SLOTS state words, then SLOTS slots of SLOT_BYTES each. A slot's word
  * is 0 when free; the worker claims a free slot by writing a token into it, fills the slot,
  * and names the slot and the token in its reply. The coordinator checks the token, copies the
- * bytes out into its own memory at once, and frees the slot; the worker never touches a slot
- * that is not free, so the copy cannot race a write. A reply larger than a slot, or one made
+ * bytes out into its own memory at once, and frees the slot — or, for a reply it is done with
+ * before it yields (a rendered first page), reads them in place and frees the slot after; the
+ * worker never touches a slot that is not free, so no read can race a write. A reply larger than a slot, or one made
  * while every slot is taken, is packed into a buffer of its own, as before.
  *
  * Tokens name the thread that claimed the slot (its thread id) and a count: a reply that
@@ -96,5 +97,31 @@ export class SlotReader {
     copy.set(this.bytes.subarray(base, base + length));
     Atomics.store(this.states, slot, 0);
     return copy;
+  }
+
+  /**
+   * The slot's bytes where they lie (8-byte aligned), the slot still held: for a reader that is
+   * done with them within the same turn (a rendered first page copied into its response), which
+   * then frees the slot with `free`. Undefined when the token no longer holds the slot.
+   */
+  hold(ref: SlotRef): Uint8Array | undefined {
+    const { slot, token, length } = ref;
+    if (!(slot >= 0 && slot < SLOTS) || length > SLOT_BYTES) return undefined;
+    if (Atomics.load(this.states, slot) !== token) return undefined;
+    const base = STATE_BYTES + slot * SLOT_BYTES;
+    return this.bytes.subarray(base, base + length);
+  }
+
+  /** How many slots are taken: replies not handed over yet, held, or left by a thread that died. */
+  inUse(): number {
+    let n = 0;
+    for (let i = 0; i < SLOTS; i++) if (Atomics.load(this.states, i) !== 0) n++;
+    return n;
+  }
+
+  /** Frees a slot held by `hold` (once: a second call, or one for a stale token, does nothing). */
+  free(ref: SlotRef): void {
+    if (!(ref.slot >= 0 && ref.slot < SLOTS)) return;
+    Atomics.compareExchange(this.states, ref.slot, ref.token, 0);
   }
 }

@@ -121,10 +121,15 @@ export class ShardWorker {
     this.failedListeners.push(listener);
   }
 
-  /** Runs a task; rejects with the task's ShoalError when the worker answered with an error. */
+  /**
+   * Runs a task; rejects with the task's ShoalError when the worker answered with an error.
+   * With `hold`, a packed reply that came in a reply slot is read there: its `bytes` view the
+   * slot, which stays taken until `release(reply)`, to be called once the bytes are used.
+   */
   async run<K extends keyof TaskResults>(
     task: TaskOf<K>,
     transferList?: ArrayBuffer[],
+    hold = false,
   ): Promise<TaskResults[K]> {
     let reply: TaskReply<K>;
     try {
@@ -144,13 +149,16 @@ export class ShardWorker {
     }
     if ('error' in reply) throw ShoalError.fromWire(reply.error);
     const ok = reply.ok as WirePackedReply;
-    if (ok !== null && typeof ok === 'object' && ok.slot !== undefined) this.fromSlot(ok);
+    if (ok !== null && typeof ok === 'object' && ok.slot !== undefined) this.fromSlot(ok, hold);
     return ok as TaskResults[K];
   }
 
-  /** Copies a reply's packed bytes out of its slot (freeing the slot) to where callers read them. */
-  private fromSlot(reply: WirePackedReply): void {
-    const bytes = this.slots.take(reply.slot!);
+  /**
+   * Copies a reply's packed bytes out of its slot (freeing the slot) to where callers read them,
+   * or, held, points them at the slot and keeps `slot` set for `release`.
+   */
+  private fromSlot(reply: WirePackedReply, hold: boolean): void {
+    const bytes = hold ? this.slots.hold(reply.slot!) : this.slots.take(reply.slot!);
     if (!bytes) {
       throw new ShoalError(
         'node_closed_exception',
@@ -159,7 +167,20 @@ export class ShardWorker {
       );
     }
     reply.bytes = bytes;
+    if (!hold) reply.slot = undefined;
+  }
+
+  /** Frees the slot of a reply run with `hold` (nothing for one that came in its own buffer). */
+  release(reply: { slot?: WirePackedReply['slot'] }): void {
+    const ref = reply.slot;
+    if (ref === undefined) return;
     reply.slot = undefined;
+    this.slots.free(ref);
+  }
+
+  /** Reply slots taken (reply-slots.ts): none once every search is answered, bar a dead thread's. */
+  get replySlotsInUse(): number {
+    return this.slots.inUse();
   }
 
   get queueSize(): number {

@@ -180,6 +180,8 @@ export interface QueryTaskResult extends PackedReply {
   terminatedEarly?: boolean;
   /** The reader context kept for the fetch phase, when asked. */
   contextId?: number;
+  /** Set while `bytes` are read in their reply slot (ShardWorker.run with `hold`). */
+  slot?: SlotRef;
 }
 
 export interface ShardStats {

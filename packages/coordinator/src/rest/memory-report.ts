@@ -33,6 +33,8 @@ async function memory(_req: unknown, s: NodeServices): Promise<RestResponse> {
       segment_resident_bytes: sum((w) => w.residentSegmentBytes),
       section_cache_bytes: sum((w) => w.sectionCacheBytes),
       workers,
+      // Reply slots still taken (none while no search is in flight).
+      reply_slots_in_use: s.workers.reduce((n, w) => n + w.replySlotsInUse, 0),
       // The coordinator thread's V8 spaces and compiled code, to tell JIT and compiler memory
       // (fixed per process) from what the data costs.
       coordinator_spaces: Object.fromEntries(

@@ -40,6 +40,11 @@ export interface ShardQueryOutcome {
    * here, read by this cursor, and `hits` is empty; the page is merged from them (rendered-page.ts).
    */
   rendered?: PackedCursor;
+  /**
+   * The reply whose bytes `rendered` reads in the worker's reply slot: the page is copied out of
+   * it before the search yields again, then `releaseHeld` frees the slot.
+   */
+  held?: QueryTaskResult;
 }
 
 export interface QueryPhaseResult {
@@ -61,6 +66,7 @@ export type ShardQueryExec = (t: ShardTarget) => Promise<{
   key: ShardKey;
   fetched?: ShardFetchResult;
   rendered?: PackedCursor;
+  held?: QueryTaskResult;
 }>;
 
 /** A query task's packed reply as the query phase reads it, and the documents it prefetched. */
@@ -143,13 +149,22 @@ export function latestReaderQuery(
     const task: TaskOf<'query'> = { t: 'query', key, req: toWireQuery(build(t)), cancel };
     if (wirePrefetch) task.prefetch = wirePrefetch;
     else if (keepContext) task.keepContext = true;
-    const answer = await worker.run(task);
     if (render) {
-      const cursor = new PackedCursor(answer, t.shardIndex);
+      // Rendered hits are read where the worker wrote them (held in its reply slot).
+      const answer = await worker.run(task, undefined, true);
+      let cursor: PackedCursor;
+      try {
+        cursor = new PackedCursor(answer, t.shardIndex);
+      } catch (e) {
+        worker.release(answer);
+        throw e;
+      }
       // A shard without hits fetched nothing.
       if (cursor.header.rendered) s.counters.fetchTotal++;
-      return { reply: { result: renderedResult(cursor.header, answer) }, worker, key, rendered: cursor };
+      const reply = { result: renderedResult(cursor.header, answer) };
+      return { reply, worker, key, rendered: cursor, held: answer };
     }
+    const answer = await worker.run(task);
     const { reply, fetched } = unpackQueryReply(answer);
     if (fetched) s.counters.fetchTotal++;
     return { reply, worker, key, fetched };
@@ -180,7 +195,7 @@ export async function runQueryPhase(
   await Promise.all(
     targets.map(async (t) => {
       try {
-        const { reply, worker, key, fetched, rendered } = await exec(t);
+        const { reply, worker, key, fetched, rendered, held } = await exec(t);
         const result = reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];
@@ -195,6 +210,7 @@ export async function runQueryPhase(
           persistent,
           fetched,
           rendered,
+          held,
         });
       } catch (e) {
         s.counters.queryFailure++;
@@ -207,6 +223,16 @@ export async function runQueryPhase(
   s.counters.queryTimeMs += Date.now() - started;
   outcomes.sort((a, b) => a.target.shardIndex - b.target.shardIndex);
   return { outcomes, failures };
+}
+
+/** Frees the reply slots the outcomes' rendered hits were read in (once their page is copied). */
+export function releaseHeld(outcomes: ShardQueryOutcome[]): void {
+  for (const o of outcomes) {
+    if (o.held) {
+      o.worker.release(o.held);
+      o.held = undefined;
+    }
+  }
 }
 
 /** Frees the transient reader contexts that the fetch phase will not use. */

@@ -5,7 +5,7 @@
  * through the query executor and the fetch plan.
  */
 import type { ShardFetchRequest } from '@shoal/engine';
-import type { SearchRequest, SortSpec } from '@shoal/protocol';
+import { RawJson, type SearchRequest, type SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { reduceAggregations } from './aggregations.ts';
 import { mergeCollapsed } from './collapse.ts';
@@ -20,7 +20,9 @@ import {
 import { highlightFetch } from './highlight-fetch.ts';
 import { hitComparator, mergeTopHits } from './merge.ts';
 import {
+  type QueryPhaseResult,
   releaseContexts,
+  releaseHeld,
   runQueryPhase,
   type ShardQueryExec,
   type ShardQueryOutcome,
@@ -87,16 +89,41 @@ function concat(a: readonly ShardFailure[], b: readonly ShardFailure[]): ShardFa
 const NOTHING_CONSUMED: ReadonlyMap<number, number> = new Map();
 const NO_FAILURES: readonly ShardFailure[] = [];
 
+type PhaseIds = { scrollId?: (consumed: ReadonlyMap<number, number>) => string; pitId?: string };
+
+/** What every page is built from once the query phase is in. */
+interface ReducedQueryPhase {
+  outcomes: ShardQueryOutcome[];
+  failures: ShardFailure[];
+  shape: PageShape;
+  maxScore: number;
+  aggregations: Record<string, unknown> | undefined;
+}
+
 export async function runSearchPhases(
   s: NodeServices,
   input: PhasesInput,
-  ids: { scrollId?: (consumed: ReadonlyMap<number, number>) => string; pitId?: string } = {},
+  ids: PhaseIds = {},
 ): Promise<PhasesOutput> {
   const phase = await runQueryPhase(s, input.runnable, input.exec, input.persistent);
+  if (input.rendered) {
+    try {
+      return renderedPage(input, reduceQueryPhase(s, input, phase));
+    } finally {
+      // The page has been copied out of the reply slots its shards' hits were read in.
+      releaseHeld(phase.outcomes);
+    }
+  }
+  return fetchedPage(s, input, ids, reduceQueryPhase(s, input, phase));
+}
+
+/** The failures, the page's shape, max_score and the reduced aggregations. */
+function reduceQueryPhase(s: NodeServices, input: PhasesInput, phase: QueryPhaseResult): ReducedQueryPhase {
   const { outcomes } = phase;
   const failures = concat(input.failures, input.mapFailures?.(phase.failures) ?? phase.failures);
   if (input.totalShards > 0 && outcomes.length === 0) throw allShardsFailed('query', failures);
-  const { search, sort, hasSort } = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
+  const shape = typeof input.shape === 'function' ? input.shape(outcomes) : input.shape;
+  const { search, sort, hasSort } = shape;
 
   const scoreSorted = sort.some((x) => x.kind === 'score');
   let maxScore = Number.NaN;
@@ -124,33 +151,52 @@ export async function runSearchPhases(
       throw e;
     }
   }
+  return { outcomes, failures, shape, maxScore, aggregations };
+}
 
-  if (input.rendered) {
-    // Each shard sent its first page rendered: the page is merged and copied from them.
-    const page = concatRenderedPage(
-      outcomes.map((o) => {
-        if (!o.rendered) throw new Error('a shard did not send its hits rendered');
-        return o.rendered;
-      }),
-      hitComparator(sort),
-      search.size,
-    );
-    const parts: SearchResponseParts = {
-      took: Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n),
-      req: search,
-      totalShards: input.totalShards,
-      skipped: 0,
-      outcomes,
-      failures,
-      hits: [],
-      renderedHits: page.hits,
-      hasSort,
-      maxScore,
-      aggregations,
-    };
-    return { outcomes, body: renderedSearchBody(parts, page.hits) ?? searchResponse(parts) };
-  }
+/**
+ * Each shard sent its first page rendered: the page is merged and copied from them, and the
+ * body assembled at once — the hits are read in the shards' reply slots, freed after this.
+ */
+function renderedPage(input: PhasesInput, r: ReducedQueryPhase): PhasesOutput {
+  const { outcomes, failures, maxScore, aggregations } = r;
+  const { search, sort, hasSort } = r.shape;
+  const page = concatRenderedPage(
+    outcomes.map((o) => {
+      if (!o.rendered) throw new Error('a shard did not send its hits rendered');
+      return o.rendered;
+    }),
+    hitComparator(sort),
+    search.size,
+  );
+  const parts: SearchResponseParts = {
+    took: Number((process.hrtime.bigint() - input.startedAt) / 1_000_000n),
+    req: search,
+    totalShards: input.totalShards,
+    skipped: 0,
+    outcomes,
+    failures,
+    hits: [],
+    renderedHits: page.hits,
+    hasSort,
+    maxScore,
+    aggregations,
+  };
+  const whole = renderedSearchBody(parts, page.hits);
+  if (whole) return { outcomes, body: whole.assemble() };
+  parts.renderedHits = new RawJson(page.hits).assemble().writer;
+  return { outcomes, body: searchResponse(parts) };
+}
 
+/** A page merged from hit objects, its documents prefetched or fetched. */
+async function fetchedPage(
+  s: NodeServices,
+  input: PhasesInput,
+  ids: PhaseIds,
+  r: ReducedQueryPhase,
+): Promise<PhasesOutput> {
+  const { outcomes, failures, maxScore, aggregations } = r;
+  const { search, sort, hasSort } = r.shape;
   const page =
     search.collapse !== undefined
       ? mergeCollapsed(outcomes, hitComparator(sort), search.from, search.size)

@@ -3,6 +3,7 @@
  * splices into the output verbatim, without parsing it again. The bytes must be one valid
  * JSON value; they are decoded at most once.
  */
+import { blockBytes } from './byte-blocks.ts';
 import { parseJson } from './parse.ts';
 
 const utf8 = new TextDecoder();
@@ -59,12 +60,21 @@ export class RawJson {
   /** The bytes it was made of, while they have not been decoded to text. */
   get bytes(): Uint8Array | undefined {
     if (this.#writer !== undefined) {
-      const bytes = new Uint8Array(this.#writer.byteLength);
+      const bytes = blockBytes(this.#writer.byteLength);
       this.#writer.writeTo(bytes, 0);
       this.#bytes = bytes;
       this.#writer = undefined;
     }
     return this.#bytes;
+  }
+
+  /**
+   * Assembles a writer's bytes now, while what it reads is still there (a page read in the
+   * shards' reply slots, which are freed once the search has its body).
+   */
+  assemble(): this {
+    void this.bytes;
+    return this;
   }
 
   /** Whether it is still a writer: bytes not assembled yet. */

@@ -162,4 +162,21 @@ describe('stringifyJsonBytes', () => {
     expect(stringifyJsonBytes(large)).toBe(stringifyJson(large));
     expect(stringifyJsonBytes({ a: 1 })).toBe('{"a":1}');
   });
+
+  it('answers a whole body in raw bytes with those bytes, and one in text with its text', () => {
+    const source = enc.encode('{"took":1,"hits":[]}');
+    expect(stringifyJsonBytes(new RawJson(source))).toBe(source);
+    let writes = 0;
+    const writer = {
+      byteLength: source.byteLength,
+      writeTo(out: Uint8Array, at: number) {
+        writes++;
+        out.set(source, at);
+      },
+    };
+    const body = new RawJson(writer);
+    expect(dec.decode(stringifyJsonBytes(body) as Uint8Array)).toBe('{"took":1,"hits":[]}');
+    expect(writes).toBe(1);
+    expect(stringifyJsonBytes(new RawJson('{"a":1}'))).toBe('{"a":1}');
+  });
 });

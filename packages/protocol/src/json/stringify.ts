@@ -74,6 +74,8 @@ function writeAfterScan(value: unknown, scan: Scan): string {
  * into the output as they are, never decoded to text and encoded again.
  */
 export function stringifyJsonBytes(value: unknown): string | Uint8Array {
+  // A whole body already in bytes (a rendered first page's `_search` answer) goes out as it is.
+  if (value instanceof RawJson) return value.bytes ?? value.text;
   const scan: Scan = { big: false, nonFinite: false, raw: false, nodes: 0 };
   scanValue(value, scan, 0);
   if (!scan.raw || scan.nodes > SMALL_VALUE_NODES) return writeAfterScan(value, scan);
