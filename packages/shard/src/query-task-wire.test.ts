@@ -1,6 +1,16 @@
 import type { ShardQueryRequest } from '@shoal/engine';
 import { describe, expect, it } from 'vitest';
-import { fromWirePrefetch, fromWireQuery, toWireFetch, toWireQuery } from './query-task-wire.ts';
+import {
+  fromWirePrefetch,
+  fromWireQueryTask,
+  type QueryTask,
+  toWireFetch,
+  toWireQueryTask,
+} from './query-task-wire.ts';
+
+/** A request through the wire and back, as the worker gets it. */
+const roundTrip = (task: QueryTask): QueryTask => fromWireQueryTask(structuredClone(toWireQueryTask(task)));
+const plain = (req: ShardQueryRequest): QueryTask => ({ key: 'u/0', req, cancel: 65537 });
 
 const base: ShardQueryRequest = {
   query: { type: 'match_all', boost: 1 },
@@ -12,11 +22,34 @@ const base: ShardQueryRequest = {
 };
 
 describe('query task wire form', () => {
-  it('leaves out the score sort and track_scores false, and puts them back', () => {
-    const wire = toWireQuery(base);
-    expect(wire).toEqual({ query: base.query, k: 10, trackTotalHitsUpTo: 10_000, shardIndex: 1 });
-    expect('sort' in wire || 'trackScores' in wire).toBe(false);
-    expect(fromWireQuery(structuredClone(wire))).toEqual(base);
+  it('sends a plain task as its key, its query and six numbers, and rebuilds it', () => {
+    const wire = toWireQueryTask(plain(base));
+    expect(wire).toEqual({ t: 'query', key: 'u/0', query: base.query, n: [10, 10_000, 1, 65537, -1, 0] });
+    expect(roundTrip(plain(base))).toEqual(plain(base));
+  });
+
+  it('carries the flags, the prefetch, a PIT and fetch options that are not the defaults', () => {
+    const rendered: QueryTask = {
+      ...plain({ ...base, trackScores: true }),
+      prefetch: { count: 10, render: true, withSort: true, fetch: {} },
+    };
+    expect(toWireQueryTask(rendered).x).toBeUndefined();
+    expect(roundTrip(rendered)).toEqual(rendered);
+    const kept: QueryTask = {
+      ...plain(base),
+      keepContext: true,
+      pit: { context: { session: 's', id: 3 }, keepAliveMs: 60_000 } as unknown as QueryTask['pit'],
+    };
+    expect(roundTrip(kept)).toEqual(kept);
+    const fetched: QueryTask = {
+      ...plain(base),
+      prefetch: {
+        count: 3,
+        fetch: { version: true, source: { enabled: false, includes: [], excludes: [] } },
+      },
+    };
+    expect(toWireQueryTask(fetched).x).toEqual({ fetch: fetched.prefetch!.fetch });
+    expect(roundTrip(fetched)).toEqual(fetched);
   });
 
   it('carries every optional part of a request', () => {
@@ -47,7 +80,7 @@ describe('query task wire form', () => {
       terminateAfter: 7,
       collapse: { field: 'group' },
     };
-    expect(fromWireQuery(structuredClone(toWireQuery(full)))).toEqual(full);
+    expect(roundTrip(plain(full))).toEqual(plain(full));
   });
 
   it('keeps every other sort, track_scores and the optional parts', () => {
@@ -60,11 +93,11 @@ describe('query task wire form', () => {
       trackScores: true,
       searchAfter: [3, 1.5],
     };
-    expect(fromWireQuery(structuredClone(toWireQuery(req)))).toEqual(req);
+    expect(roundTrip(plain(req))).toEqual(plain(req));
     for (const sort of [[{ kind: 'score', order: 'asc' }], [{ kind: 'doc', order: 'desc' }], []] as const) {
       const r = { ...base, sort: [...sort] };
-      expect(toWireQuery(r).sort).toEqual(sort);
-      expect(fromWireQuery(structuredClone(toWireQuery(r)))).toEqual(r);
+      expect(toWireQueryTask(plain(r)).x?.sort).toEqual(sort);
+      expect(roundTrip(plain(r))).toEqual(plain(r));
     }
   });
 

@@ -1,20 +1,17 @@
 /**
- * A query task's request as it crosses to the shard thread: what is at its default is left
- * out and filled back in on the other side. Each property and each array costs the structured
- * clone on both threads; a plain search's task (score sort, no track_scores, `_source` whole,
- * no version) sheds two arrays, three objects and seven properties this way, about 40 % of
- * its cloning.
+ * A query task as it crosses to the shard thread. Each property and each object costs the
+ * structured clone on both threads, and the coordinator posts one task per shard of every
+ * search: so the task's numbers travel in one array (an array of numbers is cloned without a
+ * property name per value), and what is at its default is left out and filled back in on the
+ * other side. A plain search's task is its shard key, its query and six numbers.
  */
 import type { ShardFetchRequest, ShardQueryRequest } from '@shoal/engine';
-import type { SortSpec, SourceFilter } from '@shoal/protocol';
+import type { QueryNode, SortSpec, SourceFilter } from '@shoal/protocol';
+import type { CancelToken } from './cancel-slots.ts';
+import type { PitQuery } from './context-tasks.ts';
+import type { ShardKey } from './tasks.ts';
 
 export type FetchOptions = Omit<ShardFetchRequest, 'docs'>;
-
-/** ShardQueryRequest with `sort` (score, descending) and `trackScores` (false) optional. */
-export type WireQueryRequest = Omit<ShardQueryRequest, 'sort' | 'trackScores'> & {
-  sort?: SortSpec[];
-  trackScores?: true;
-};
 
 /** The fetch options, each left out at its default (whole `_source`, no version, no seq_no). */
 export interface WireFetchOptions {
@@ -23,6 +20,82 @@ export interface WireFetchOptions {
   seqNoPrimaryTerm?: true;
   fields?: ShardFetchRequest['fields'];
   highlight?: ShardFetchRequest['highlight'];
+}
+
+/**
+ * Fetch the documents of the first `count` hits with the query (query-and-fetch in one round
+ * trip): for small first pages, fetching a few documents that the merge may drop costs less
+ * than a second message to every shard.
+ */
+export interface QueryPrefetch {
+  count: number;
+  /**
+   * Send the prefetched hits rendered (hit-render.ts renderPage) instead of their documents:
+   * the coordinator only concatenates them (a page written straight to bytes).
+   */
+  render?: true;
+  /** Rendered hits carry their `sort` values (the request named a sort). */
+  withSort?: true;
+  fetch: WireFetchOptions;
+}
+
+/** A shard's query, as the coordinator asks it. */
+export interface QueryTask {
+  key: ShardKey;
+  req: ShardQueryRequest;
+  /** The search's cancellation token (cancel-slots.ts). */
+  cancel: CancelToken;
+  /** Keep the reader for the fetch phase and return its context id. */
+  keepContext?: true;
+  /** Run on this PIT's reader (its context then serves the fetch phase too). */
+  pit?: PitQuery;
+  prefetch?: QueryPrefetch;
+}
+
+/** The numbers of a query task, by their place in WireQueryTask.n. */
+const K = 0;
+const TRACK_TOTAL_HITS = 1;
+const SHARD_INDEX = 2;
+const CANCEL = 3;
+/** The prefetch's count; -1: no prefetch. */
+const PREFETCH = 4;
+const FLAGS = 5;
+
+/** Bits of n[FLAGS]. */
+const TRACK_SCORES = 1;
+const KEEP_CONTEXT = 2;
+const RENDER = 4;
+const WITH_SORT = 8;
+
+/** The parts of a query task not at their defaults. */
+export interface WireQueryExtras
+  extends Pick<
+    ShardQueryRequest,
+    | 'searchAfter'
+    | 'slice'
+    | 'resumeAfter'
+    | 'aggs'
+    | 'postFilter'
+    | 'minScore'
+    | 'limits'
+    | 'rescore'
+    | 'terminateAfter'
+    | 'collapse'
+  > {
+  /** Any sort but `_score` descending. */
+  sort?: SortSpec[];
+  pit?: PitQuery;
+  /** The prefetch's fetch options, when any is not at its default. */
+  fetch?: WireFetchOptions;
+}
+
+export interface WireQueryTask {
+  t: 'query';
+  key: ShardKey;
+  query: QueryNode;
+  /** k, trackTotalHitsUpTo, shardIndex, the cancel token, the prefetch count (-1: none), flags. */
+  n: number[];
+  x?: WireQueryExtras;
 }
 
 const SCORE_DESC: SortSpec[] = [{ kind: 'score', order: 'desc' }];
@@ -39,49 +112,127 @@ function isWholeSource(s: SourceFilter): boolean {
 }
 
 /**
- * The optional parts, copied one by one: a rest spread (`{ sort, ...rest }`) is a runtime call
- * in V8, and the objects it makes do not share the hidden class of the engine's own requests.
+ * The optional parts of a request, copied one by one: a rest spread (`{ sort, ...rest }`) is a
+ * runtime call in V8, and the objects it makes do not share the hidden class of the engine's
+ * own requests. Answers how many it copied.
  */
 function copyOptional(
-  from: WireQueryRequest | ShardQueryRequest,
-  to: WireQueryRequest | ShardQueryRequest,
-): void {
-  if (from.searchAfter !== undefined) to.searchAfter = from.searchAfter;
-  if (from.slice !== undefined) to.slice = from.slice;
-  if (from.resumeAfter !== undefined) to.resumeAfter = from.resumeAfter;
-  if (from.aggs !== undefined) to.aggs = from.aggs;
-  if (from.postFilter !== undefined) to.postFilter = from.postFilter;
-  if (from.minScore !== undefined) to.minScore = from.minScore;
-  if (from.limits !== undefined) to.limits = from.limits;
-  if (from.rescore !== undefined) to.rescore = from.rescore;
-  if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
-  if (from.collapse !== undefined) to.collapse = from.collapse;
+  from: WireQueryExtras | ShardQueryRequest,
+  to: WireQueryExtras | ShardQueryRequest,
+): number {
+  let n = 0;
+  if (from.searchAfter !== undefined) {
+    to.searchAfter = from.searchAfter;
+    n++;
+  }
+  if (from.slice !== undefined) {
+    to.slice = from.slice;
+    n++;
+  }
+  if (from.resumeAfter !== undefined) {
+    to.resumeAfter = from.resumeAfter;
+    n++;
+  }
+  if (from.aggs !== undefined) {
+    to.aggs = from.aggs;
+    n++;
+  }
+  if (from.postFilter !== undefined) {
+    to.postFilter = from.postFilter;
+    n++;
+  }
+  if (from.minScore !== undefined) {
+    to.minScore = from.minScore;
+    n++;
+  }
+  if (from.limits !== undefined) {
+    to.limits = from.limits;
+    n++;
+  }
+  if (from.rescore !== undefined) {
+    to.rescore = from.rescore;
+    n++;
+  }
+  if (from.terminateAfter !== undefined) {
+    to.terminateAfter = from.terminateAfter;
+    n++;
+  }
+  if (from.collapse !== undefined) {
+    to.collapse = from.collapse;
+    n++;
+  }
+  return n;
 }
 
-export function toWireQuery(req: ShardQueryRequest): WireQueryRequest {
-  const wire: WireQueryRequest = {
-    query: req.query,
-    k: req.k,
-    trackTotalHitsUpTo: req.trackTotalHitsUpTo,
-    shardIndex: req.shardIndex,
-  };
-  if (!isScoreDesc(req.sort)) wire.sort = req.sort;
-  if (req.trackScores) wire.trackScores = true;
-  copyOptional(req, wire);
+export function toWireQueryTask(task: QueryTask): WireQueryTask {
+  const { req, prefetch } = task;
+  let flags = 0;
+  if (req.trackScores) flags |= TRACK_SCORES;
+  if (task.keepContext) flags |= KEEP_CONTEXT;
+  if (prefetch?.render) flags |= RENDER;
+  if (prefetch?.withSort) flags |= WITH_SORT;
+  const n = [
+    req.k,
+    req.trackTotalHitsUpTo,
+    req.shardIndex,
+    task.cancel,
+    prefetch ? prefetch.count : -1,
+    flags,
+  ];
+  const wire: WireQueryTask = { t: 'query', key: task.key, query: req.query, n };
+  const x: WireQueryExtras = {};
+  let extras = copyOptional(req, x);
+  if (!isScoreDesc(req.sort)) {
+    x.sort = req.sort;
+    extras++;
+  }
+  if (task.pit) {
+    x.pit = task.pit;
+    extras++;
+  }
+  if (prefetch && !isDefaultFetch(prefetch.fetch)) {
+    x.fetch = prefetch.fetch;
+    extras++;
+  }
+  if (extras > 0) wire.x = x;
   return wire;
 }
 
-export function fromWireQuery(wire: WireQueryRequest): ShardQueryRequest {
+export function fromWireQueryTask(wire: WireQueryTask): QueryTask {
+  const n = wire.n;
+  const x = wire.x;
+  const flags = n[FLAGS]!;
   const req: ShardQueryRequest = {
     query: wire.query,
-    sort: wire.sort ?? SCORE_DESC,
-    k: wire.k,
-    trackTotalHitsUpTo: wire.trackTotalHitsUpTo,
-    trackScores: wire.trackScores === true,
-    shardIndex: wire.shardIndex,
+    sort: x?.sort ?? SCORE_DESC,
+    k: n[K]!,
+    trackTotalHitsUpTo: n[TRACK_TOTAL_HITS]!,
+    trackScores: (flags & TRACK_SCORES) !== 0,
+    shardIndex: n[SHARD_INDEX]!,
   };
-  copyOptional(wire, req);
-  return req;
+  if (x) copyOptional(x, req);
+  const task: QueryTask = { key: wire.key, req, cancel: n[CANCEL]! };
+  if (flags & KEEP_CONTEXT) task.keepContext = true;
+  if (x?.pit) task.pit = x.pit;
+  if (n[PREFETCH]! >= 0) {
+    const prefetch: QueryPrefetch = { count: n[PREFETCH]!, fetch: x?.fetch ?? DEFAULT_FETCH };
+    if (flags & RENDER) prefetch.render = true;
+    if (flags & WITH_SORT) prefetch.withSort = true;
+    task.prefetch = prefetch;
+  }
+  return task;
+}
+
+const DEFAULT_FETCH: WireFetchOptions = {};
+
+function isDefaultFetch(f: WireFetchOptions): boolean {
+  return (
+    f.source === undefined &&
+    f.version === undefined &&
+    f.seqNoPrimaryTerm === undefined &&
+    f.fields === undefined &&
+    f.highlight === undefined
+  );
 }
 
 export function toWireFetch(f: FetchOptions): WireFetchOptions {

@@ -17,9 +17,9 @@ import type {
 import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
-import type { ContextFetch, ContextTask, ContextTaskResults, PitQuery } from './context-tasks.ts';
+import type { ContextFetch, ContextTask, ContextTaskResults } from './context-tasks.ts';
 import type { PackedReply } from './hit-codec.ts';
-import type { WireFetchOptions, WireQueryRequest } from './query-task-wire.ts';
+import type { WireQueryTask } from './query-task-wire.ts';
 import type { SlotRef } from './reply-slots.ts';
 import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
@@ -113,33 +113,7 @@ export type WorkerTask =
   | WriteTask
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
   | { t: 'refresh'; key: ShardKey }
-  | {
-      t: 'query';
-      key: ShardKey;
-      /** The request with its defaults left out (query-task-wire.ts). */
-      req: WireQueryRequest;
-      /** Int32 flag set to 1 by the coordinator when the client goes away. */
-      cancel: CancelToken;
-      /** Keep the reader for the fetch phase and return its context id. */
-      keepContext?: true;
-      /** Run on this PIT's reader (its context then serves the fetch phase too). */
-      pit?: PitQuery;
-      /**
-       * Fetch the documents of the first `count` hits with the query (query-and-fetch in one
-       * round trip): for small first pages, fetching a few documents that the merge may drop
-       * costs less than a second message to every shard.
-       */
-      prefetch?: {
-        count: number;
-        /**
-         * Send the prefetched hits rendered (hit-render.ts renderPage) instead of their
-         * documents: the coordinator only concatenates them (a page written straight to bytes).
-         */
-        render?: true;
-        /** Rendered hits carry their `sort` values (the request named a sort). */
-        withSort?: true;
-      } & WireFetchOptions;
-    }
+  | WireQueryTask
   | {
       t: 'count';
       key: ShardKey;

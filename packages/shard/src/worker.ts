@@ -22,7 +22,7 @@ import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
 import { packedQueryReply } from './hit-codec.ts';
 import { renderPage } from './hit-render.ts';
-import { fromWirePrefetch, fromWireQuery } from './query-task-wire.ts';
+import { fromWirePrefetch, fromWireQueryTask } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { SlotWriter } from './reply-slots.ts';
 import { ShardHost } from './shard-host.ts';
@@ -140,12 +140,13 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
     case 'refresh':
       return { refreshed: host(task.key).refresh() };
     case 'query': {
-      const req = fromWireQuery(task.req);
-      if (task.pit) {
+      const q = fromWireQueryTask(task);
+      const req = q.req;
+      if (q.pit) {
         // The context first: a PIT whose shard is gone says what became of it.
         const pitStarted = performance.now();
         try {
-          return pitQuery(task.key, req, task.pit, task.cancel, contextDeps);
+          return pitQuery(task.key, req, q.pit, q.cancel, contextDeps);
         } finally {
           const ph = shards.get(task.key);
           if (ph) {
@@ -163,22 +164,23 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           index: h.spec.index,
           indexUuid: h.spec.indexUuid,
           shardId: h.spec.shardId,
-          isCancelled: cancelCheck(task.cancel),
+          isCancelled: cancelCheck(q.cancel),
           nowMillis: Date.now(),
         });
-        if (task.prefetch && result.hits.length > 0) {
-          const n = Math.min(task.prefetch.count, result.hits.length);
+        const prefetch = q.prefetch;
+        if (prefetch && result.hits.length > 0) {
+          const n = Math.min(prefetch.count, result.hits.length);
           const docs: number[] = new Array(n);
           for (let i = 0; i < n; i++) docs[i] = result.hits[i]!.doc;
-          const fetch = fromWirePrefetch(task.prefetch, docs);
+          const fetch = fromWirePrefetch(prefetch.fetch, docs);
           const fetched = fetchDocs(reader, fetch, h.mapping, h.spec.index);
-          if (!task.prefetch.render) return packedQueryReply(result, req.shardIndex, fetched, replySlots);
-          const withSort = task.prefetch.withSort === true;
+          if (!prefetch.render) return packedQueryReply(result, req.shardIndex, fetched, replySlots);
+          const withSort = prefetch.withSort === true;
           const floatingKeys = result.floatingKeys ?? 0;
           const rendered = renderPage(h.spec.index, result.hits, fetched, fetch, withSort, floatingKeys);
           return packedQueryReply(result, req.shardIndex, undefined, replySlots, rendered);
         }
-        if (task.keepContext && result.hits.length > 0) {
+        if (q.keepContext && result.hits.length > 0) {
           kept = true;
           return {
             ...packedQueryReply(result, req.shardIndex, undefined, replySlots),

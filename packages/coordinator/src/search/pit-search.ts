@@ -10,7 +10,7 @@ import {
   type SortSpec,
   searchPhaseExecution,
 } from '@shoal/protocol';
-import { type CancelToken, toWireQuery } from '@shoal/shard';
+import { type CancelToken, toWireQueryTask } from '@shoal/shard';
 import { decodePitId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -81,14 +81,15 @@ export async function executePitSearch(
   const exec: ShardQueryExec = async (t) => {
     const { worker, key, context } = contextWorker(s, pit.shards[t.shardIndex]!);
     const { reply } = unpackQueryReply(
-      await worker.run({
-        t: 'query',
-        key,
-        req: toWireQuery(build(t)),
-        cancel,
-        keepContext: true,
-        pit: { context, keepAliveMs: pitReq.keepAliveMs },
-      }),
+      await worker.run(
+        toWireQueryTask({
+          key,
+          req: build(t),
+          cancel,
+          keepContext: true,
+          pit: { context, keepAliveMs: pitReq.keepAliveMs },
+        }),
+      ),
     );
     return { reply, worker, key };
   };

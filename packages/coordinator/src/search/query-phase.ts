@@ -10,12 +10,13 @@ import {
   type CancelToken,
   PackedCursor,
   type PackedHits,
+  type QueryPrefetch,
+  type QueryTask,
   type QueryTaskResult,
   type ShardKey,
   type ShardWorker,
-  type TaskOf,
   toWireFetch,
-  toWireQuery,
+  toWireQueryTask,
   unpackHits,
 } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
@@ -137,21 +138,22 @@ export function latestReaderQuery(
   keepContext: boolean,
   prefetch?: FirstPagePrefetch,
 ): ShardQueryExec {
-  let wirePrefetch: TaskOf<'query'>['prefetch'];
+  let queryPrefetch: QueryPrefetch | undefined;
   if (prefetch) {
-    wirePrefetch = { count: prefetch.count, ...toWireFetch(prefetch.fetch) };
-    if (prefetch.render) wirePrefetch.render = true;
-    if (prefetch.render?.withSort) wirePrefetch.withSort = true;
+    queryPrefetch = { count: prefetch.count, fetch: toWireFetch(prefetch.fetch) };
+    if (prefetch.render) queryPrefetch.render = true;
+    if (prefetch.render?.withSort) queryPrefetch.withSort = true;
   }
   const render = prefetch?.render !== undefined;
   return async (t) => {
     const { worker, key } = startedCopy(t);
-    const task: TaskOf<'query'> = { t: 'query', key, req: toWireQuery(build(t)), cancel };
-    if (wirePrefetch) task.prefetch = wirePrefetch;
+    const task: QueryTask = { key, req: build(t), cancel };
+    if (queryPrefetch) task.prefetch = queryPrefetch;
     else if (keepContext) task.keepContext = true;
+    const wire = toWireQueryTask(task);
     if (render) {
       // Rendered hits are read where the worker wrote them (held in its reply slot).
-      const answer = await worker.run(task, undefined, true);
+      const answer = await worker.run(wire, undefined, true);
       let cursor: PackedCursor;
       try {
         cursor = new PackedCursor(answer, t.shardIndex);
@@ -164,7 +166,7 @@ export function latestReaderQuery(
       const reply = { result: renderedResult(cursor.header, answer) };
       return { reply, worker, key, rendered: cursor, held: answer };
     }
-    const answer = await worker.run(task);
+    const answer = await worker.run(wire);
     const { reply, fetched } = unpackQueryReply(answer);
     if (fetched) s.counters.fetchTotal++;
     return { reply, worker, key, fetched };
