@@ -190,19 +190,20 @@ export async function runQueryPhase(
   exec: ShardQueryExec,
   persistent = false,
 ): Promise<QueryPhaseResult> {
-  const outcomes: ShardQueryOutcome[] = [];
+  // Each answer in its target's place: the outcomes come out in shard order without a sort.
+  const answered: (ShardQueryOutcome | undefined)[] = new Array(targets.length);
   const failures: ShardFailure[] = [];
   const started = Date.now();
   s.counters.queryCurrent += targets.length;
   await Promise.all(
-    targets.map(async (t) => {
+    targets.map(async (t, i) => {
       try {
         const { reply, worker, key, fetched, rendered, held } = await exec(t);
         const result = reply.result;
         // The hits are this search's own copies: tag them with their shard in place.
         const hits = result.hits as MergeHit[];
         for (const h of hits) h.shardIndex = t.shardIndex;
-        outcomes.push({
+        answered[i] = {
           target: t,
           result,
           hits,
@@ -213,7 +214,7 @@ export async function runQueryPhase(
           fetched,
           rendered,
           held,
-        });
+        };
       } catch (e) {
         s.counters.queryFailure++;
         failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
@@ -223,7 +224,15 @@ export async function runQueryPhase(
   s.counters.queryCurrent -= targets.length;
   s.counters.queryTotal += targets.length;
   s.counters.queryTimeMs += Date.now() - started;
-  outcomes.sort((a, b) => a.target.shardIndex - b.target.shardIndex);
+  const outcomes: ShardQueryOutcome[] = [];
+  let ordered = true;
+  for (const o of answered) {
+    if (o === undefined) continue;
+    if (outcomes.length > 0 && outcomes[outcomes.length - 1]!.target.shardIndex > o.target.shardIndex)
+      ordered = false;
+    outcomes.push(o);
+  }
+  if (!ordered) outcomes.sort((a, b) => a.target.shardIndex - b.target.shardIndex);
   return { outcomes, failures };
 }
 

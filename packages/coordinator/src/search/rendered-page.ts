@@ -10,11 +10,21 @@ import type { RawJsonWriter } from '@shoal/protocol';
 import type { PackedCursor, RenderedHits } from '@shoal/shard';
 import type { MergeHit } from './merge.ts';
 
-export interface RenderedPage {
-  /** The page's `hits.hits` array as JSON bytes, written where the response needs them. */
-  hits: RawJsonWriter;
-  /** How many of each shard's hits (by shard index) the page holds. */
-  consumed: Map<number, number>;
+export class RenderedPage {
+  constructor(
+    /** The page's `hits.hits` array as JSON bytes, written where the response needs them. */
+    readonly hits: RawJsonWriter,
+    private readonly cursors: PackedCursor[],
+    private readonly counts: number[],
+  ) {}
+
+  /** How many of each shard's hits (by shard index) the page holds (a scroll's next step needs it). */
+  get consumed(): Map<number, number> {
+    const consumed = new Map<number, number>();
+    for (let s = 0; s < this.cursors.length; s++)
+      consumed.set(this.cursors[s]!.hit.shardIndex, this.counts[s]!);
+    return consumed;
+  }
 }
 
 /** The order of the page: for each of its hits, the position in `cursors` of the shard it came from. */
@@ -75,9 +85,7 @@ export function concatRenderedPage(
     if (counts[s]! > ends.length - 1) throw new Error('the shard rendered fewer hits than the page takes');
     bytes += ends[counts[s]!]! - ends[0]!;
   }
-  const consumed = new Map<number, number>();
-  for (let s = 0; s < cursors.length; s++) consumed.set(cursors[s]!.hit.shardIndex, counts[s]!);
-  return { hits: new PageWriter(bytes, order, n, rendered), consumed };
+  return new RenderedPage(new PageWriter(bytes, order, n, rendered), cursors, counts);
 }
 
 /**
