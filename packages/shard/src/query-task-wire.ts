@@ -104,7 +104,8 @@ const WHOLE_SOURCE: SourceFilter = { enabled: true, includes: [], excludes: [] }
 function isScoreDesc(sort: SortSpec[]): boolean {
   if (sort.length !== 1) return false;
   const s = sort[0]!;
-  return s.kind === 'score' && s.order === 'desc' && Object.keys(s).length === 2;
+  // A score sort has no other option (SortSpec).
+  return s.kind === 'score' && s.order === 'desc';
 }
 
 function isWholeSource(s: SourceFilter): boolean {

@@ -126,32 +126,40 @@ export class ShardWorker {
    * With `hold`, a packed reply that came in a reply slot is read there: its `bytes` view the
    * slot, which stays taken until `release(reply)`, to be called once the bytes are used.
    */
-  async run<K extends keyof TaskResults>(
+  run<K extends keyof TaskResults>(
     task: TaskOf<K>,
     transferList?: ArrayBuffer[],
     hold = false,
   ): Promise<TaskResults[K]> {
-    let reply: TaskReply<K>;
-    try {
-      reply = (await this.pool.run(task, transferList ? { transferList } : undefined)) as TaskReply<K>;
-    } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
-      if (reason === 'Task queue is at limit') {
-        throw new ShoalError(
-          'es_rejected_execution_exception',
-          `rejected execution of shard task on shard worker [${this.id}]: queue capacity [${MAX_QUEUED_TASKS}] reached`,
-          429,
-        );
-      }
-      // The thread died under this task (or the pool is closing).
-      this.lastError = reason;
-      throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
-    }
+    // Not an async function: its frame and extra promise cost every shard call of every search.
+    return this.pool
+      .run(task, transferList ? { transferList } : undefined)
+      .then(hold ? this.answerHeld : this.answer, this.refused) as Promise<TaskResults[K]>;
+  }
+
+  private readonly answer = (reply: TaskReply<keyof TaskResults>): unknown => this.answered(reply, false);
+  private readonly answerHeld = (reply: TaskReply<keyof TaskResults>): unknown => this.answered(reply, true);
+
+  private answered(reply: TaskReply<keyof TaskResults>, hold: boolean): unknown {
     if ('error' in reply) throw ShoalError.fromWire(reply.error);
     const ok = reply.ok as WirePackedReply;
     if (ok !== null && typeof ok === 'object' && ok.slot !== undefined) this.fromSlot(ok, hold);
-    return ok as TaskResults[K];
+    return ok;
   }
+
+  /** The pool refused the task, or the thread died under it (or the pool is closing). */
+  private readonly refused = (e: unknown): never => {
+    const reason = e instanceof Error ? e.message : String(e);
+    if (reason === 'Task queue is at limit') {
+      throw new ShoalError(
+        'es_rejected_execution_exception',
+        `rejected execution of shard task on shard worker [${this.id}]: queue capacity [${MAX_QUEUED_TASKS}] reached`,
+        429,
+      );
+    }
+    this.lastError = reason;
+    throw new ShoalError('node_closed_exception', `shard worker [${this.id}] failed: ${reason}`, 500);
+  };
 
   /**
    * Copies a reply's packed bytes out of its slot (freeing the slot) to where callers read them,

@@ -60,15 +60,18 @@ export interface ShardQueryReply {
   contextId?: number;
 }
 
-/** Runs one shard's query; returns the worker's answer and who gave it. */
-export type ShardQueryExec = (t: ShardTarget) => Promise<{
+/** A shard's answer to its query and who gave it. */
+export interface ShardQueryAnswer {
   reply: ShardQueryReply;
   worker: ShardWorker;
   key: ShardKey;
   fetched?: ShardFetchResult;
   rendered?: PackedCursor;
   held?: QueryTaskResult;
-}>;
+}
+
+/** Runs one shard's query (it may also throw at once, a shard that cannot be asked). */
+export type ShardQueryExec = (t: ShardTarget) => Promise<ShardQueryAnswer>;
 
 /** A query task's packed reply as the query phase reads it, and the documents it prefetched. */
 export function unpackQueryReply(reply: QueryTaskResult): {
@@ -145,32 +148,48 @@ export function latestReaderQuery(
     if (prefetch.render?.withSort) queryPrefetch.withSort = true;
   }
   const render = prefetch?.render !== undefined;
-  return async (t) => {
+  return (t) => {
     const { worker, key } = startedCopy(t);
     const task: QueryTask = { key, req: build(t), cancel };
     if (queryPrefetch) task.prefetch = queryPrefetch;
     else if (keepContext) task.keepContext = true;
     const wire = toWireQueryTask(task);
-    if (render) {
-      // Rendered hits are read where the worker wrote them (held in its reply slot).
-      const answer = await worker.run(wire, undefined, true);
-      let cursor: PackedCursor;
-      try {
-        cursor = new PackedCursor(answer, t.shardIndex);
-      } catch (e) {
-        worker.release(answer);
-        throw e;
-      }
-      // A shard without hits fetched nothing.
-      if (cursor.header.rendered) s.counters.fetchTotal++;
-      const reply = { result: renderedResult(cursor.header, answer) };
-      return { reply, worker, key, rendered: cursor, held: answer };
-    }
-    const answer = await worker.run(wire);
-    const { reply, fetched } = unpackQueryReply(answer);
-    if (fetched) s.counters.fetchTotal++;
-    return { reply, worker, key, fetched };
+    // Rendered hits are read where the worker wrote them (held in its reply slot).
+    if (render)
+      return worker.run(wire, undefined, true).then((answer) => renderedAnswer(s, t, worker, key, answer));
+    return worker.run(wire).then((answer) => unpackedAnswer(s, worker, key, answer));
   };
+}
+
+function renderedAnswer(
+  s: NodeServices,
+  t: ShardTarget,
+  worker: ShardWorker,
+  key: ShardKey,
+  answer: QueryTaskResult,
+): ShardQueryAnswer {
+  let cursor: PackedCursor;
+  try {
+    cursor = new PackedCursor(answer, t.shardIndex);
+  } catch (e) {
+    worker.release(answer);
+    throw e;
+  }
+  // A shard without hits fetched nothing.
+  if (cursor.header.rendered) s.counters.fetchTotal++;
+  const reply = { result: renderedResult(cursor.header, answer) };
+  return { reply, worker, key, rendered: cursor, held: answer };
+}
+
+function unpackedAnswer(
+  s: NodeServices,
+  worker: ShardWorker,
+  key: ShardKey,
+  answer: QueryTaskResult,
+): ShardQueryAnswer {
+  const { reply, fetched } = unpackQueryReply(answer);
+  if (fetched) s.counters.fetchTotal++;
+  return { reply, worker, key, fetched };
 }
 
 /** A result unpacked from packed hits, given the partial aggregations its reply carried beside them. */
@@ -184,56 +203,117 @@ export function withAggregations(
   return result;
 }
 
-export async function runQueryPhase(
+/**
+ * Asks every target shard its query; resolves (never rejects) once each has answered or
+ * failed, with the outcomes in shard order.
+ */
+export function runQueryPhase(
   s: NodeServices,
   targets: ShardTarget[],
   exec: ShardQueryExec,
   persistent = false,
 ): Promise<QueryPhaseResult> {
-  // Each answer in its target's place: the outcomes come out in shard order without a sort.
-  const answered: (ShardQueryOutcome | undefined)[] = new Array(targets.length);
-  const failures: ShardFailure[] = [];
-  const started = Date.now();
-  s.counters.queryCurrent += targets.length;
-  await Promise.all(
-    targets.map(async (t, i) => {
-      try {
-        const { reply, worker, key, fetched, rendered, held } = await exec(t);
-        const result = reply.result;
-        // The hits are this search's own copies: tag them with their shard in place.
-        const hits = result.hits as MergeHit[];
-        for (const h of hits) h.shardIndex = t.shardIndex;
-        answered[i] = {
-          target: t,
-          result,
-          hits,
-          worker,
-          key,
-          contextId: reply.contextId,
-          persistent,
-          fetched,
-          rendered,
-          held,
-        };
-      } catch (e) {
-        s.counters.queryFailure++;
-        failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
-      }
-    }),
-  );
-  s.counters.queryCurrent -= targets.length;
-  s.counters.queryTotal += targets.length;
-  s.counters.queryTimeMs += Date.now() - started;
-  const outcomes: ShardQueryOutcome[] = [];
-  let ordered = true;
-  for (const o of answered) {
-    if (o === undefined) continue;
-    if (outcomes.length > 0 && outcomes[outcomes.length - 1]!.target.shardIndex > o.target.shardIndex)
-      ordered = false;
-    outcomes.push(o);
+  const run = new QueryPhaseRun(s, targets.length, persistent);
+  for (let i = 0; i < targets.length; i++) run.ask(exec, targets[i]!, i);
+  return run.result;
+}
+
+/**
+ * One query phase in flight: a counter of the answers still due instead of an async function
+ * per shard and Promise.all — each of those is a promise and a suspended frame per shard of
+ * every search.
+ */
+class QueryPhaseRun {
+  readonly result: Promise<QueryPhaseResult>;
+  /** Each answer in its target's place: the outcomes come out in shard order without a sort. */
+  private readonly answered: (ShardQueryOutcome | undefined)[];
+  private readonly failures: ShardFailure[] = [];
+  private resolve!: (r: QueryPhaseResult) => void;
+  private pending: number;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly s: NodeServices,
+    private readonly n: number,
+    private readonly persistent: boolean,
+  ) {
+    this.answered = new Array(n);
+    this.pending = n;
+    this.result = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    s.counters.queryCurrent += n;
+    if (n === 0) this.finish();
   }
-  if (!ordered) outcomes.sort((a, b) => a.target.shardIndex - b.target.shardIndex);
-  return { outcomes, failures };
+
+  ask(exec: ShardQueryExec, t: ShardTarget, i: number): void {
+    let answer: Promise<ShardQueryAnswer>;
+    try {
+      answer = exec(t);
+    } catch (e) {
+      this.failed(t, e);
+      return;
+    }
+    answer.then(
+      (a) => this.answer(t, i, a),
+      (e: unknown) => this.failed(t, e),
+    );
+  }
+
+  private answer(t: ShardTarget, i: number, a: ShardQueryAnswer): void {
+    try {
+      this.answered[i] = this.outcome(t, a);
+    } catch (e) {
+      // Nothing may escape: the phase would never resolve, and the rejection would go unhandled.
+      if (a.held) a.worker.release(a.held);
+      this.failed(t, e);
+      return;
+    }
+    if (--this.pending === 0) this.finish();
+  }
+
+  private outcome(t: ShardTarget, a: ShardQueryAnswer): ShardQueryOutcome {
+    const result = a.reply.result;
+    // The hits are this search's own copies: tag them with their shard in place.
+    const hits = result.hits as MergeHit[];
+    for (const h of hits) h.shardIndex = t.shardIndex;
+    return {
+      target: t,
+      result,
+      hits,
+      worker: a.worker,
+      key: a.key,
+      contextId: a.reply.contextId,
+      persistent: this.persistent,
+      fetched: a.fetched,
+      rendered: a.rendered,
+      held: a.held,
+    };
+  }
+
+  private failed(t: ShardTarget, e: unknown): void {
+    const s = this.s;
+    s.counters.queryFailure++;
+    this.failures.push({ shard: t.shardId, index: t.meta.name, node: s.node.id, error: asShoalError(e) });
+    if (--this.pending === 0) this.finish();
+  }
+
+  private finish(): void {
+    const counters = this.s.counters;
+    counters.queryCurrent -= this.n;
+    counters.queryTotal += this.n;
+    counters.queryTimeMs += Date.now() - this.started;
+    const outcomes: ShardQueryOutcome[] = [];
+    let ordered = true;
+    for (const o of this.answered) {
+      if (o === undefined) continue;
+      if (outcomes.length > 0 && outcomes[outcomes.length - 1]!.target.shardIndex > o.target.shardIndex)
+        ordered = false;
+      outcomes.push(o);
+    }
+    if (!ordered) outcomes.sort((a, b) => a.target.shardIndex - b.target.shardIndex);
+    this.resolve({ outcomes, failures: this.failures });
+  }
 }
 
 /** Frees the reply slots the outcomes' rendered hits were read in (once their page is copied). */

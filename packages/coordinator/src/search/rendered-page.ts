@@ -45,13 +45,16 @@ function mergeOrder(
   }
   const order = new Uint32Array(Math.min(size, available));
   let n = 0;
-  while (n < order.length && live.length > 0) {
+  let alive = live.length;
+  while (n < order.length && alive > 0) {
     let best = 0;
-    for (let i = 1; i < live.length; i++) if (cmp(live[i]!.hit, live[best]!.hit) < 0) best = i;
+    for (let i = 1; i < alive; i++) if (cmp(live[i]!.hit, live[best]!.hit) < 0) best = i;
     order[n++] = liveShard[best]!;
     if (!live[best]!.next()) {
-      live.splice(best, 1);
-      liveShard.splice(best, 1);
+      // The comparator orders every pair (ties by shard, then doc): the cursors' order is free.
+      alive--;
+      live[best] = live[alive]!;
+      liveShard[best] = liveShard[alive]!;
     }
   }
   return { order, n };

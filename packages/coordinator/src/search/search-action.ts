@@ -42,7 +42,7 @@ function prefetchOptions(search: SearchRequest, targets: ShardTarget[]): Omit<Sh
  * Runs `f` with a cancellation token the shards poll (cancel-slots.ts): cancelled when the
  * client goes away, given back when `f` is done.
  */
-export async function withCancel<T>(
+export function withCancel<T>(
   req: Pick<RestRequest, 'onDisconnect'>,
   s: Pick<NodeServices, 'cancelSlots'>,
   f: (cancel: CancelToken) => Promise<T>,
@@ -50,11 +50,23 @@ export async function withCancel<T>(
   const slots = s.cancelSlots;
   const token = slots.acquire();
   req.onDisconnect(() => slots.cancel(token));
+  let running: Promise<T>;
   try {
-    return await f(token);
-  } finally {
+    running = f(token);
+  } catch (e) {
     slots.release(token);
+    return Promise.reject(e);
   }
+  return running.then(
+    (v) => {
+      slots.release(token);
+      return v;
+    },
+    (e: unknown) => {
+      slots.release(token);
+      throw e;
+    },
+  );
 }
 
 /**

@@ -43,4 +43,14 @@ describe('withCancel', () => {
     ).rejects.toThrow('boom');
     expect(s.cancelSlots.inUse).toBe(0);
   });
+
+  it('frees the token when the search throws before it returns a promise', async () => {
+    const s = { cancelSlots: new CancelSlots() };
+    await expect(
+      withCancel(request(), s, () => {
+        throw new Error('at once');
+      }),
+    ).rejects.toThrow('at once');
+    expect(s.cancelSlots.inUse).toBe(0);
+  });
 });
