@@ -233,6 +233,10 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
   };
 
   for (const route of orderRoutes(opts.routes)) {
+    // A route's params are a function of the path alone: a client repeating one path (every
+    // `/{index}/_search`) gets the same decoded params back (frozen, as they are shared).
+    let lastPath: string | undefined;
+    let lastParams: Record<string, string> = {};
     app.on(route.method, route.path, async (c) => {
       const method = c.req.method as HttpMethod;
       const query = queryParams(c.req.url);
@@ -244,10 +248,15 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       try {
         const body = await readRawBody(incoming);
         contentType = negotiate(headers, body !== undefined, true).responseContentType;
+        const path = c.req.path;
+        if (path !== lastPath) {
+          lastParams = Object.freeze(c.req.param() as Record<string, string>);
+          lastPath = path;
+        }
         const req = new HttpRestRequest(
           method,
-          c.req.path,
-          c.req.param() as Record<string, string>,
+          path,
+          lastParams,
           query,
           body,
           warnings,
