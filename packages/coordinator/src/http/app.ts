@@ -253,16 +253,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           lastParams = Object.freeze(c.req.param() as Record<string, string>);
           lastPath = path;
         }
-        const req = new HttpRestRequest(
-          method,
-          path,
-          lastParams,
-          query,
-          body,
-          warnings,
-          headers,
-          disconnect,
-        );
+        const req = new HttpRestRequest(method, path, lastParams, query, body, warnings, headers, disconnect);
         const res = await route.handler(req, opts.services);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {
