@@ -116,6 +116,18 @@ describe('stringifyJson', () => {
   });
 });
 
+/** A raw JSON writer of `source` that counts how often it is asked to write. */
+function countingWriter(source: Uint8Array) {
+  return {
+    writes: 0,
+    byteLength: source.byteLength,
+    writeTo(out: Uint8Array, at: number) {
+      this.writes++;
+      out.set(source, at);
+    },
+  };
+}
+
 describe('stringifyJsonBytes', () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
@@ -136,20 +148,13 @@ describe('stringifyJsonBytes', () => {
 
   it('has a raw writer write its bytes in place, and still gives them to every other reader', () => {
     const source = enc.encode(bigHits);
-    let writes = 0;
-    const writer = {
-      byteLength: source.byteLength,
-      writeTo(out: Uint8Array, at: number) {
-        writes++;
-        out.set(source, at);
-      },
-    };
+    const writer = countingWriter(source);
     const bytes = stringifyJsonBytes({ took: 1, hits: new RawJson(writer) });
-    expect(writes).toBe(1);
+    expect(writer.writes).toBe(1);
     expect(dec.decode(bytes as Uint8Array)).toBe(`{"took":1,"hits":${bigHits}}`);
     // Pretty printing and filter_path need the text: the writer then fills a buffer of its own.
     expect(stringifyJson({ hits: new RawJson(writer) })).toBe(`{"hits":${bigHits}}`);
-    expect(writes).toBe(2);
+    expect(writer.writes).toBe(2);
   });
 
   it('answers text when nothing is large raw bytes, or the value is not small', () => {
@@ -166,17 +171,10 @@ describe('stringifyJsonBytes', () => {
   it('answers a whole body in raw bytes with those bytes, and one in text with its text', () => {
     const source = enc.encode('{"took":1,"hits":[]}');
     expect(stringifyJsonBytes(new RawJson(source))).toBe(source);
-    let writes = 0;
-    const writer = {
-      byteLength: source.byteLength,
-      writeTo(out: Uint8Array, at: number) {
-        writes++;
-        out.set(source, at);
-      },
-    };
+    const writer = countingWriter(source);
     const body = new RawJson(writer);
     expect(dec.decode(stringifyJsonBytes(body) as Uint8Array)).toBe('{"took":1,"hits":[]}');
-    expect(writes).toBe(1);
+    expect(writer.writes).toBe(1);
     expect(stringifyJsonBytes(new RawJson('{"a":1}'))).toBe('{"a":1}');
   });
 });
