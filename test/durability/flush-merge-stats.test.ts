@@ -33,7 +33,7 @@ describe('_flush, _forcemerge and _stats', () => {
     expect(r.json._shards).toEqual({ total: 2, successful: 2, failed: 0 });
     const p = r.json.indices.logs.primaries;
     expect(Object.keys(p).sort()).toEqual(
-      ['docs', 'flush', 'indexing', 'merges', 'refresh', 'search', 'store', 'translog'].sort(),
+      ['docs', 'flush', 'indexing', 'merges', 'refresh', 'search', 'segments', 'store', 'translog'].sort(),
     );
     expect(p.docs).toMatchObject({ count: 298, deleted: 2 });
     expect(p.indexing).toMatchObject({ index_total: 300, delete_total: 2 });
@@ -58,12 +58,16 @@ describe('_flush, _forcemerge and _stats', () => {
     const cat0 = (await http(node.url, 'GET', '/_cat/indices/logs?format=json&bytes=b')).json[0];
     expect(cat0['docs.deleted']).toBe('2');
     expect(Number(cat0['store.size'])).toBeGreaterThan(0);
+    const before = (await http(node.url, 'GET', '/logs/_stats/segments')).json.indices.logs.primaries;
+    expect(before.segments.count).toBeGreaterThan(2);
     const m = await http(node.url, 'POST', '/logs/_forcemerge?max_num_segments=1');
     expect(m.json._shards).toMatchObject({ successful: 2, failed: 0 });
     const cat1 = (await http(node.url, 'GET', '/_cat/indices/logs?format=json&bytes=b')).json[0];
     expect(cat1['docs.count']).toBe('298');
     expect(cat1['docs.deleted']).toBe('0');
-    const st = (await http(node.url, 'GET', '/logs/_stats/merges')).json.indices.logs.primaries;
+    const st = (await http(node.url, 'GET', '/logs/_stats/merges,segments')).json.indices.logs.primaries;
+    // One segment per shard.
+    expect(st.segments.count).toBe(2);
     expect(st.merges.total).toBeGreaterThanOrEqual(2);
     expect(st.merges.total_docs).toBe(298);
     expect(

@@ -1,8 +1,8 @@
 /**
  * `GET /_stats`, `GET /{index}/_stats[/{metric}]`: per index and for `_all`, the `primaries`
- * and `total` sections docs, store, indexing, search, merges, refresh, flush and translog in
- * Elasticsearch's shape (IndicesStatsResponse). Replicas are never assigned on one node, so
- * `total` equals `primaries`.
+ * and `total` sections docs, store, indexing, search, segments (count), merges, refresh, flush
+ * and translog in Elasticsearch's shape (IndicesStatsResponse). Replicas are never assigned on
+ * one node, so `total` equals `primaries`.
  */
 import { illegalArgument } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
@@ -11,7 +11,17 @@ import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { indexHealth } from './health.ts';
 
-const METRICS = ['docs', 'store', 'indexing', 'search', 'merges', 'refresh', 'flush', 'translog'] as const;
+const METRICS = [
+  'docs',
+  'store',
+  'indexing',
+  'search',
+  'segments',
+  'merges',
+  'refresh',
+  'flush',
+  'translog',
+] as const;
 type Metric = (typeof METRICS)[number];
 
 /** Every shard's stats, from the worker threads that own them. */
@@ -45,6 +55,8 @@ function sections(stats: ShardStats[]): Record<Metric, Record<string, unknown>> 
       total_size_in_bytes: sum((st) => st.docs.sizeInBytes),
     },
     store: { size_in_bytes: storeBytes, total_data_set_size_in_bytes: storeBytes, reserved_in_bytes: 0 },
+    // The searchable segments of the shards' latest readers (what a search walks).
+    segments: { count: sum((st) => st.docs.segments) },
     indexing: {
       index_total: d((x) => x.indexing.indexTotal),
       index_time_in_millis: ms(d((x) => x.indexing.indexTimeMs)),
