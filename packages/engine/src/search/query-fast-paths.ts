@@ -15,6 +15,7 @@ import { TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
+import { type ReaderSortOrder, readerSortOrder } from './reader-sort-order.ts';
 import { docAt, mergeStreams, SegmentStream, type StreamShape, valueAt } from './segment-merge.ts';
 import { compareSortValues } from './sort-values.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
@@ -183,6 +184,10 @@ function fieldOrder(plan: QueryPlan): Collected {
   };
   let total = matchAll ? filter.total : 0;
   const permKey = permutationKey(fs, key.reverse);
+  if (matchAll && !after && k > 0 && fs.source === 'numeric') {
+    const order = readerSortOrder(reader, key, permKey, missingFirst);
+    if (order) return { total, relation: 'eq', maxScore: score, cands: firstInOrder(plan, order, shape, k) };
+  }
   const streams: SegmentStream[] = [];
   for (const rs of reader.segments) {
     plan.cancel.now();
@@ -220,4 +225,21 @@ function fieldOrder(plan: QueryPlan): Collected {
   // Each segment is walked in sort order: the page is a merge of their heads.
   const cands = k === 0 ? [] : mergeStreams(streams, candidateComparator(keys), k);
   return { total, relation: 'eq', maxScore: score, cands };
+}
+
+/** The first k docs of a reader's merged sort order that the reader does not exclude. */
+function firstInOrder(plan: QueryPlan, order: ReaderSortOrder, shape: StreamShape, k: number): Candidate[] {
+  const segments = plan.reader.segments;
+  const excluded = segments.map((rs) => plan.filter.excluded(rs));
+  const { docs, values } = order;
+  const out: Candidate[] = [];
+  for (let i = 0; i < docs.length && out.length < k; i++) {
+    shape.cancel.step();
+    const s = order.segments[i]!;
+    const doc = docs[i]!;
+    if (!passes(excluded[s]!, doc - segments[s]!.docBase)) continue;
+    const value = values[i]!;
+    out.push({ doc, score: shape.score, values: shape.tiebreak ? [value, doc] : [value] });
+  }
+  return out;
 }

@@ -1,0 +1,103 @@
+/**
+ * A reader's docs in one numeric doc-values sort order, every segment merged into one list.
+ *
+ * A sorted page (`match_all` sorted by a numeric field, from the start) otherwise merges one
+ * stream per segment on every search: a reader of ten segments walks ten sorted permutations
+ * and a heap of their heads for each page. A reader that serves the same sort again and again
+ * (a dashboard's "latest first" list) keeps the merged order instead — built once, by the same
+ * merge over every position of every segment, so its order is exactly the streams' order — and
+ * a page is then its first k live docs.
+ *
+ * The order holds every doc the reader's segments had when it was built; the reader's own
+ * exclusions (deletes, a slice) are applied as the page is read. It costs 14 bytes a doc, so it
+ * is built only for a reader that has already served the sort MIN_USES times; a refresh makes
+ * a new reader, which starts counting again.
+ */
+import type { SortValue } from '@shoal/protocol';
+import type { ShardReader } from '../index/shard-reader.ts';
+import { candidateComparator } from './query-phase.ts';
+import { mergeStreams, SegmentStream, type StreamShape } from './segment-merge.ts';
+import type { FieldSort, SortKey } from './sort-keys.ts';
+import { sortedPermutation } from './sorted-permutation.ts';
+
+/** Searches of one sort a reader serves before it keeps their merged order. */
+export const MIN_USES = 16;
+
+export interface ReaderSortOrder {
+  /** Reader-wide doc ids in sort order (ties by doc). */
+  docs: Int32Array;
+  /** The segment (index into the reader's segments) of each entry. */
+  segments: Uint16Array;
+  /** Each entry's sort value: the field's value, or its `missing` substitute. */
+  values: Float64Array | BigInt64Array;
+}
+
+const NEVER_CANCELLED = { step(): void {} };
+
+/**
+ * The merged order of `key` (a numeric doc-values sort, `_first`/`_last` missing), once the
+ * reader has served it MIN_USES times; undefined before, and for a reader of one segment
+ * (whose own permutation is already the order).
+ */
+export function readerSortOrder(
+  reader: ShardReader,
+  key: SortKey,
+  permKey: string,
+  missingFirst: boolean,
+): ReaderSortOrder | undefined {
+  const segs = reader.segments;
+  if (segs.length < 2 || segs.length > 0xffff) return undefined;
+  const cacheKey = `order:${permKey}:${missingFirst ? 'first' : 'last'}`;
+  const uses = reader.cached(`uses:${cacheKey}`, () => ({ n: 0 }));
+  if (++uses.n < MIN_USES) return undefined;
+  return reader.cached(cacheKey, () => build(reader, key, permKey, missingFirst)) ?? undefined;
+}
+
+function build(
+  reader: ShardReader,
+  key: SortKey,
+  permKey: string,
+  missingFirst: boolean,
+): ReaderSortOrder | null {
+  const fs = key.field as FieldSort;
+  const shape: StreamShape = {
+    missingFirst,
+    missing: fs.missing,
+    score: Number.NaN,
+    tiebreak: false,
+    cancel: NEVER_CANCELLED,
+  };
+  let n = 0;
+  const streams = reader.segments.map((rs) => {
+    n += rs.segment.maxDoc;
+    return new SegmentStream(rs, sortedPermutation(rs, fs, key.reverse, permKey), 0, null, null, shape);
+  });
+  const all = mergeStreams(streams, candidateComparator([key]), n);
+  const first = all[0]?.values[0];
+  const values = typeof first === 'bigint' ? new BigInt64Array(all.length) : new Float64Array(all.length);
+  const docs = new Int32Array(all.length);
+  const segments = new Uint16Array(all.length);
+  // Reader-wide docs are the segments' docs after their bases: each entry's segment by base.
+  const bases = reader.segments.map((rs) => rs.docBase);
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i]!;
+    const v: SortValue = c.values[0]!;
+    if (typeof v !== typeof first) return null;
+    values[i] = v as never;
+    docs[i] = c.doc;
+    segments[i] = segmentIndex(bases, c.doc);
+  }
+  return { docs, segments, values };
+}
+
+/** The segment holding reader-wide `doc`: the last whose base is not above it. */
+function segmentIndex(bases: number[], doc: number): number {
+  let lo = 0;
+  let hi = bases.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (bases[mid]! <= doc) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
