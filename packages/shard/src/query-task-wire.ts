@@ -115,54 +115,28 @@ function isWholeSource(s: SourceFilter): boolean {
 /**
  * The optional parts of a request, copied one by one: a rest spread (`{ sort, ...rest }`) is a
  * runtime call in V8, and the objects it makes do not share the hidden class of the engine's
- * own requests. Answers how many it copied.
+ * own requests.
  */
 function copyOptional(
   from: WireQueryExtras | ShardQueryRequest,
   to: WireQueryExtras | ShardQueryRequest,
-): number {
-  let n = 0;
-  if (from.searchAfter !== undefined) {
-    to.searchAfter = from.searchAfter;
-    n++;
-  }
-  if (from.slice !== undefined) {
-    to.slice = from.slice;
-    n++;
-  }
-  if (from.resumeAfter !== undefined) {
-    to.resumeAfter = from.resumeAfter;
-    n++;
-  }
-  if (from.aggs !== undefined) {
-    to.aggs = from.aggs;
-    n++;
-  }
-  if (from.postFilter !== undefined) {
-    to.postFilter = from.postFilter;
-    n++;
-  }
-  if (from.minScore !== undefined) {
-    to.minScore = from.minScore;
-    n++;
-  }
-  if (from.limits !== undefined) {
-    to.limits = from.limits;
-    n++;
-  }
-  if (from.rescore !== undefined) {
-    to.rescore = from.rescore;
-    n++;
-  }
-  if (from.terminateAfter !== undefined) {
-    to.terminateAfter = from.terminateAfter;
-    n++;
-  }
-  if (from.collapse !== undefined) {
-    to.collapse = from.collapse;
-    n++;
-  }
-  return n;
+): void {
+  if (from.searchAfter !== undefined) to.searchAfter = from.searchAfter;
+  if (from.slice !== undefined) to.slice = from.slice;
+  if (from.resumeAfter !== undefined) to.resumeAfter = from.resumeAfter;
+  if (from.aggs !== undefined) to.aggs = from.aggs;
+  if (from.postFilter !== undefined) to.postFilter = from.postFilter;
+  if (from.minScore !== undefined) to.minScore = from.minScore;
+  if (from.limits !== undefined) to.limits = from.limits;
+  if (from.rescore !== undefined) to.rescore = from.rescore;
+  if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
+  if (from.collapse !== undefined) to.collapse = from.collapse;
+}
+
+/** Whether an object has any own property (without building a key list). */
+function hasAny(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 export function toWireQueryTask(task: QueryTask): WireQueryTask {
@@ -182,20 +156,11 @@ export function toWireQueryTask(task: QueryTask): WireQueryTask {
   ];
   const wire: WireQueryTask = { t: 'query', key: task.key, query: req.query, n };
   const x: WireQueryExtras = {};
-  let extras = copyOptional(req, x);
-  if (!isScoreDesc(req.sort)) {
-    x.sort = req.sort;
-    extras++;
-  }
-  if (task.pit) {
-    x.pit = task.pit;
-    extras++;
-  }
-  if (prefetch && !isDefaultFetch(prefetch.fetch)) {
-    x.fetch = prefetch.fetch;
-    extras++;
-  }
-  if (extras > 0) wire.x = x;
+  copyOptional(req, x);
+  if (!isScoreDesc(req.sort)) x.sort = req.sort;
+  if (task.pit) x.pit = task.pit;
+  if (prefetch && !isDefaultFetch(prefetch.fetch)) x.fetch = prefetch.fetch;
+  if (hasAny(x)) wire.x = x;
   return wire;
 }
 

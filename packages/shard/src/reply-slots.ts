@@ -8,8 +8,8 @@
  * The shared buffer holds SLOTS state words, then SLOTS slots of SLOT_BYTES each. A slot's word
  * is 0 when free; the worker claims a free slot by writing a token into it, fills the slot,
  * and names the slot and the token in its reply. The coordinator checks the token, copies the
- * bytes out into its own memory at once, and frees the slot — or, for a reply it is done with
- * before it yields (a rendered first page), reads them in place and frees the slot after; the
+ * bytes out into its own memory at once, and frees the slot — or, for a reply it copies into a
+ * response soon (a rendered first page), reads them in place and frees the slot after; the
  * worker never touches a slot that is not free, so no read can race a write. A reply larger than a slot, or one made
  * while every slot is taken, is packed into a buffer of its own, as before.
  *
@@ -88,28 +88,31 @@ export class SlotReader {
    * hits' typed views need), the slot freed; undefined when the token no longer holds the slot.
    */
   take(ref: SlotRef): Uint8Array | undefined {
-    const { slot, token, length } = ref;
-    if (!(slot >= 0 && slot < SLOTS) || length > SLOT_BYTES) return undefined;
-    if (Atomics.load(this.states, slot) !== token) return undefined;
-    const base = STATE_BYTES + slot * SLOT_BYTES;
+    const base = this.baseOf(ref);
+    if (base === undefined) return undefined;
     // 8-byte aligned, as the packed hits' typed views need.
-    const copy = blockBytes(length);
-    copy.set(this.bytes.subarray(base, base + length));
-    Atomics.store(this.states, slot, 0);
+    const copy = blockBytes(ref.length);
+    copy.set(this.bytes.subarray(base, base + ref.length));
+    Atomics.store(this.states, ref.slot, 0);
     return copy;
   }
 
   /**
-   * The slot's bytes where they lie (8-byte aligned), the slot still held: for a reader that is
-   * done with them within the same turn (a rendered first page copied into its response), which
-   * then frees the slot with `free`. Undefined when the token no longer holds the slot.
+   * The slot's bytes where they lie (8-byte aligned), the slot still held: for a reader that
+   * copies what it needs soon (a rendered first page, into its response) and then frees the slot
+   * with `free`. Undefined when the token no longer holds the slot.
    */
   hold(ref: SlotRef): Uint8Array | undefined {
+    const base = this.baseOf(ref);
+    return base === undefined ? undefined : this.bytes.subarray(base, base + ref.length);
+  }
+
+  /** Where the reply a ref names starts; undefined when the ref is invalid or its token no longer holds the slot. */
+  private baseOf(ref: SlotRef): number | undefined {
     const { slot, token, length } = ref;
     if (!(slot >= 0 && slot < SLOTS) || length > SLOT_BYTES) return undefined;
     if (Atomics.load(this.states, slot) !== token) return undefined;
-    const base = STATE_BYTES + slot * SLOT_BYTES;
-    return this.bytes.subarray(base, base + length);
+    return STATE_BYTES + slot * SLOT_BYTES;
   }
 
   /** How many slots are taken: replies not handed over yet, held, or left by a thread that died. */

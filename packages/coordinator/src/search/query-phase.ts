@@ -42,8 +42,8 @@ export interface ShardQueryOutcome {
    */
   rendered?: PackedCursor;
   /**
-   * The reply whose bytes `rendered` reads in the worker's reply slot: the page is copied out of
-   * it before the search yields again, then `releaseHeld` frees the slot.
+   * The reply whose bytes `rendered` reads in the worker's reply slot: once the page is copied
+   * out of it, `releaseHeld` frees the slot.
    */
   held?: QueryTaskResult;
 }

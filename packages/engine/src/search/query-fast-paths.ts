@@ -12,7 +12,7 @@
  */
 
 import { TRACK_TOTAL_HITS_DISABLED } from '@shoal/protocol';
-import type { ReaderSegment } from '../index/shard-reader.ts';
+import { type ReaderSegment, segmentOf } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import { type Collected, candidateComparator, type QueryPlan } from './query-phase.ts';
 import { type ReaderSortOrder, readerSortOrder } from './reader-sort-order.ts';
@@ -229,15 +229,13 @@ function fieldOrder(plan: QueryPlan): Collected {
 
 /** The first k docs of a reader's merged sort order that the reader does not exclude. */
 function firstInOrder(plan: QueryPlan, order: ReaderSortOrder, shape: StreamShape, k: number): Candidate[] {
-  const segments = plan.reader.segments;
-  const excluded = segments.map((rs) => plan.filter.excluded(rs));
   const { docs, values } = order;
   const out: Candidate[] = [];
   for (let i = 0; i < docs.length && out.length < k; i++) {
     shape.cancel.step();
-    const s = order.segments[i]!;
     const doc = docs[i]!;
-    if (!passes(excluded[s]!, doc - segments[s]!.docBase)) continue;
+    const rs = segmentOf(plan.reader, doc);
+    if (!passes(plan.filter.excluded(rs), doc - rs.docBase)) continue;
     const value = values[i]!;
     out.push({ doc, score: shape.score, values: shape.tiebreak ? [value, doc] : [value] });
   }

@@ -9,7 +9,7 @@
  * a page is then its first k live docs.
  *
  * The order holds every doc the reader's segments had when it was built; the reader's own
- * exclusions (deletes, a slice) are applied as the page is read. It costs 14 bytes a doc, so it
+ * exclusions (deletes, a slice) are applied as the page is read. It costs 12 bytes a doc, so it
  * is built only for a reader that has already served the sort MIN_USES times; a refresh makes
  * a new reader, which starts counting again.
  */
@@ -26,8 +26,6 @@ export const MIN_USES = 16;
 export interface ReaderSortOrder {
   /** Reader-wide doc ids in sort order (ties by doc). */
   docs: Int32Array;
-  /** The segment (index into the reader's segments) of each entry. */
-  segments: Uint16Array;
   /** Each entry's sort value: the field's value, or its `missing` substitute. */
   values: Float64Array | BigInt64Array;
 }
@@ -46,7 +44,7 @@ export function readerSortOrder(
   missingFirst: boolean,
 ): ReaderSortOrder | undefined {
   const segs = reader.segments;
-  if (segs.length < 2 || segs.length > 0xffff) return undefined;
+  if (segs.length < 2) return undefined;
   const cacheKey = `order:${permKey}:${missingFirst ? 'first' : 'last'}`;
   const uses = reader.cached(`uses:${cacheKey}`, () => ({ n: 0 }));
   if (++uses.n < MIN_USES) return undefined;
@@ -76,28 +74,12 @@ function build(
   const first = all[0]?.values[0];
   const values = typeof first === 'bigint' ? new BigInt64Array(all.length) : new Float64Array(all.length);
   const docs = new Int32Array(all.length);
-  const segments = new Uint16Array(all.length);
-  // Reader-wide docs are the segments' docs after their bases: each entry's segment by base.
-  const bases = reader.segments.map((rs) => rs.docBase);
   for (let i = 0; i < all.length; i++) {
     const c = all[i]!;
     const v: SortValue = c.values[0]!;
     if (typeof v !== typeof first) return null;
     values[i] = v as never;
     docs[i] = c.doc;
-    segments[i] = segmentIndex(bases, c.doc);
   }
-  return { docs, segments, values };
-}
-
-/** The segment holding reader-wide `doc`: the last whose base is not above it. */
-function segmentIndex(bases: number[], doc: number): number {
-  let lo = 0;
-  let hi = bases.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (bases[mid]! <= doc) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return { docs, values };
 }
