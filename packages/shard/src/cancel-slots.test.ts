@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CancelFlags, CancelSlots, NOT_CANCELLABLE } from './cancel-slots.ts';
+import { CancelFlags, CancelSlots, MAX_GENERATION, NOT_CANCELLABLE } from './cancel-slots.ts';
 
 describe('cancel slots', () => {
   it('cancels one search without touching the others, as another thread sees it', () => {
@@ -44,5 +44,34 @@ describe('cancel slots', () => {
     expect(slots.acquire()).toBe(NOT_CANCELLABLE);
     slots.release(held[7]!);
     expect(slots.acquire()).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps every token below 2^30 through the generations of a slot coming round again', () => {
+    const slots = new CancelSlots();
+    const worker = new CancelFlags(slots.sab);
+    const seen = new Set<number>();
+    let previous = slots.acquire();
+    slots.release(previous);
+    // One slot reused past its last generation: the tokens repeat only after a full round.
+    for (let i = 0; i < MAX_GENERATION + 5; i++) {
+      const t = slots.acquire();
+      expect(t % 65536).toBe(previous % 65536);
+      expect(t).toBeGreaterThan(0);
+      expect(t).toBeLessThan(2 ** 30);
+      expect(t).not.toBe(previous);
+      expect(worker.isCancelled(t)).toBe(false);
+      // The search before it in the same slot stays cancelled, and cannot touch this one.
+      expect(worker.isCancelled(previous)).toBe(true);
+      slots.cancel(previous);
+      slots.release(previous);
+      expect(worker.isCancelled(t)).toBe(false);
+      if (i < MAX_GENERATION - 1) {
+        expect(seen.has(t)).toBe(false);
+        seen.add(t);
+      }
+      slots.release(t);
+      previous = t;
+    }
+    expect(slots.inUse).toBe(0);
   });
 });

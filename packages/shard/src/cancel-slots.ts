@@ -6,6 +6,13 @@
  * A token names a slot and a generation: the slot holds the generation while the search is
  * running and 0 once it is cancelled or finished, so a slot reused by a later search never
  * cancels (or un-cancels) an earlier one's straggling tasks.
+ *
+ * Each slot counts its own generations, from 1 to MAX_GENERATION and round again: a stale
+ * token could only meet a holder of the same generation after that slot had been taken
+ * MAX_GENERATION times since. The bound keeps every token below 2^30, a small integer to V8
+ * on every build: a token past it would be a heap number, and the code that reads tokens on
+ * both threads, optimized for small integers through the first tens of thousands of searches,
+ * would be thrown away and compiled again as the counter crossed the line.
  */
 
 /** A search's cancellation handle: `generation * SLOTS + slot`; NOT_CANCELLABLE when none. */
@@ -14,16 +21,17 @@ export type CancelToken = number;
 /** A token whose task can only finish (the pool had no free slot). */
 export const NOT_CANCELLABLE: CancelToken = -1;
 
-const SLOTS = 1 << 16;
-/** Generations stay positive Int32 values. */
-const MAX_GENERATION = 0x7fffffff;
+const SLOT_BITS = 16;
+const SLOTS = 1 << SLOT_BITS;
+/** A slot's generations run 1..MAX_GENERATION: tokens stay below 2^30. */
+export const MAX_GENERATION = (1 << (30 - SLOT_BITS)) - 1;
 
 function slotOf(token: CancelToken): number {
-  return token % SLOTS;
+  return token & (SLOTS - 1);
 }
 
 function generationOf(token: CancelToken): number {
-  return Math.floor(token / SLOTS);
+  return token >>> SLOT_BITS;
 }
 
 /** The worker side: reads the shared block. */
@@ -45,8 +53,9 @@ export class CancelSlots extends CancelFlags {
   private readonly free: number[] = [];
   /** Per slot, the generation of the search holding it (0: free); never shared. */
   private readonly holder = new Int32Array(SLOTS);
+  /** Per slot, the generation it last handed out. */
+  private readonly lastGeneration = new Int32Array(SLOTS);
   private nextSlot = 0;
-  private generation = 0;
 
   constructor() {
     super(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
@@ -56,10 +65,12 @@ export class CancelSlots extends CancelFlags {
   acquire(): CancelToken {
     const slot = this.free.pop() ?? (this.nextSlot < SLOTS ? this.nextSlot++ : -1);
     if (slot < 0) return NOT_CANCELLABLE;
-    this.generation = this.generation >= MAX_GENERATION ? 1 : this.generation + 1;
-    this.holder[slot] = this.generation;
-    Atomics.store(this.slots, slot, this.generation);
-    return this.generation * SLOTS + slot;
+    const last = this.lastGeneration[slot]!;
+    const generation = last >= MAX_GENERATION ? 1 : last + 1;
+    this.lastGeneration[slot] = generation;
+    this.holder[slot] = generation;
+    Atomics.store(this.slots, slot, generation);
+    return generation * SLOTS + slot;
   }
 
   /** The client went away: the search's tasks stop at their next check. */
