@@ -63,6 +63,26 @@ describe('cluster config', () => {
     );
   });
 
+  it('keeps 128 parsed searches unless a node entry or SHOAL_SEARCH_PARSE_CACHE says otherwise', () => {
+    const cluster = loadClusterConfig(
+      configFile('{"nodes":[{"name":"a"},{"name":"b","search_parse_cache":0}]}'),
+    );
+    expect(cluster.nodes.map((n) => n.searchParseCache)).toEqual([128, 0]);
+    expect(() => loadClusterConfig(configFile('{"nodes":[{"search_parse_cache":-1}]}'))).toThrow(
+      /nodes\.0\.search_parse_cache: /,
+    );
+    const saved = process.env.SHOAL_SEARCH_PARSE_CACHE;
+    try {
+      process.env.SHOAL_SEARCH_PARSE_CACHE = '16';
+      expect(nodeConfig(cluster, { name: 'b' }).searchParseCache).toBe(16);
+      process.env.SHOAL_SEARCH_PARSE_CACHE = 'many';
+      expect(() => nodeConfig(cluster, {})).toThrow('SHOAL_SEARCH_PARSE_CACHE must be a whole number');
+    } finally {
+      if (saved === undefined) delete process.env.SHOAL_SEARCH_PARSE_CACHE;
+      else process.env.SHOAL_SEARCH_PARSE_CACHE = saved;
+    }
+  });
+
   it('takes the shard worker scheduling policy from SHOAL_SHARD_WORKER_SCHEDULING', () => {
     const cluster = loadClusterConfig(configFile('{"nodes":[{"name":"a"}]}'));
     const saved = process.env.SHOAL_SHARD_WORKER_SCHEDULING;

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { THREAD_SCHEDULING_VALUES, type ThreadScheduling } from '@shoal/shard';
 import { z } from 'zod';
+import { DEFAULT_PARSED_SEARCHES } from './search/parsed-search-cache.ts';
 
 export interface NodeConfig {
   name: string;
@@ -19,6 +20,8 @@ export interface NodeConfig {
   shardWorkers: number;
   /** The kernel scheduling policy of the shard worker threads (`batch` or `normal`). */
   shardWorkerScheduling: ThreadScheduling;
+  /** How many parsed searches the node keeps for requests sent again (0: none). */
+  searchParseCache: number;
 }
 
 export interface ClusterConfig {
@@ -29,6 +32,7 @@ export interface ClusterConfig {
 }
 
 const port = z.number().int().min(0).max(65535);
+const MAX_SEARCH_PARSE_CACHE = 100_000;
 
 const rawNode = z.strictObject({
   name: z.string().min(1).optional(),
@@ -39,6 +43,7 @@ const rawNode = z.strictObject({
   path_data: z.string().min(1).optional(),
   shard_workers: z.number().int().min(1).optional(),
   shard_worker_scheduling: z.enum(THREAD_SCHEDULING_VALUES).optional(),
+  search_parse_cache: z.number().int().min(0).max(MAX_SEARCH_PARSE_CACHE).optional(),
 });
 
 const rawConfig = z.strictObject({
@@ -88,6 +93,7 @@ export function loadClusterConfig(path: string): ClusterConfig {
       dataPath: resolve(base, merged.path_data ?? `data/${name}`),
       shardWorkers: merged.shard_workers ?? availableParallelism(),
       shardWorkerScheduling: merged.shard_worker_scheduling ?? 'batch',
+      searchParseCache: merged.search_parse_cache ?? DEFAULT_PARSED_SEARCHES,
     };
   });
   const names = new Set<string>();
@@ -156,5 +162,8 @@ export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): No
     shardWorkerScheduling:
       schedulingFrom('SHOAL_SHARD_WORKER_SCHEDULING', env.SHOAL_SHARD_WORKER_SCHEDULING) ??
       found.shardWorkerScheduling,
+    searchParseCache:
+      wholeNumber('SHOAL_SEARCH_PARSE_CACHE', env.SHOAL_SEARCH_PARSE_CACHE, 0, MAX_SEARCH_PARSE_CACHE) ??
+      found.searchParseCache,
   };
 }

@@ -13,6 +13,7 @@ import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
 import { allRoutes } from './routes.ts';
+import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
@@ -101,6 +102,7 @@ export async function startNode(
     },
     leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
     cancelSlots,
+    parsedSearches: new ParsedSearchCache(config.searchParseCache),
   };
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {

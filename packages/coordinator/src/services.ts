@@ -1,6 +1,7 @@
 import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
+import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
 import type { IndicesService } from './state/indices-service.ts';
@@ -44,4 +45,6 @@ export interface NodeServices {
   leases: LeaseRegistry;
   /** Cancellation of the shard tasks of searches whose client went away. */
   cancelSlots: CancelSlots;
+  /** The searches sent last, parsed (a search sent again is not parsed again). */
+  parsedSearches: ParsedSearchCache;
 }

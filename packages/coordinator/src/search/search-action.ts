@@ -116,11 +116,18 @@ const PREFETCH_MAX_SIZE = 50;
  */
 export function executeSearch(req: RestRequest, s: NodeServices): Promise<SearchBody> {
   const startedAt = process.hrtime.bigint();
-  const pit = hasPit(req.json());
+  // A search sent again (the same path, parameters and body) is not parsed again.
+  const cache = s.parsedSearches;
+  const key = cache.keyOf(req);
+  const kept = key === undefined ? undefined : cache.get(key);
+  const pit = kept ? kept.pit : hasPit(req.json());
   if (pit) checkPitRequest(req);
   const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);
   const targets = pit ? [] : searchShardTargets(s, req.params.index, indicesOptions, req.query);
-  const search = parse(req, s, targets);
+  const search = kept ? kept.search : parse(req, s, targets);
+  // Index boosts are resolved against the cluster state into a table kept with the request
+  // (index-boosts.ts): such a request is not shared between searches.
+  if (!kept && key !== undefined && !search.indicesBoost) cache.set(key, { search, pit });
   if (search.indicesBoost) resolveIndexBoosts(s, search, indicesOptions);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
