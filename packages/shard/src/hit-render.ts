@@ -11,11 +11,83 @@ import type { FetchedDocs, ShardFetchRequest, ShardFetchResult, ShardHitRef } fr
 import { jsonScalar, jsonString, scoreJson, sortValuesJson } from '@shoal/protocol';
 import type { RenderedHits } from './hit-codec.ts';
 
-/** Where rendered JSON goes: text, and stored `_source` bytes copied as they are. */
-export interface HitSink {
-  text(s: string): void;
-  bytes(b: Uint8Array): void;
+/**
+ * Where rendered JSON goes: a buffer that grows (`room`), written with text, stored `_source`
+ * bytes copied as they are, and the few bytes of the constants a hit is made of (`shortBytes`).
+ */
+export abstract class HitSink {
+  buf: Buffer;
+  end = 0;
+
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  /** Makes room for `n` more bytes after `end` (may move them: `buf` and `end` are read after). */
+  protected abstract room(n: number): void;
+
+  text(s: string): void {
+    const n = s.length;
+    if (this.end + n * 3 > this.buf.length) this.room(n * 3);
+    this.end = writeText(this.buf, this.end, s);
+  }
+
+  bytes(b: Uint8Array): void {
+    if (this.end + b.length > this.buf.length) this.room(b.length);
+    this.buf.set(b, this.end);
+    this.end += b.length;
+  }
+
+  /** A few bytes (a constant, a prefix): copied a byte at a time, cheaper than a native copy. */
+  shortBytes(b: Uint8Array): void {
+    const n = b.length;
+    if (this.end + n > this.buf.length) this.room(n);
+    const buf = this.buf;
+    let at = this.end;
+    for (let i = 0; i < n; i++) buf[at++] = b[i]!;
+    this.end = at;
+  }
+
+  /** `s` as a JSON string, quotes included (jsonString's text, written without building it). */
+  jsonString(s: string): void {
+    const n = s.length;
+    if (this.end + n * 3 + 2 > this.buf.length) this.room(n * 3 + 2);
+    const buf = this.buf;
+    const start = this.end;
+    let at = start;
+    buf[at++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      // Escapes and non-ASCII text: jsonString writes those.
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) {
+        this.end = start;
+        this.text(jsonString(s));
+        return;
+      }
+      buf[at++] = c;
+    }
+    buf[at++] = 0x22;
+    this.end = at;
+  }
 }
+
+/** ASCII text as bytes, for HitSink.shortBytes. */
+export function asciiBytes(s: string): Uint8Array {
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+
+const ID = asciiBytes('"_id":');
+const VERSION = asciiBytes('"_version":');
+const SEQ_NO = asciiBytes('"_seq_no":');
+const PRIMARY_TERM = asciiBytes(',"_primary_term":');
+const SCORE = asciiBytes('"_score":');
+const ROUTING = asciiBytes(',"_routing":');
+const SOURCE = asciiBytes(',"_source":');
+const HIGHLIGHT = asciiBytes(',"highlight":');
+const SORT = asciiBytes(',"sort":[');
+const COMMA = asciiBytes(',');
+const SORT_END = asciiBytes(']}');
+const END = asciiBytes('}');
 
 export type HitFetch = Omit<ShardFetchRequest, 'docs'>;
 
@@ -27,9 +99,9 @@ export function sourceOf(f: ShardFetchResult, i: number): Uint8Array {
   return f.sourceBytes.subarray(f.sourceOffsets[i]!, f.sourceOffsets[i + 1]!);
 }
 
-/** What every hit of an index starts with: `,{"_index":<name>,`. */
-export function hitPrefix(index: string): string {
-  return `,{"_index":${jsonString(index)},`;
+/** What every hit of an index starts with: `,{"_index":<name>,` (UTF-8). */
+export function hitPrefix(index: string): Uint8Array {
+  return Buffer.from(`,{"_index":${jsonString(index)},`);
 }
 
 /**
@@ -38,7 +110,8 @@ export function hitPrefix(index: string): string {
  */
 export function renderHit(
   out: HitSink,
-  prefix: string,
+  /** hitPrefix(index). */
+  prefix: Uint8Array,
   hit: ShardHitRef,
   f: HitDocs,
   i: number,
@@ -49,50 +122,48 @@ export function renderHit(
   floatingKeys: number,
 ): void {
   // `stored_fields: _none_` leaves out the hit's identity: `_id` and `_routing`.
-  // Written piece by piece: the sink copies each flat string as it is, where a concatenation
-  // would have to be flattened first.
+  // Written piece by piece: the constants as bytes, the strings straight into the buffer.
   const storedNone = fetch.fields?.storedNone === true;
-  out.text(prefix);
+  out.shortBytes(prefix);
   if (!storedNone) {
-    out.text('"_id":');
-    out.text(jsonString(f.ids[i]!));
-    out.text(',');
+    out.shortBytes(ID);
+    out.jsonString(f.ids[i]!);
+    out.shortBytes(COMMA);
   }
   if (fetch.version) {
-    out.text('"_version":');
+    out.shortBytes(VERSION);
     out.text(jsonScalar(f.versions[i]!));
-    out.text(',');
+    out.shortBytes(COMMA);
   }
   if (fetch.seqNoPrimaryTerm) {
-    out.text('"_seq_no":');
+    out.shortBytes(SEQ_NO);
     out.text(jsonScalar(f.seqNos[i]!));
-    out.text(',"_primary_term":');
+    out.shortBytes(PRIMARY_TERM);
     out.text(jsonScalar(f.primaryTerms[i]!));
-    out.text(',');
+    out.shortBytes(COMMA);
   }
-  out.text('"_score":');
+  out.shortBytes(SCORE);
   out.text(scoreJson(hit.score));
   const routing = f.routing[i];
   if (routing !== null && routing !== undefined && !storedNone) {
-    out.text(',"_routing":');
-    out.text(jsonString(routing));
+    out.shortBytes(ROUTING);
+    out.jsonString(routing);
   }
   if (fetch.source.enabled && source !== undefined && source.length > 0) {
-    out.text(',"_source":');
+    out.shortBytes(SOURCE);
     out.bytes(source);
   }
   if (f.fieldsJson) out.text(f.fieldsJson[i]!);
   const highlight = f.highlight?.[i];
   if (highlight) {
-    out.text(',"highlight":');
+    out.shortBytes(HIGHLIGHT);
     out.text(highlight);
   }
   if (withSort) {
-    out.text(',"sort":[');
+    out.shortBytes(SORT);
     out.text(sortValuesJson(hit.display ?? hit.sort, floatingKeys));
-    out.text(']');
-  }
-  out.text('}');
+    out.shortBytes(SORT_END);
+  } else out.shortBytes(END);
 }
 
 /**
@@ -113,33 +184,29 @@ export function writeText(buf: Buffer, at: number, s: string): number {
  * One page's rendered hits, written into a buffer this thread reuses: the bytes are valid until
  * the next call (the reply packing copies them at once).
  */
-class PageSink implements HitSink {
-  buf = Buffer.allocUnsafe(16 * 1024);
-  end = 0;
+class PageSink extends HitSink {
+  constructor() {
+    super(16 * 1024);
+  }
 
-  private room(n: number): void {
+  protected room(n: number): void {
     if (this.end + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.end + n));
     this.buf.copy(next, 0, 0, this.end);
     this.buf = next;
-  }
-
-  text(s: string): void {
-    const n = s.length;
-    if (this.end + n * 3 > this.buf.length) this.room(n * 3);
-    this.end = writeText(this.buf, this.end, s);
-  }
-
-  bytes(b: Uint8Array): void {
-    if (this.end + b.length > this.buf.length) this.room(b.length);
-    this.buf.set(b, this.end);
-    this.end += b.length;
   }
 }
 
 /** A buffer that grew past this for a large page is not kept for the next one. */
 const REUSED_MAX_BYTES = 1024 * 1024;
 let reused: PageSink | undefined;
+/** The last index's hit prefix: a thread's pages are nearly always of one index. */
+let lastPrefix: { index: string; bytes: Uint8Array } | undefined;
+
+function prefixOf(index: string): Uint8Array {
+  if (lastPrefix?.index !== index) lastPrefix = { index, bytes: hitPrefix(index) };
+  return lastPrefix.bytes;
+}
 
 /** Renders the first `docs.ids.length` of `hits`, whose documents `docs` holds in order. */
 export function renderPage(
@@ -155,7 +222,7 @@ export function renderPage(
   sink.end = 0;
   const n = docs.ids.length;
   const ends = new Uint32Array(n + 1);
-  const prefix = hitPrefix(index);
+  const prefix = prefixOf(index);
   for (let i = 0; i < n; i++) {
     renderHit(sink, prefix, hits[i]!, docs, i, docs.sources[i], fetch, withSort, floatingKeys);
     ends[i + 1] = sink.end;

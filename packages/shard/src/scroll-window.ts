@@ -23,7 +23,7 @@ import {
   type ShardReader,
 } from '@shoal/engine';
 import type { RenderedHits } from './hit-codec.ts';
-import { type HitSink, hitPrefix, renderHit, sourceOf, writeText } from './hit-render.ts';
+import { HitSink, hitPrefix, renderHit, sourceOf } from './hit-render.ts';
 
 /** The rendered hits kept ahead of the page just returned, at most (the page itself aside). */
 const AHEAD_BYTES = 4 * 1024 * 1024;
@@ -43,13 +43,12 @@ export type ResumedQuery = (from: ScrollPosition | undefined) => {
 };
 
 /** The window's rendered hits (hit-render.ts), appended; the dropped ones' bytes reclaimed as it grows. */
-class Arena implements HitSink {
-  buf = Buffer.allocUnsafe(64 * 1024);
+class Arena extends HitSink {
   /** Bytes before `start` belong to hits already dropped. */
   start = 0;
-  end = 0;
 
   constructor() {
+    super(64 * 1024);
     heldBytes += this.buf.length;
   }
 
@@ -60,7 +59,7 @@ class Arena implements HitSink {
     this.start = this.end = 0;
   }
 
-  private room(n: number): void {
+  protected room(n: number): void {
     if (this.end + n <= this.buf.length) return;
     const live = this.end - this.start;
     const size = Math.max(this.buf.length, (live + n) * 2);
@@ -70,17 +69,6 @@ class Arena implements HitSink {
     this.buf = next;
     this.end = live;
     this.start = 0;
-  }
-
-  text(s: string): void {
-    this.room(s.length * 3);
-    this.end = writeText(this.buf, this.end, s);
-  }
-
-  bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.end);
-    this.end += b.length;
   }
 }
 
@@ -96,7 +84,7 @@ export class ScrollWindow {
   private exhausted = false;
 
   /** What each hit starts with (hit-render.ts hitPrefix). */
-  private readonly prefix: string;
+  private readonly prefix: Uint8Array;
 
   constructor(
     /** The shard's index: the hits' `_index`. */
