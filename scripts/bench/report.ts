@@ -17,6 +17,17 @@ export function medianRun<T>(runs: readonly T[], key: (run: T) => number): T {
   return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
 }
 
+/**
+ * The median of `xs[i] / base[i]` over the rounds both were measured in: each ratio compares
+ * two runs of the same round, seconds apart, so a slow minute of the machine cancels out.
+ */
+export function medianRatio(xs: readonly number[], base: readonly number[]): number | undefined {
+  const n = Math.min(xs.length, base.length);
+  if (n === 0) return undefined;
+  const ratios = Array.from({ length: n }, (_, i) => xs[i]! / base[i]!).sort((a, b) => a - b);
+  return n % 2 === 1 ? ratios[(n - 1) / 2]! : (ratios[n / 2 - 1]! + ratios[n / 2]!) / 2;
+}
+
 /** Prints rows as an aligned text table (numbers right-aligned). */
 export function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
