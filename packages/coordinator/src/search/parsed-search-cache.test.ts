@@ -77,4 +77,24 @@ describe('parsed search cache', () => {
     ).toBeUndefined();
     expect(new ParsedSearchCache(0).keyOf(ts[0]!)).toBeUndefined();
   });
+
+  it('answers requests that alternate, with and without parameters, each with its own parse', () => {
+    const cache = new ParsedSearchCache(8);
+    const ts = [
+      text('{"size":1}'),
+      text('{"size":2}'),
+      text('{"size":1}', { size: '3' }),
+      text(undefined),
+      text('{"size":1}', {}, '/j/_search'),
+    ];
+    for (const t of ts) cache.set(cache.keyOf(t)!, parsed(t));
+    for (let round = 0; round < 3; round++) {
+      for (const t of [...ts, ...ts.slice().reverse()]) {
+        const kept = cache.get(cache.keyOf(t)!)!;
+        expect(kept.search).toEqual(parsed(t).search);
+        // The same request twice in a row gives the very same key.
+        expect(cache.keyOf(t)).toBe(cache.keyOf({ ...t, body: t.body && Buffer.from(t.body) }));
+      }
+    }
+  });
 });

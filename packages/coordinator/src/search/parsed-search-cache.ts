@@ -27,6 +27,8 @@ export interface ParsedSearch {
 
 export class ParsedSearchCache {
   private readonly entries = new Map<string, ParsedSearch>();
+  /** The key of the last request without URL parameters, and what it was made of. */
+  private last: { path: string; body: Buffer | undefined; key: string } | undefined;
 
   constructor(
     readonly capacity: number = DEFAULT_PARSED_SEARCHES,
@@ -41,14 +43,24 @@ export class ParsedSearchCache {
     if (this.capacity === 0) return undefined;
     const body = req.body;
     if (body !== undefined && body.length > this.maxBodyBytes) return undefined;
-    let key = `${req.path.length}:${req.path}`;
     const query = req.query;
+    let plain = true;
+    for (const _ in query) {
+      plain = false;
+      break;
+    }
+    // The last request without parameters, sent again (the same string: its hash is kept).
+    const last = this.last;
+    if (plain && last !== undefined && last.path === req.path && sameBody(last.body, body)) return last.key;
+    let key = `${req.path.length}:${req.path}`;
     for (const k in query) {
       const v = query[k]!;
       key += `${k.length}:${k}${v.length}:${v}`;
     }
     // One char per byte: the body's bytes as they are, whatever their encoding.
-    return body === undefined ? `${key}-` : `${key}+${body.toString('latin1')}`;
+    key = body === undefined ? `${key}-` : `${key}+${body.toString('latin1')}`;
+    if (plain) this.last = { path: req.path, body, key };
+    return key;
   }
 
   get(key: string): ParsedSearch | undefined {
@@ -68,6 +80,10 @@ export class ParsedSearchCache {
   get size(): number {
     return this.entries.size;
   }
+}
+
+function sameBody(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.equals(b);
 }
 
 /**
