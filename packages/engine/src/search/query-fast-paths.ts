@@ -183,11 +183,11 @@ function fieldOrder(plan: QueryPlan): Collected {
     cancel: plan.cancel,
   };
   let total = matchAll ? filter.total : 0;
-  const permKey = permutationKey(fs, key.reverse);
   if (matchAll && !after && k > 0 && fs.source === 'numeric') {
-    const order = readerSortOrder(reader, key, permKey, missingFirst);
+    const order = readerSortOrder(reader, key, missingFirst);
     if (order) return { total, relation: 'eq', maxScore: score, cands: firstInOrder(plan, order, shape, k) };
   }
+  const permKey = permutationKey(fs, key.reverse);
   const streams: SegmentStream[] = [];
   for (const rs of reader.segments) {
     plan.cancel.now();

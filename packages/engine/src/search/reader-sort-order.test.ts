@@ -80,4 +80,34 @@ describe("a reader's merged sort order", () => {
       { numRuns: 60 },
     );
   });
+
+  it('keeps one order per sort: a reader serving several, in turn, gives each its own pages', () => {
+    const values = Array.from({ length: 60 }, (_, i) => (i % 7 === 3 ? null : ((i * 37) % 23) - 11));
+    const { mapping, reader } = shard(values, 8, new Set([5, 17]));
+    const sorts: SortSpec[][] = [];
+    for (const order of ['asc', 'desc'] as const)
+      for (const missing of ['_first', '_last'] as const)
+        for (const mode of ['min', 'max'] as const)
+          sorts.push([{ kind: 'field', field: 'd', order, missing, mode }]);
+    const search = (sort: SortSpec[]) =>
+      executeQuery(
+        reader,
+        mapping,
+        {
+          query: { type: 'match_all', boost: 1 },
+          sort,
+          k: 12,
+          trackTotalHitsUpTo: 10_000,
+          trackScores: false,
+          shardIndex: 0,
+        },
+        ctx,
+      ).hits.map((h) => [h.doc, h.sort]);
+    const firsts = sorts.map(search);
+    // Every sort in turn, past the uses that build each one's order.
+    for (let round = 0; round < MIN_USES + 2; round++) {
+      sorts.forEach((sort, i) => expect(search(sort)).toEqual(firsts[i]));
+    }
+    reader.release();
+  });
 });

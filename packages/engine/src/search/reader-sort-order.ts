@@ -18,7 +18,7 @@ import type { ShardReader } from '../index/shard-reader.ts';
 import { candidateComparator } from './query-phase.ts';
 import { mergeStreams, SegmentStream, type StreamShape } from './segment-merge.ts';
 import type { FieldSort, SortKey } from './sort-keys.ts';
-import { sortedPermutation } from './sorted-permutation.ts';
+import { permutationKey, sortedPermutation } from './sorted-permutation.ts';
 
 /** Searches of one sort a reader serves before it keeps their merged order. */
 export const MIN_USES = 16;
@@ -32,23 +32,53 @@ export interface ReaderSortOrder {
 
 const NEVER_CANCELLED = { step(): void {} };
 
+/** One sort's slot on a reader: how often it was served, then its order (null: cannot be built). */
+interface OrderSlot {
+  uses: number;
+  order: ReaderSortOrder | null | undefined;
+}
+
+/** A reader's slots, by field path, then by mode, direction and missing first (orderSlotIndex). */
+type OrderSlots = Map<string, OrderSlot[]>;
+
+const ORDER_SLOTS = 'sort-orders';
+const newOrderSlots = (): OrderSlots => new Map();
+
+/** The slot of a field's sort: what permutationKey and the missing side tell apart. */
+function orderSlotIndex(fs: FieldSort, reverse: boolean, missingFirst: boolean): number {
+  return (fs.mode === 'max' ? 4 : 0) | (reverse ? 2 : 0) | (missingFirst ? 1 : 0);
+}
+
 /**
  * The merged order of `key` (a numeric doc-values sort, `_first`/`_last` missing), once the
  * reader has served it MIN_USES times; undefined before, and for a reader of one segment
- * (whose own permutation is already the order).
+ * (whose own permutation is already the order). Found without building a key string: it is
+ * asked on every sorted search.
  */
 export function readerSortOrder(
   reader: ShardReader,
   key: SortKey,
-  permKey: string,
   missingFirst: boolean,
 ): ReaderSortOrder | undefined {
   const segs = reader.segments;
   if (segs.length < 2) return undefined;
-  const cacheKey = `order:${permKey}:${missingFirst ? 'first' : 'last'}`;
-  const uses = reader.cached(`uses:${cacheKey}`, () => ({ n: 0 }));
-  if (++uses.n < MIN_USES) return undefined;
-  return reader.cached(cacheKey, () => build(reader, key, permKey, missingFirst)) ?? undefined;
+  const fs = key.field as FieldSort;
+  const byField = reader.cached(ORDER_SLOTS, newOrderSlots);
+  let slots = byField.get(fs.path);
+  if (slots === undefined) {
+    slots = [];
+    byField.set(fs.path, slots);
+  }
+  const i = orderSlotIndex(fs, key.reverse, missingFirst);
+  let slot = slots[i];
+  if (slot === undefined) {
+    slot = { uses: 0, order: undefined };
+    slots[i] = slot;
+  }
+  if (slot.order !== undefined) return slot.order ?? undefined;
+  if (++slot.uses < MIN_USES) return undefined;
+  slot.order = build(reader, key, permutationKey(fs, key.reverse), missingFirst);
+  return slot.order ?? undefined;
 }
 
 function build(
