@@ -19,16 +19,8 @@ import { flightRows, flightSummary, flights } from '../sample-data/index.ts';
 import { loadFlights } from './flights-load.ts';
 import { clean, type LoadOptions, type LoadTarget, type Measurement, measure } from './measure.ts';
 import { type BenchChild, startCeilingServer, startShoalNode } from './processes.ts';
-import {
-  environment,
-  errorMessage,
-  fixed,
-  int,
-  medianRatio,
-  medianRun,
-  printTable,
-  writeResults,
-} from './report.ts';
+import { environment, errorMessage, fixed, int, medianRun, writeResults } from './report.ts';
+import { printRows, type Row, type RowId, scoreRows } from './search-rows.ts';
 
 const WORKERS = 2;
 const SHARDS = 2;
@@ -42,28 +34,6 @@ const ROUNDS = 5;
 const LATER_WARMUP_S = 0.5;
 /** Elasticsearch's default `track_total_hits`. */
 const TOTAL_HITS_THRESHOLD = 10_000;
-
-type RowId = 'a' | 'b' | 'c' | 'd' | 'e';
-
-interface Row {
-  id: RowId;
-  label: string;
-  request: string;
-  measurement?: Measurement;
-  error?: string;
-  vsA?: number;
-  vsB?: number;
-  /** Required ratio to (b). */
-  target?: number;
-  met?: boolean;
-  responseBytes?: number;
-  /** req/s of each round, in order. */
-  rounds?: number[];
-  /** Its ratio to (b) in each round, in order. */
-  roundsVsB?: number[];
-  /** A round that saw errors or non-2xx answers. */
-  unclean?: Measurement;
-}
 
 interface SearchCase {
   id: 'c' | 'd' | 'e';
@@ -341,24 +311,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
     await Promise.all(servers.map((x) => x.stop()));
   }
 
-  const a = row('a').measurement;
-  const b = row('b').measurement;
-  for (const r of rows) {
-    const m = r.measurement;
-    if (!m) continue;
-    const bad = r.unclean;
-    if (bad) {
-      r.error = `${bad.non2xx} non-2xx responses, ${bad.errors} errors, ${bad.timeouts} timeouts during a run`;
-    }
-    const aRounds = row('a').rounds;
-    const bRounds = row('b').rounds;
-    if (a && aRounds && r.id !== 'a') r.vsA = medianRatio(r.rounds ?? [], aRounds);
-    if (b && bRounds && r.id !== 'a' && r.id !== 'b') {
-      r.vsB = medianRatio(r.rounds ?? [], bRounds);
-      r.roundsVsB = (r.rounds ?? []).map((x, i) => x / bRounds[i]!);
-    }
-    if (r.target !== undefined && r.vsB !== undefined) r.met = !r.error && r.vsB >= r.target;
-  }
+  scoreRows(rows);
 
   console.log(
     `\nsearch: ${load.connections} connections; ${ROUNDS} interleaved rounds of ${fixed(load.durationS / ROUNDS, 1)} s per scenario ` +
@@ -366,49 +319,7 @@ export async function runSearch(load: LoadOptions): Promise<void> {
       `ratios the median of each round's ratio; ` +
       `${WORKERS} shard workers (${SCHEDULING} scheduling policy, in the node and in ceiling (b)); flights-200k in ${SHARDS} shards\n`,
   );
-  printTable(
-    [
-      '',
-      'scenario',
-      'req/s',
-      'p50 µs',
-      'p99 µs',
-      'srv CPU µs/req',
-      'main µs/req',
-      'srv cores',
-      'main cores',
-      'gen cores',
-      'other cores',
-      'x(a)',
-      'x(b)',
-      'target',
-      '',
-      'rounds req/s',
-      'rounds x(b)',
-    ],
-    rows.map((r) => {
-      const m = r.measurement;
-      return [
-        `(${r.id})`,
-        r.label,
-        int(m?.reqPerSec),
-        int(m?.p50Us),
-        int(m?.p99Us),
-        int(m?.serverCpuUsPerReq),
-        int(m?.mainThreadCpuUsPerReq),
-        fixed(m?.serverCores),
-        fixed(m?.mainThreadCores),
-        fixed(m?.loadgenCores),
-        fixed(m?.otherCores),
-        fixed(r.vsA),
-        fixed(r.vsB),
-        r.target === undefined ? '' : `>= ${r.target} x(b)`,
-        r.target === undefined ? '' : r.met === undefined ? 'not measured' : r.met ? 'met' : 'NOT MET',
-        (r.rounds ?? []).map((x) => int(x)).join(' '),
-        (r.roundsVsB ?? []).map((x) => fixed(x)).join(' '),
-      ];
-    }),
-  );
+  printRows(rows);
   const failed = rows.filter((r) => r.error);
   if (failed.length > 0) {
     console.log('\nproblems:');

@@ -106,7 +106,7 @@ describe("a reader's merged sort order", () => {
     const firsts = sorts.map(search);
     // Every sort in turn, past the uses that build each one's order.
     for (let round = 0; round < MIN_USES + 2; round++) {
-      sorts.forEach((sort, i) => expect(search(sort)).toEqual(firsts[i]));
+      for (let i = 0; i < sorts.length; i++) expect(search(sorts[i]!)).toEqual(firsts[i]);
     }
     reader.release();
   });
