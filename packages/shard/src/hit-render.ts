@@ -71,23 +71,19 @@ export abstract class HitSink {
   }
 }
 
-/** ASCII text as bytes, for HitSink.shortBytes. */
-export function asciiBytes(s: string): Uint8Array {
-  return Uint8Array.from(s, (c) => c.charCodeAt(0));
-}
-
-const ID = asciiBytes('"_id":');
-const VERSION = asciiBytes('"_version":');
-const SEQ_NO = asciiBytes('"_seq_no":');
-const PRIMARY_TERM = asciiBytes(',"_primary_term":');
-const SCORE = asciiBytes('"_score":');
-const ROUTING = asciiBytes(',"_routing":');
-const SOURCE = asciiBytes(',"_source":');
-const HIGHLIGHT = asciiBytes(',"highlight":');
-const SORT = asciiBytes(',"sort":[');
-const COMMA = asciiBytes(',');
-const SORT_END = asciiBytes(']}');
-const END = asciiBytes('}');
+/** The constant parts of a hit, as bytes (HitSink.shortBytes). */
+const ID = Buffer.from('"_id":');
+const VERSION = Buffer.from('"_version":');
+const SEQ_NO = Buffer.from('"_seq_no":');
+const PRIMARY_TERM = Buffer.from(',"_primary_term":');
+const SCORE = Buffer.from('"_score":');
+const ROUTING = Buffer.from(',"_routing":');
+const SOURCE = Buffer.from(',"_source":');
+const HIGHLIGHT = Buffer.from(',"highlight":');
+const SORT = Buffer.from(',"sort":[');
+const COMMA = Buffer.from(',');
+const SORT_END = Buffer.from(']}');
+const END = Buffer.from('}');
 
 export type HitFetch = Omit<ShardFetchRequest, 'docs'>;
 
