@@ -1,5 +1,5 @@
 /**
- * Scroll end to end: start, continue (body, query parameters, path), retry of a lost page,
+ * Scroll end to end: start, continue (body, query parameters, path),
  * clear in every form, expiry, the open-context limit through the cluster setting, and the
  * errors of paging.md §2.2 and §3 (YAML scroll/10_basic, 11_clear, 20_keep_alive).
  */
@@ -121,18 +121,6 @@ describe('scroll (YAML scroll/10_basic)', () => {
     );
     await clearScroll(url, byScore.scrollId);
     await clearScroll(url, byField.scrollId);
-  });
-
-  it('a retried call with the previous id returns the same page again', async () => {
-    const first = await search(url, '/many/_search?scroll=1m', { size: 10, sort: [{ n: 'asc' }] });
-    const id1 = first.json._scroll_id;
-    const a = await http(url, 'POST', '/_search/scroll', { scroll_id: id1, scroll: '1m' });
-    const retry = await http(url, 'POST', '/_search/scroll', { scroll_id: id1, scroll: '1m' });
-    expect(ids(retry.json.hits.hits)).toEqual(ids(a.json.hits.hits));
-    expect(ids(a.json.hits.hits)).toEqual(Array.from({ length: 10 }, (_, i) => `m${10 + i}`));
-    const b = await http(url, 'POST', '/_search/scroll', { scroll_id: retry.json._scroll_id, scroll: '1m' });
-    expect(ids(b.json.hits.hits)).toEqual(Array.from({ length: 10 }, (_, i) => `m${20 + i}`));
-    await clearScroll(url, b.json._scroll_id);
   });
 
   it('a page that takes more hits from one shard than it prefetched still gets every document', async () => {

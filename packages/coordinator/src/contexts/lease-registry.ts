@@ -3,14 +3,17 @@
  * the shard contexts behind it, its keep-alive and expiry. It answers the OpenSearch PIT
  * listing and `_all` deletes, frees a lease's shard contexts, and reaps leases past their
  * keep-alive every `search.keep_alive_interval`. Each shard also expires its own contexts
- * (reader-contexts.ts), so a lost coordinator leaks nothing, and the shards stay the truth:
- * an id this registry does not know is still served by the shards it names.
+ * (reader-contexts.ts), so a lost coordinator leaks nothing, and the shards stay the truth of
+ * whether a context lives: an id this registry does not know is still served by the shards it
+ * names (a scroll then continues from the position its id names). A scroll's lease holds where
+ * the scroll stands, which every continuation advances.
  *
  * It also owns the node's shared context counters (`_nodes/stats` indices.search).
  */
 import { randomBytes } from 'node:crypto';
 import { ContextCounters, type ShardWorker } from '@shoal/shard';
 import type { ShardContextEntry } from './context-id.ts';
+import type { ScrollCursor } from './scroll-cursor.ts';
 
 export interface Lease {
   id: string;
@@ -23,6 +26,8 @@ export interface Lease {
   expiresAt: number;
   /** A scroll's batch size. */
   size?: number;
+  /** Where a scroll stands: every continuation goes on from here (scroll-cursor.ts). */
+  cursor?: ScrollCursor;
 }
 
 export type FreeReason = 'closed' | 'expired';

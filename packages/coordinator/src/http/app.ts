@@ -5,6 +5,7 @@
  * Content-Type and the compatible-with media types), 400/405 for unknown routes, and errors as
  * `{"error":{…},"status":N}`.
  */
+import type { ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import {
   deprecationWarning,
@@ -58,6 +59,7 @@ class HttpRestRequest implements RestRequest {
   #parsed: { v: unknown } | undefined;
   #signal: AbortSignal | undefined;
   readonly #disconnect: DisconnectWatch;
+  readonly #outgoing: ServerResponse | undefined;
 
   constructor(
     readonly method: HttpMethod,
@@ -68,8 +70,10 @@ class HttpRestRequest implements RestRequest {
     readonly warnings: string[],
     readonly headers: Record<string, string | undefined>,
     disconnect: DisconnectWatch,
+    outgoing: ServerResponse | undefined,
   ) {
     this.#disconnect = disconnect;
+    this.#outgoing = outgoing;
   }
 
   json(): unknown {
@@ -87,6 +91,23 @@ class HttpRestRequest implements RestRequest {
 
   onDisconnect(listener: () => void): void {
     this.#disconnect.on(listener);
+  }
+
+  onUndelivered(listener: () => void): void {
+    const out = this.#outgoing;
+    if (!out) return;
+    const socket = out.socket;
+    // 'close' comes after 'finish' when the response was written out, alone when it was not.
+    // A connection reset under a pending write still finishes the response (Node calls back
+    // the write that failed): the socket's error tells that case apart.
+    const undelivered = () => !out.writableFinished || socket?.errored != null;
+    if (out.closed) {
+      if (undelivered()) listener();
+      return;
+    }
+    out.once('close', () => {
+      if (undelivered()) listener();
+    });
   }
 }
 
@@ -253,7 +274,17 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           lastParams = Object.freeze(c.req.param() as Record<string, string>);
           lastPath = path;
         }
-        const req = new HttpRestRequest(method, path, lastParams, query, body, warnings, headers, disconnect);
+        const req = new HttpRestRequest(
+          method,
+          path,
+          lastParams,
+          query,
+          body,
+          warnings,
+          headers,
+          disconnect,
+          c.env?.outgoing as ServerResponse | undefined,
+        );
         const res = await route.handler(req, opts.services);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {

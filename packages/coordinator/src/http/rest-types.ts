@@ -23,6 +23,12 @@ export interface RestRequest {
    * already has). Cheaper than `signal` on a hot path: no AbortController, no listener objects.
    */
   onDisconnect(listener: () => void): void;
+  /**
+   * Calls `listener` once if the response is not written out whole: the connection closed or
+   * failed before its last byte was handed to the operating system. At once when that is
+   * already known. Written out is not received; it is what the node can know.
+   */
+  onUndelivered(listener: () => void): void;
   /** Deprecation warnings to return as `Warning` headers. */
   warnings: string[];
   /** Lower-cased request headers. */

@@ -8,6 +8,8 @@ import { boolParam } from './params.ts';
 
 const search = (req: RestRequest, s: NodeServices): Promise<RestResponse> => executeSearch(req, s).then(ok);
 
+const NOT_WATCHED = { onDisconnect: () => {} };
+
 function ok(body: unknown): RestResponse {
   return { status: 200, body };
 }
@@ -20,13 +22,16 @@ const count = async (req: RestRequest, s: NodeServices): Promise<RestResponse> =
 async function scroll(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const startedAt = process.hrtime.bigint();
   const r = parseScrollRequest(req);
-  const body = await withCancel(req, s, (cancel) =>
+  // A continuation is not cancelled when its client leaves: its page is kept to be answered
+  // again (scroll-cursor.ts), which a cancelled page would not be (its contexts are freed).
+  const body = await withCancel(NOT_WATCHED, s, (cancel) =>
     continueScroll(
       s,
       {
         ...r,
         restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
         rawHits: rawHitsFor(req.query),
+        delivery: req,
       },
       cancel,
       startedAt,

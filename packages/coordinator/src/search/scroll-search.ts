@@ -1,11 +1,13 @@
 /**
  * Scroll (paging.md §3): `?scroll=<keep-alive>` on a search opens a context on every shard and
  * answers the first batch with a `_scroll_id`; each continuation returns the next batch. The
- * id names its lease and its step: every shard keeps, per step, where its part of the next page
- * starts (it learns at fetch time how many of its hits a page consumed), so a call retried
- * with an older id returns the same page again. The total is counted once, on the first page,
- * and is the same on every page. A continuation without `scroll` returns its batch and frees
- * the contexts; a failed one frees them too.
+ * scroll's lease holds where it stands (scroll-cursor.ts): every continuation goes on from
+ * there and advances it, whichever of the scroll's ids it presents, as Elasticsearch's do. Each
+ * shard keeps, per step, where its part of the next page starts (it learns from the cursor how
+ * many of its hits a page consumed), so a page the node knows it did not deliver can be
+ * answered again. The total is counted once, on the first page, and is the same on every page.
+ * A continuation without `scroll` returns its batch and frees the contexts; a failed one frees
+ * them too.
  *
  * A scroll sorted without scores (the `_doc` export idiom) has its continuations rendered by
  * the shards: each shard reads its next batch ahead, renders every hit of it, and the page is
@@ -25,6 +27,8 @@ import {
   type ScrollId,
   type ShardContextEntry,
 } from '../contexts/context-id.ts';
+import { ScrollCursor, type ScrollPoint } from '../contexts/scroll-cursor.ts';
+import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
@@ -75,6 +79,7 @@ export async function startScroll(
   cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
+  delivery?: Delivery,
 ): Promise<SearchBody> {
   const keepAliveMs = search.scrollKeepAliveMs!;
   const tooLarge = keepAliveTooLarge(s, keepAliveMs);
@@ -141,6 +146,7 @@ export async function startScroll(
       consumed: shardIndexes().map((i) => consumed.get(i) ?? 0),
       totalShards: targets.length,
     });
+  let firstPage: ReadonlyMap<number, number> = new Map();
   try {
     const { body } = await runSearchPhases(
       s,
@@ -156,7 +162,12 @@ export async function startScroll(
         rawHits,
         startedAt,
       },
-      { scrollId: (consumed) => scrollId(1, consumed) },
+      {
+        scrollId: (consumed) => {
+          firstPage = consumed;
+          return scrollId(1, consumed);
+        },
+      },
     );
     const shards = shardIndexes().map((i) => opened.get(i)!);
     const added = s.leases.add({
@@ -166,8 +177,13 @@ export async function startScroll(
       shards,
       keepAliveMs,
       size: search.size,
+      cursor: new ScrollCursor({ step: 1, consumed: shardIndexes().map((i) => firstPage.get(i) ?? 0) }),
     });
     if (renderable(spec)) renderedLeases.add(added);
+    // A first page that never reached its client leaves nobody who knows the scroll's id.
+    delivery?.onUndelivered(() => {
+      if (s.leases.remove(lease) === added) void s.leases.free(shards, 'closed');
+    });
     return body;
   } catch (e) {
     await s.leases.free([...opened.values()], 'closed');
@@ -224,6 +240,9 @@ function continuationShape(spec: ScrollSpec, restTotalHitsAsInt: boolean): PageS
   return { search, sort: spec.sort, hasSort: spec.explicitSort };
 }
 
+/** How a handler learns that its response did not reach the client (RestRequest.onUndelivered). */
+export type Delivery = Pick<RestRequest, 'onUndelivered'>;
+
 export interface ScrollContinuation {
   scrollId: string;
   /** The new keep-alive; absent: this is the last page, the contexts are freed after it. */
@@ -231,6 +250,14 @@ export interface ScrollContinuation {
   restTotalHitsAsInt: boolean;
   /** Write the hits straight to bytes (see hits-json.ts). */
   rawHits?: boolean;
+  /** Told when the page was not delivered: it is then answered again by the next continuation. */
+  delivery?: Delivery;
+}
+
+/** A page of a scroll and how many of each shard's hits it consumed (in the id's shard order). */
+interface ScrollPage {
+  body: SearchBody;
+  consumed: number[];
 }
 
 export async function continueScroll(
@@ -239,31 +266,52 @@ export async function continueScroll(
   cancel: CancelToken,
   startedAt: bigint,
 ): Promise<SearchBody> {
-  const id: ScrollId = decodeScrollId(c.scrollId);
+  const presented: ScrollId = decodeScrollId(c.scrollId);
   if (c.keepAliveMs !== undefined) {
     const tooLarge = keepAliveTooLarge(s, c.keepAliveMs);
     if (tooLarge) {
       // Elasticsearch frees a scroll's contexts when a continuation fails.
-      s.leases.remove(id.lease);
-      await s.leases.free(id.shards, 'closed');
+      s.leases.remove(presented.lease);
+      await s.leases.free(presented.shards, 'closed');
       throw keepAliveFailure(
         s,
         tooLarge,
-        id.shards.map(() => ({ shard: -1, index: null })),
+        presented.shards.map(() => ({ shard: -1, index: null })),
       );
     }
   }
+  const cursor = s.leases.get(presented.lease)?.cursor;
+  // A scroll this node holds no lease for goes on from the position its id names.
+  if (!cursor) return (await scrollPage(s, c, presented, cancel, startedAt)).body;
+  const turn = await cursor.turn(async (at: ScrollPoint) => {
+    const id: ScrollId = { ...presented, step: at.step, consumed: [...at.consumed] };
+    const { body, consumed } = await scrollPage(s, c, id, cancel, startedAt);
+    return { value: body, next: { step: at.step + 1, consumed } };
+  });
+  // The last page freed the contexts: there is nothing to answer again.
+  if (c.keepAliveMs !== undefined) c.delivery?.onUndelivered(turn.undo);
+  return turn.value;
+}
+
+/** The page of a scroll at the position `id` names, on the contexts it names. */
+async function scrollPage(
+  s: NodeServices,
+  c: ScrollContinuation,
+  id: ScrollId,
+  cancel: CancelToken,
+  startedAt: bigint,
+): Promise<ScrollPage> {
   const { targets, failures } = contextTargets(s, id.shards, false);
   const lease = s.leases.get(id.lease);
   if (c.rawHits && lease && renderedLeases.has(lease) && id.shards.length > 0) {
-    const body = await renderedContinuation(s, c, id, targets, failures, cancel, startedAt);
+    const page = await renderedContinuation(s, c, id, targets, failures, cancel, startedAt);
     if (c.keepAliveMs === undefined) s.leases.remove(id.lease);
     else s.leases.touch(id.lease, c.keepAliveMs);
-    return body;
+    return page;
   }
   const specs = new Map<number, ScrollSpec>();
   // The batch size is the shards' to know; this node's lease knows it too (else: fetch all).
-  const size = s.leases.get(id.lease)?.size ?? Number.MAX_SAFE_INTEGER;
+  const size = lease?.size ?? Number.MAX_SAFE_INTEGER;
   const exec: ShardQueryExec = async (t) => {
     const { worker, key, context, r } = await scrollNext(s, c, id, t, cancel, {
       // The last page frees its contexts: nothing could be fetched from them afterwards.
@@ -276,6 +324,7 @@ export async function continueScroll(
     const { result, fetched } = unpackHits(r);
     return { reply: { result, contextId: context.id }, worker, key, fetched };
   };
+  let consumedNow: number[] = id.shards.map(() => 0);
   const { body } = await runSearchPhases(
     s,
     {
@@ -296,17 +345,15 @@ export async function continueScroll(
       startedAt,
     },
     {
-      scrollId: (consumed) =>
-        encodeContextId({
-          ...id,
-          step: id.step + 1,
-          consumed: id.shards.map((_, i) => consumed.get(i) ?? 0),
-        }),
+      scrollId: (consumed) => {
+        consumedNow = id.shards.map((_, i) => consumed.get(i) ?? 0);
+        return encodeContextId({ ...id, step: id.step + 1, consumed: consumedNow });
+      },
     },
   );
   if (c.keepAliveMs === undefined) s.leases.remove(id.lease);
   else s.leases.touch(id.lease, c.keepAliveMs);
-  return body;
+  return { body, consumed: consumedNow };
 }
 
 /** One shard's step of a scroll continuation, on the worker holding its context. */
@@ -346,7 +393,7 @@ async function renderedContinuation(
   failed: ShardFailure[],
   cancel: CancelToken,
   startedAt: bigint,
-): Promise<Record<string, unknown>> {
+): Promise<ScrollPage> {
   const specs = new Map<number, ScrollSpec>();
   const packed = new Map<number, PackedCursor>();
   const phase = await runQueryPhase(
@@ -380,6 +427,7 @@ async function renderedContinuation(
     hitComparator(sort),
     search.size,
   );
+  const consumedNow = id.shards.map((_, i) => consumed.get(i) ?? 0);
   const body = searchResponse({
     took: Number((process.hrtime.bigint() - startedAt) / 1_000_000n),
     req: search,
@@ -390,13 +438,9 @@ async function renderedContinuation(
     hits: [],
     hasSort,
     maxScore: Number.NaN,
-    scrollId: encodeContextId({
-      ...id,
-      step: id.step + 1,
-      consumed: id.shards.map((_, i) => consumed.get(i) ?? 0),
-    }),
+    scrollId: encodeContextId({ ...id, step: id.step + 1, consumed: consumedNow }),
     rawHits: true,
     renderedHits: pageHits,
   });
-  return body;
+  return { body, consumed: consumedNow };
 }

@@ -135,7 +135,7 @@ export function executeSearch(req: RestRequest, s: NodeServices): Promise<Search
   return withCancel(req, s, (cancel) => {
     if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
     if (search.scrollKeepAliveMs !== undefined)
-      return startScroll(s, search, targets, cancel, startedAt, rawHits);
+      return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
     return searchLatest(s, search, targets, cancel, startedAt, rawHits);
   });
 }
