@@ -19,6 +19,7 @@ import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
 import { IndicesService } from './state/indices-service.ts';
 import { MetadataStore } from './state/metadata-store.ts';
+import { TaskRegistry } from './tasks/task-registry.ts';
 
 export interface StartedNode {
   url: string;
@@ -103,6 +104,7 @@ export async function startNode(
     leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
     cancelSlots,
     parsedSearches: new ParsedSearchCache(config.searchParseCache),
+    tasks: new TaskRegistry(nodeState.nodeId),
   };
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {

@@ -1,6 +1,7 @@
 import type { Route } from './http/rest-types.ts';
 import { aliasRoutes } from './rest/aliases.ts';
 import { bulkRoutes } from './rest/bulk.ts';
+import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { documentRoutes } from './rest/documents.ts';
@@ -11,6 +12,7 @@ import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
+import { taskRoutes } from './rest/tasks.ts';
 import type { NodeServices } from './services.ts';
 
 /** Every REST route of a node, each with the action name security will authorize. */
@@ -21,6 +23,8 @@ export function allRoutes(): Route<NodeServices>[] {
     ...searchRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),
+    ...bulkByScrollRoutes(),
+    ...taskRoutes(),
     ...documentRoutes(),
     ...aliasRoutes(),
     ...flushMergeRoutes(),

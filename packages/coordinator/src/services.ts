@@ -5,6 +5,7 @@ import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
 import type { IndicesService } from './state/indices-service.ts';
+import type { TaskRegistry } from './tasks/task-registry.ts';
 
 export interface NodeIdentity {
   name: string;
@@ -47,4 +48,6 @@ export interface NodeServices {
   cancelSlots: CancelSlots;
   /** The searches sent last, parsed (a search sent again is not parsed again). */
   parsedSearches: ParsedSearchCache;
+  /** The node's running tasks (`_tasks`). */
+  tasks: TaskRegistry;
 }

@@ -1,5 +1,14 @@
 export { type AliasActionKind, type AliasActionSpec, parseAliasActions } from './documents/alias-actions.ts';
 export {
+  type BulkByScrollKind,
+  type BulkByScrollRequest,
+  parseByQueryRequest,
+  parseReindexRequest,
+  parseRequestsPerSecond,
+  parseSlices,
+  type ReindexDest,
+} from './documents/bulk-by-scroll-request.ts';
+export {
   checkIfPrimaryTerm,
   checkIfSeqNo,
   type DocWriteCheck,
