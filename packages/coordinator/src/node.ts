@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import { getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
+import { recoverInterruptedTasks } from './bulk-by-scroll/interrupted-tasks.ts';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
@@ -111,6 +112,12 @@ export async function startNode(
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
   await services.indices.load();
+  const interrupted = await recoverInterruptedTasks(services).catch((err: unknown) => {
+    logger.warn({ err }, 'could not read the tasks that were running when the node stopped');
+    return 0;
+  });
+  if (interrupted > 0)
+    logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
   const app = createApp({ routes: allRoutes(), services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(

@@ -16,7 +16,7 @@ import {
 import type { NodeServices } from '../services.ts';
 import { taskInfoJson } from '../tasks/task-json.ts';
 import type { Task } from '../tasks/task-registry.ts';
-import { storeTaskResult } from '../tasks/task-results.ts';
+import { type StoredTask, storeTaskResult } from '../tasks/task-results.ts';
 import { type RunOutcome, runByScroll } from './by-scroll-run.ts';
 import { sourceSearch, sourceTargets } from './scroll-source.ts';
 import { ByScrollStatus, statusJson } from './status.ts';
@@ -45,6 +45,9 @@ interface Running {
 }
 
 const running = new Map<Task, Running>();
+
+/** How often a task started without waiting stores what it has done. */
+const PROGRESS_INTERVAL_MS = 1000;
 
 /** `_rethrottle`: a new rate for a running reindex or by-query task, shared by its slices. */
 export function rethrottle(task: Task, rate: number): boolean {
@@ -198,11 +201,29 @@ export async function executeByScroll(s: NodeServices, req: BulkByScrollRequest)
   const id = task.taskId;
   const info = () => taskInfoJson(task, true);
   await storeTaskResult(s, id, { completed: false, task: info() });
+  // What the task has done is stored now and then: a node that stops in the middle leaves it.
+  // Stores run one after the other, so the final result is the last one written.
+  let stored: Promise<void> = Promise.resolve();
+  const store = (doc: StoredTask) => {
+    stored = stored.catch(() => undefined).then(() => storeTaskResult(s, id, doc));
+    return stored;
+  };
+  let storing = false;
+  const progress = setInterval(() => {
+    if (storing) return;
+    storing = true;
+    store({ completed: false, task: info() })
+      .catch(() => undefined)
+      .finally(() => {
+        storing = false;
+      });
+  }, PROGRESS_INTERVAL_MS);
+  progress.unref();
   void run
+    .finally(() => clearInterval(progress))
     .then(
-      (response) => storeTaskResult(s, id, { completed: true, task: info(), response }),
-      (err: unknown) =>
-        storeTaskResult(s, id, { completed: true, task: info(), error: errorBody(err).body.error }),
+      (response) => store({ completed: true, task: info(), response }),
+      (err: unknown) => store({ completed: true, task: info(), error: errorBody(err).body.error }),
     )
     .catch((err: unknown) => s.logger.error({ err, task: id }, 'failed to store the result of a task'))
     .finally(() => s.tasks.unregister(task));

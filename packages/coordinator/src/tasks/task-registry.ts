@@ -77,6 +77,11 @@ export class TaskRegistry {
 
   constructor(readonly nodeId: string) {}
 
+  /** Numbers new tasks after `id`: a restarted node does not reuse the ids of stored results. */
+  numberAfter(id: number): void {
+    if (id >= this.nextId) this.nextId = id + 1;
+  }
+
   register(spec: TaskSpec): Task {
     const task = new Task(this.nodeId, this.nextId++, spec);
     this.running.set(task.id, task);
