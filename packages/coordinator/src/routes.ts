@@ -12,6 +12,7 @@ import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
+import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
 import type { NodeServices } from './services.ts';
 
@@ -21,6 +22,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...clusterRoutes(),
     ...catRoutes(),
     ...searchRoutes(),
+    ...searchTemplateRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),
     ...bulkByScrollRoutes(),

@@ -2,6 +2,7 @@ import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
 import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
+import type { TemplateLookup } from './search/search-template.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
 import type { IndicesService } from './state/indices-service.ts';
@@ -50,4 +51,6 @@ export interface NodeServices {
   parsedSearches: ParsedSearchCache;
   /** The node's running tasks (`_tasks`). */
   tasks: TaskRegistry;
+  /** Stored mustache templates by id (`PUT /_scripts/{id}` with `lang: mustache`), when kept. */
+  storedTemplates?: TemplateLookup;
 }

@@ -67,6 +67,7 @@ export {
   type SearchRequestOptions,
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
+export { parseSearchTemplateRequest, type SearchTemplateRequest } from './search/search-template-request.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
