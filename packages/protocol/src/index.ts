@@ -67,7 +67,6 @@ export {
   type SearchRequestOptions,
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
-export { parseSearchTemplateRequest, type SearchTemplateRequest } from './search/search-template-request.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
@@ -76,6 +75,7 @@ export {
   TRACK_TOTAL_HITS_ACCURATE,
   TRACK_TOTAL_HITS_DISABLED,
 } from './search/search-request.ts';
+export { parseSearchTemplateRequest, type SearchTemplateRequest } from './search/search-template-request.ts';
 export type { NumericType, SortMode, SortOrder, SortSpec, SortValue } from './search/sort-spec.ts';
 export { applySourceFilter } from './search/source-filter.ts';
 export {
