@@ -1,11 +1,13 @@
 import type { Route } from './http/rest-types.ts';
 import { aliasRoutes } from './rest/aliases.ts';
+import { analyzeRoutes } from './rest/analyze.ts';
 import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { documentRoutes } from './rest/documents.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
+import { fieldCapsRoutes } from './rest/field-caps.ts';
 import { flushMergeRoutes } from './rest/flush-merge.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexRoutes } from './rest/indices.ts';
@@ -23,6 +25,8 @@ export function allRoutes(): Route<NodeServices>[] {
     ...catRoutes(),
     ...searchRoutes(),
     ...searchTemplateRoutes(),
+    ...fieldCapsRoutes(),
+    ...analyzeRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),
     ...bulkByScrollRoutes(),

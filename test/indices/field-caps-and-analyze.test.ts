@@ -1,0 +1,189 @@
+/**
+ * `_field_caps` (Elasticsearch's field_caps/10_basic) and `_analyze` (indices.analyze/10_analyze)
+ * end to end.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+let url: string;
+
+beforeAll(async () => {
+  node = await startTestNode();
+  url = node.url;
+  const put = (name: string, properties: Record<string, unknown>) =>
+    http(url, 'PUT', `/${name}`, { mappings: { properties } });
+  await put('fc1', {
+    text: { type: 'text' },
+    keyword: { type: 'keyword' },
+    number: { type: 'double' },
+    geo: { type: 'geo_point' },
+    misc: { type: 'text' },
+    object: {
+      type: 'object',
+      properties: { nested1: { type: 'text', index: false }, nested2: { type: 'float', doc_values: false } },
+    },
+    level1: {
+      type: 'nested',
+      properties: { level2: { type: 'object', properties: { leaf1: { type: 'text', index: false } } } },
+    },
+  });
+  await put('fc2', {
+    text: { type: 'text' },
+    keyword: { type: 'keyword' },
+    number: { type: 'double' },
+    date: { type: 'date' },
+    geo: { type: 'geo_point' },
+    object: {
+      type: 'object',
+      properties: { nested1: { type: 'text', index: true }, nested2: { type: 'float', doc_values: true } },
+    },
+    level1: {
+      type: 'nested',
+      properties: { level2: { type: 'object', properties: { leaf1: { type: 'text', index: false } } } },
+    },
+  });
+  await put('fc3', {
+    text: { type: 'text' },
+    keyword: { type: 'keyword' },
+    number: { type: 'long' },
+    date: { type: 'date' },
+    geo: { type: 'keyword' },
+    object: {
+      type: 'nested',
+      properties: {
+        nested1: { type: 'long', index: false },
+        nested2: { type: 'keyword', doc_values: false },
+      },
+    },
+    level1: {
+      type: 'object',
+      properties: { level2: { type: 'object', properties: { leaf1: { type: 'text', index: false } } } },
+    },
+  });
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('_field_caps', () => {
+  it('simple fields over three indices', async () => {
+    const r = await http(url, 'GET', '/fc1,fc2,fc3/_field_caps?fields=text,keyword,number,date,geo');
+    expect(r.status, r.text).toBe(200);
+    const f = r.json.fields;
+    expect(r.json.indices).toEqual(['fc1', 'fc2', 'fc3']);
+    expect(f.text.text).toEqual({
+      type: 'text',
+      metadata_field: false,
+      searchable: true,
+      aggregatable: false,
+    });
+    expect(f.keyword.keyword).toMatchObject({ searchable: true, aggregatable: true });
+    expect(f.number.double).toMatchObject({ searchable: true, aggregatable: true, indices: ['fc1', 'fc2'] });
+    expect(f.number.long).toMatchObject({ indices: ['fc3'] });
+    expect(f.date.date.indices).toBeUndefined();
+    expect(f.geo.geo_point).toMatchObject({ searchable: true, aggregatable: true, indices: ['fc1', 'fc2'] });
+    expect(f.geo.keyword.indices).toEqual(['fc3']);
+    expect(f.no_such_field).toBeUndefined();
+  });
+
+  it('leaves, objects and nested fields, with the indices that cannot search or aggregate', async () => {
+    const r = await http(url, 'POST', '/fc1,fc2,fc3/_field_caps', { fields: ['object*', 'level1*'] });
+    const f = r.json.fields;
+    expect(f['object.nested1'].long).toMatchObject({ aggregatable: true, indices: ['fc3'] });
+    expect(f['object.nested1'].text).toMatchObject({
+      searchable: false,
+      aggregatable: false,
+      indices: ['fc1', 'fc2'],
+      non_searchable_indices: ['fc1'],
+    });
+    expect(f['object.nested1'].text.non_aggregatable_indices).toBeUndefined();
+    expect(f['object.nested2'].float).toMatchObject({
+      searchable: true,
+      aggregatable: false,
+      non_aggregatable_indices: ['fc1'],
+    });
+    expect(f.object.object).toMatchObject({
+      searchable: false,
+      aggregatable: false,
+      indices: ['fc1', 'fc2'],
+    });
+    expect(f.object.nested.indices).toEqual(['fc3']);
+    expect(f['level1.level2'].object.indices).toBeUndefined();
+    expect(f['level1.level2.leaf1'].text).toMatchObject({ searchable: false, aggregatable: false });
+  });
+
+  it('include_unmapped, metadata fields, filters and types', async () => {
+    const u = await http(url, 'GET', '/fc1,fc2,fc3/_field_caps?fields=text,misc&include_unmapped=true');
+    expect(u.json.fields.misc.text.indices).toEqual(['fc1']);
+    expect(u.json.fields.misc.unmapped).toMatchObject({
+      searchable: false,
+      aggregatable: false,
+      indices: ['fc2', 'fc3'],
+    });
+    const meta = await http(url, 'GET', '/fc1/_field_caps?fields=_id,_index');
+    expect(meta.json.fields._id._id).toEqual({
+      type: '_id',
+      metadata_field: true,
+      searchable: true,
+      aggregatable: false,
+    });
+    const noMeta = await http(url, 'GET', '/fc1/_field_caps?fields=*&filters=-metadata,-parent');
+    expect(Object.keys(noMeta.json.fields).some((k) => k.startsWith('_'))).toBe(false);
+    expect(noMeta.json.fields.object).toBeUndefined();
+    const types = await http(url, 'GET', '/fc1,fc2,fc3/_field_caps?fields=*&types=keyword');
+    expect(Object.keys(types.json.fields).sort()).toEqual(['geo', 'keyword', 'object.nested2']);
+  });
+
+  it('errors', async () => {
+    const none = await http(url, 'GET', '/fc1/_field_caps');
+    expect(none.status).toBe(400);
+    expect(none.json.error.reason).toMatch(/no fields specified/);
+    const missing = await http(url, 'GET', '/nope/_field_caps?fields=*');
+    expect(missing.status).toBe(404);
+    const filter = await http(url, 'GET', '/fc1/_field_caps?fields=*&filters=bogus');
+    expect(filter.status).toBe(400);
+  });
+});
+
+describe('_analyze', () => {
+  it('an analyzer by name, a list of texts, and a field of an index', async () => {
+    const r = await http(url, 'POST', '/_analyze', { analyzer: 'standard', text: 'Foo Bar 42' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.tokens).toEqual([
+      { token: 'foo', start_offset: 0, end_offset: 3, type: '<ALPHANUM>', position: 0 },
+      { token: 'bar', start_offset: 4, end_offset: 7, type: '<ALPHANUM>', position: 1 },
+      { token: '42', start_offset: 8, end_offset: 10, type: '<NUM>', position: 2 },
+    ]);
+    const list = await http(url, 'POST', '/_analyze', { analyzer: 'whitespace', text: ['a b', 'c'] });
+    expect(
+      list.json.tokens.map((t: { token: string; position: number; start_offset: number }) => [
+        t.token,
+        t.position,
+        t.start_offset,
+      ]),
+    ).toEqual([
+      ['a', 0, 0],
+      ['b', 1, 2],
+      ['c', 2, 4],
+    ]);
+    const field = await http(url, 'POST', '/fc1/_analyze', { field: 'text', text: ['one', 'two'] });
+    expect(field.json.tokens.map((t: { position: number }) => t.position)).toEqual([0, 101]);
+    const kw = await http(url, 'GET', '/fc1/_analyze?field=keyword&text=Hello%20World');
+    expect(kw.json.tokens).toEqual([
+      { token: 'Hello World', start_offset: 0, end_offset: 11, type: 'word', position: 0 },
+    ]);
+  });
+
+  it('errors: no text, an unknown analyzer, a custom chain', async () => {
+    const noText = await http(url, 'POST', '/_analyze', { analyzer: 'standard' });
+    expect(noText.status).toBe(400);
+    expect(noText.json.error.reason).toMatch(/text is missing/);
+    const unknown = await http(url, 'POST', '/_analyze', { analyzer: 'nope', text: 'x' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.reason).toBe('failed to find global analyzer [nope]');
+    const chain = await http(url, 'POST', '/_analyze', { tokenizer: 'standard', text: 'x' });
+    expect(chain.status).toBe(501);
+  });
+});
