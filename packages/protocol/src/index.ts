@@ -57,6 +57,7 @@ export {
   parseSearchRequest,
   type SearchRequestOptions,
 } from './search/parse-search-request.ts';
+export { type MultiSearchItem, parseMultiSearchBody } from './search/msearch-body.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
 export {
