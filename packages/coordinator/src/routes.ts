@@ -9,6 +9,7 @@ import { flushMergeRoutes } from './rest/flush-merge.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
+import { msearchRoutes } from './rest/msearch.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
 import type { NodeServices } from './services.ts';
@@ -19,6 +20,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...clusterRoutes(),
     ...catRoutes(),
     ...searchRoutes(),
+    ...msearchRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),
     ...documentRoutes(),

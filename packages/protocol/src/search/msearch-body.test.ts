@@ -140,6 +140,8 @@ describe('parseMultiSearchBody', () => {
     expect(err('{}\n\n')).toEqual(['parsing_exception: Expected [START_OBJECT] but found [null] @1:0']);
     expect(err('{"index":"a"\n{}\n')[0]).toMatch(/^x_content_e_o_f_exception: \[1:\d+\]/);
     expect(err('{}\n{"query":}\n')[0]).toMatch(/^x_content_parse_exception: \[1:11\]/);
-    expect(err('[1]\n{}\n')).toEqual(['x_content_parse_exception: [1:2] Unexpected token after end of object']);
+    expect(err('[1]\n{}\n')).toEqual([
+      'x_content_parse_exception: [1:2] Unexpected token after end of object',
+    ]);
   });
 });

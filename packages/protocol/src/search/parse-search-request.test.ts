@@ -414,12 +414,43 @@ describe('parseSearchRequest: SearchRequest-level parameters', () => {
     expect(err(() => search(undefined, { search_type: 'x', pre_filter_shard_size: '0' }))).toEqual([
       'illegal_argument_exception: preFilterShardSize must be >= 1',
     ]);
-    expect(err(() => search(undefined, { search_type: 'x', allow_partial_search_results: 'maybe' }))).toEqual([
-      'illegal_argument_exception: Failed to parse value [maybe] as only [true] or [false] are allowed.',
-    ]);
+    expect(err(() => search(undefined, { search_type: 'x', allow_partial_search_results: 'maybe' }))).toEqual(
+      ['illegal_argument_exception: Failed to parse value [maybe] as only [true] or [false] are allowed.'],
+    );
     expect(err(() => search(undefined, { search_type: 'x', df: 'f' }))).toEqual([
       'illegal_argument_exception: No search type for [x]',
     ]);
     expect(err(() => search({ size: 'a' }, { search_type: 'x' }))[0]).toMatch(/^number_format_exception/);
+  });
+});
+
+describe('parseSearchRequest: indices_boost', () => {
+  it('reads the array form without a warning', () => {
+    const r = search({ indices_boost: [{ a: 2 }, { 'b*': 1.5 }] });
+    expect(r.indicesBoost).toEqual([
+      { index: 'a', boost: 2 },
+      { index: 'b*', boost: 1.5 },
+    ]);
+    expect(r.warnings).toBeUndefined();
+  });
+
+  it('reads the 7.x object form, numeric strings included, with its deprecation warning', () => {
+    const r = search({ indices_boost: { a: 2, b: '0.1' } });
+    expect(r.indicesBoost).toEqual([
+      { index: 'a', boost: 2 },
+      { index: 'b', boost: Math.fround(0.1) },
+    ]);
+    expect(r.warnings).toEqual([
+      'Object format in indices_boost is deprecated, please use array format instead',
+    ]);
+  });
+
+  it('refuses an object form value that is not a scalar or a number', () => {
+    expect(err(() => search({ indices_boost: { a: [1] } }))).toEqual([
+      'parsing_exception: Unknown key for a START_ARRAY in [a]. @1:23',
+    ]);
+    expect(err(() => search({ indices_boost: { a: true } }))[0]).toMatch(
+      /^x_content_parse_exception: .*Current token \(VALUE_TRUE\) not numeric/,
+    );
   });
 });
