@@ -51,13 +51,13 @@ export {
   type ResolvedHighlightOptions,
   resolveHighlightField,
 } from './search/highlight.ts';
+export { type MultiSearchItem, parseMultiSearchBody } from './search/msearch-body.ts';
 export {
   type CountRequest,
   parseCountRequest,
   parseSearchRequest,
   type SearchRequestOptions,
 } from './search/parse-search-request.ts';
-export { type MultiSearchItem, parseMultiSearchBody } from './search/msearch-body.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
 export {
