@@ -106,6 +106,20 @@ describe('_msearch: answers', () => {
     expect(item.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1', '3']);
   });
 
+  it('filters and indents the whole response as filter_path and pretty ask', async () => {
+    const lines = [{ index: 'index_2' }, {}, { index: 'index_1' }, { size: 1, sort: ['n'] }];
+    const filtered = await msearch(lines, '/_msearch?filter_path=responses.hits.hits._id,responses.status');
+    expect(filtered.json).toEqual({
+      responses: [
+        { hits: { hits: [{ _id: '1' }] }, status: 200 },
+        { hits: { hits: [{ _id: '1' }] }, status: 200 },
+      ],
+    });
+    const pretty = await msearch(lines, '/_msearch?pretty');
+    expect(pretty.text).toContain('\n  "responses" : [\n');
+    expect(pretty.json.responses[1].hits.hits[0]._source).toEqual({ foo: 'bar', n: 1 });
+  });
+
   it('takes the index of the path, GET as POST, `{}` and an empty line as empty headers', async () => {
     const text = `{}\n{"query":{"match_all":{}}}\n\n{"size":0}\n{"index":"index_2"}\n{}\n`;
     for (const method of ['GET', 'POST']) {
