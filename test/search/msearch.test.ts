@@ -121,7 +121,8 @@ describe('_msearch: answers', () => {
   });
 
   it('takes the index of the path, GET as POST, `{}` and an empty line as empty headers', async () => {
-    const text = `{}\n{"query":{"match_all":{}}}\n\n{"size":0}\n{"index":"index_2"}\n{}\n`;
+    // An empty header index replaces the path's with every index.
+    const text = `{}\n{"query":{"match_all":{}}}\n\n{"size":0}\n{"index":"index_2"}\n{}\n{"index":[]}\n{}\n`;
     for (const method of ['GET', 'POST']) {
       const r = await rawHttp(
         node.url,
@@ -131,7 +132,7 @@ describe('_msearch: answers', () => {
         NDJSON,
       );
       expect(r.status).toBe(200);
-      expect(r.json.responses.map((x: { hits: { total: number } }) => x.hits.total)).toEqual([3, 3, 1]);
+      expect(r.json.responses.map((x: { hits: { total: number } }) => x.hits.total)).toEqual([3, 3, 1, 5]);
     }
   });
 

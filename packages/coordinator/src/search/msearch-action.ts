@@ -89,7 +89,8 @@ class ItemRequest implements RestRequest {
     }
     Object.assign(query, item.params);
     this.query = query;
-    const index = item.index ?? outer.params.index;
+    // A header's index replaces the path's, and an empty one (`""`, `[]`) means every index.
+    const index = item.index === undefined ? outer.params.index : item.index || undefined;
     this.params = index === undefined ? {} : { index };
     this.path = index === undefined ? '/_search' : `/${index}/_search`;
     this.body = Buffer.from(item.body.buffer, item.body.byteOffset, item.body.byteLength);
