@@ -97,7 +97,9 @@ describe('indices_boost', () => {
       [[{ ia: 2, ib: 3 }], 'Expected [END_OBJECT] in [indices_boost] but found [FIELD_NAME]'],
       [[{}], 'Expected [FIELD_NAME] in [indices_boost] but found [END_OBJECT]'],
       [['ia'], 'Expected [START_OBJECT] in [null] but found [VALUE_STRING]'],
-      [{ ia: 2 }, 'Unknown key for a START_OBJECT in [indices_boost].'],
+      [{ ia: { x: 1 } }, 'Unknown key for a START_OBJECT in [ia].'],
+      [{ ia: [2] }, 'Unknown key for a START_ARRAY in [ia].'],
+      [{ ia: null }, 'Unknown key for a VALUE_NULL in [ia].'],
     ];
     for (const [boosts, reason] of cases) {
       const r = await search({ indices_boost: boosts });
@@ -105,5 +107,20 @@ describe('indices_boost', () => {
       expect(r.json.error.type).toBe('parsing_exception');
       expect(r.json.error.reason).toBe(reason);
     }
+  });
+
+  it('accepts the 7.x object form, in its key order, with its deprecation warning', async () => {
+    const r = await search({ indices_boost: { ib: 2.5, ia: '1.5' } });
+    expect(r.status).toBe(200);
+    expect(hits(r)).toEqual([
+      ['b1', 2.5],
+      ['a1', 1.5],
+      ['a2', 1.5],
+    ]);
+    expect(String(r.headers.warning)).toMatch(
+      /^299 shoal-\S+ "Object format in indices_boost is deprecated, please use array format instead"/,
+    );
+    const plain = await search({ indices_boost: [{ ib: 2.5 }] });
+    expect(plain.headers.warning).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { flushMergeRoutes } from './rest/flush-merge.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
+import { msearchRoutes } from './rest/msearch.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
@@ -27,6 +28,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...searchTemplateRoutes(),
     ...fieldCapsRoutes(),
     ...analyzeRoutes(),
+    ...msearchRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),
     ...bulkByScrollRoutes(),

@@ -60,6 +60,7 @@ export {
   type ResolvedHighlightOptions,
   resolveHighlightField,
 } from './search/highlight.ts';
+export { type MultiSearchItem, parseMultiSearchBody } from './search/msearch-body.ts';
 export {
   type CountRequest,
   parseCountRequest,

@@ -15,6 +15,7 @@ import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-ind
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
+import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
 import { startScroll } from './scroll-search.ts';
@@ -77,7 +78,8 @@ export function rawHitsFor(query: Record<string, string>): boolean {
   return query.filter_path === undefined && (query.pretty === undefined || query.pretty === 'false');
 }
 
-function hasPit(body: unknown): boolean {
+/** Whether a search body names a point in time (`pit`). */
+export function hasPit(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'pit' in body;
 }
 
@@ -113,13 +115,15 @@ const PREFETCH_MAX_SIZE = 50;
 /**
  * Not an async function, nor are the steps to the shard call below it: each async layer costs
  * every search a promise and a resumption. A bad request throws here, before any shard work.
+ * `parsed` is the request's parse when the caller made it already (`_msearch` parses all its
+ * searches before it runs any); it is this request's own, not shared with another search.
  */
-export function executeSearch(req: RestRequest, s: NodeServices): Promise<SearchBody> {
+export function executeSearch(req: RestRequest, s: NodeServices, parsed?: ParsedSearch): Promise<SearchBody> {
   const startedAt = process.hrtime.bigint();
   // A search sent again (the same path, parameters and body) is not parsed again.
   const cache = s.parsedSearches;
-  const key = cache.keyOf(req);
-  const kept = key === undefined ? undefined : cache.get(key);
+  const key = parsed ? undefined : cache.keyOf(req);
+  const kept = parsed ?? (key === undefined ? undefined : cache.get(key));
   const pit = kept ? kept.pit : hasPit(req.json());
   if (pit) checkPitRequest(req);
   const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);

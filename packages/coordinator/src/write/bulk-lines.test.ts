@@ -91,3 +91,37 @@ describe('parseBulkBody', () => {
     });
   });
 });
+
+describe('parseBulkBody: a last action without its source line', () => {
+  const raw = (text: string) => Buffer.from(text);
+
+  it('drops a final index, create or update action, as BulkRequestParser does', () => {
+    for (const action of ['index', 'create', 'update']) {
+      const items = parseBulkBody(raw(`{"index":{"_id":"1"}}\n{"a":1}\n{"${action}":{"_id":"2"}}\n`), {
+        index: 'd',
+      });
+      expect(items.map((i) => [i.action, i.id])).toEqual([['index', '1']]);
+    }
+  });
+
+  it('keeps a final delete, which has no source line', () => {
+    const items = parseBulkBody(raw('{"index":{"_id":"1"}}\n{"a":1}\n{"delete":{"_id":"1"}}\n'), {
+      index: 'd',
+    });
+    expect(items.map((i) => i.action)).toEqual(['index', 'delete']);
+  });
+
+  it('has no requests when the dropped action was the only one', () => {
+    expect(err(() => parseBulkBody(raw('{"index":{"_id":"1"}}\n'), { index: 'd' }))).toEqual({
+      type: 'action_request_validation_exception',
+      reason: 'Validation Failed: 1: no requests added;',
+    });
+  });
+
+  it('still refuses bytes after the last newline', () => {
+    expect(err(() => parseBulkBody(raw('{"index":{"_id":"1"}}\n{"a":1}'), { index: 'd' }))).toEqual({
+      type: 'illegal_argument_exception',
+      reason: 'The bulk request must be terminated by a newline [\\n]',
+    });
+  });
+});

@@ -157,9 +157,9 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
     let updateShape: { hasDoc: boolean; hasUpsert: boolean; docAsUpsert: boolean } | undefined;
     if (action !== 'delete') {
       const doc = nextLine();
-      if (doc === undefined) {
-        throw illegalArgument(`The bulk request must be terminated by a newline [\\n]`);
-      }
+      // BulkRequestParser: an index, create or update action whose source line never comes ends
+      // the request, and is dropped without a word (alone, the request has "no requests added").
+      if (doc === undefined) break;
       if (action === 'update') {
         if (
           item.version !== undefined ||

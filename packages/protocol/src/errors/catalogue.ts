@@ -17,7 +17,9 @@ export function parsingException(reason: string, pos?: { line: number; col: numb
 /** `Validation Failed: 1: …;2: …;` */
 export function actionRequestValidation(messages: string[]): ShoalError {
   const reason = `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join('')}`;
-  return new ShoalError('action_request_validation_exception', reason, 400);
+  return new ShoalError('action_request_validation_exception', reason, 400, {}, undefined, {
+    validationErrors: messages,
+  });
 }
 
 /**

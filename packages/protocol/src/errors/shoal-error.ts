@@ -50,6 +50,12 @@ export interface ShoalErrorExtra {
    * ElasticsearchParseException): root-cause guessing stops above it.
    */
   foreign?: true;
+  /**
+   * The messages of an action_request_validation_exception, one per problem: a request made of
+   * several (`_msearch`) gathers its parts' problems into one exception, as
+   * ActionRequestValidationException.addValidationErrors does.
+   */
+  validationErrors?: string[];
 }
 
 interface WireErrorExtra {

@@ -1,11 +1,15 @@
 /**
  * `indices_boost`, as SearchSourceBuilder.IndexBoost reads it in Elasticsearch 8: an array of
- * objects holding exactly one `"<index expression>": <number>` each. The object form
- * (`{"a": 1.5}`) exists only for REST API compatibility with 7.x and is refused as any unknown
- * object key is.
+ * objects holding exactly one `"<index expression>": <number>` each. The 7.x object form
+ * (`{"a": 1.5, "b": 2}`), which Elasticsearch 8 keeps for REST API compatibility with 7.x, is
+ * accepted too, with 7.x's deprecation warning (Shoal keeps 7.x deprecations working).
  */
 import { parsingError } from '../query/local-errors.ts';
-import { here, isObject, type ParseCtx, tokenOf } from '../query/parse-context.ts';
+import { here, isObject, isValue, type ParseCtx, tokenOf } from '../query/parse-context.ts';
+import { floatValue } from '../query/xcontent-values.ts';
+
+export const INDICES_BOOST_OBJECT_DEPRECATION =
+  'Object format in indices_boost is deprecated, please use array format instead';
 
 export interface IndexBoost {
   /** An index name, alias or wildcard expression, resolved by the coordinator. */
@@ -53,6 +57,26 @@ export function readIndicesBoost(ctx: ParseCtx, entries: unknown[]): IndexBoost[
     } finally {
       ctx.path.pop();
     }
+  }
+  return out;
+}
+
+/**
+ * Reads the 7.x object form at `ctx.path` (the `indices_boost` key): each key an index
+ * expression, each value a float (a numeric string too, as `parser.floatValue()` coerces it).
+ */
+export function readIndicesBoostObject(
+  ctx: ParseCtx,
+  entries: Record<string, unknown>,
+  warnings: string[],
+): IndexBoost[] {
+  warnings.push(INDICES_BOOST_OBJECT_DEPRECATION);
+  const out: IndexBoost[] = [];
+  for (const [index, v] of Object.entries(entries)) {
+    if (!isValue(v)) {
+      throw parsingError(`Unknown key for a ${tokenOf(v)} in [${index}].`, here(ctx, 'value', index));
+    }
+    out.push({ index, boost: floatValue(ctx, v, index) });
   }
   return out;
 }

@@ -371,3 +371,86 @@ describe('parseCountRequest', () => {
     );
   });
 });
+
+describe('parseSearchRequest: SearchRequest-level parameters', () => {
+  it('takes both search types Elasticsearch knows', () => {
+    expect(search(undefined, { search_type: 'query_then_fetch' }).size).toBe(10);
+    expect(search(undefined, { search_type: 'dfs_query_then_fetch' }).size).toBe(10);
+  });
+
+  it('refuses any other search type, the removed ones included', () => {
+    for (const t of ['query_and_fetch', 'dfs_query_and_fetch', 'scan', 'count', 'QUERY_THEN_FETCH', '']) {
+      expect(err(() => search(undefined, { search_type: t }))).toEqual([
+        `illegal_argument_exception: No search type for [${t}]`,
+      ]);
+    }
+  });
+
+  it('refuses a pre_filter_shard_size below 1, and one that is not an int', () => {
+    expect(search(undefined, { pre_filter_shard_size: '1' }).size).toBe(10);
+    expect(err(() => search(undefined, { pre_filter_shard_size: '0' }))).toEqual([
+      'illegal_argument_exception: preFilterShardSize must be >= 1',
+    ]);
+    expect(err(() => search(undefined, { pre_filter_shard_size: '-3' }))).toEqual([
+      'illegal_argument_exception: preFilterShardSize must be >= 1',
+    ]);
+    expect(err(() => search(undefined, { pre_filter_shard_size: 'x' }))).toEqual([
+      'illegal_argument_exception: Failed to parse int parameter [pre_filter_shard_size] with value [x]',
+      'number_format_exception: For input string: "x"',
+    ]);
+  });
+
+  it('refuses max_concurrent_shard_requests below 1 and batched_reduce_size below 2', () => {
+    expect(err(() => search(undefined, { max_concurrent_shard_requests: '0' }))).toEqual([
+      'illegal_argument_exception: maxConcurrentShardRequests must be >= 1',
+    ]);
+    expect(err(() => search(undefined, { batched_reduce_size: '1' }))).toEqual([
+      'illegal_argument_exception: batchedReduceSize must be >= 2',
+    ]);
+    expect(search(undefined, { batched_reduce_size: '2', max_concurrent_shard_requests: '1' }).size).toBe(10);
+  });
+
+  it('checks them in RestSearchAction’s order, after the body and before `q`', () => {
+    expect(err(() => search(undefined, { search_type: 'x', pre_filter_shard_size: '0' }))).toEqual([
+      'illegal_argument_exception: preFilterShardSize must be >= 1',
+    ]);
+    expect(err(() => search(undefined, { search_type: 'x', allow_partial_search_results: 'maybe' }))).toEqual(
+      ['illegal_argument_exception: Failed to parse value [maybe] as only [true] or [false] are allowed.'],
+    );
+    expect(err(() => search(undefined, { search_type: 'x', df: 'f' }))).toEqual([
+      'illegal_argument_exception: No search type for [x]',
+    ]);
+    expect(err(() => search({ size: 'a' }, { search_type: 'x' }))[0]).toMatch(/^number_format_exception/);
+  });
+});
+
+describe('parseSearchRequest: indices_boost', () => {
+  it('reads the array form without a warning', () => {
+    const r = search({ indices_boost: [{ a: 2 }, { 'b*': 1.5 }] });
+    expect(r.indicesBoost).toEqual([
+      { index: 'a', boost: 2 },
+      { index: 'b*', boost: 1.5 },
+    ]);
+    expect(r.warnings).toBeUndefined();
+  });
+
+  it('reads the 7.x object form, numeric strings included, with its deprecation warning', () => {
+    const r = search({ indices_boost: { a: 2, b: '0.1' } });
+    expect(r.indicesBoost).toEqual([
+      { index: 'a', boost: 2 },
+      { index: 'b', boost: Math.fround(0.1) },
+    ]);
+    expect(r.warnings).toEqual([
+      'Object format in indices_boost is deprecated, please use array format instead',
+    ]);
+  });
+
+  it('refuses an object form value that is not a scalar or a number', () => {
+    expect(err(() => search({ indices_boost: { a: [1] } }))).toEqual([
+      'parsing_exception: Unknown key for a START_ARRAY in [a]. @1:23',
+    ]);
+    expect(err(() => search({ indices_boost: { a: true } }))[0]).toMatch(
+      /^x_content_parse_exception: .*Current token \(VALUE_TRUE\) not numeric/,
+    );
+  });
+});

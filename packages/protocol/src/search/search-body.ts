@@ -31,7 +31,7 @@ import {
 } from './fetch-fields.ts';
 import { readFetchSource } from './fetch-source.ts';
 import { type HighlightSpec, readHighlight } from './highlight.ts';
-import { type IndexBoost, readIndicesBoost } from './indices-boost.ts';
+import { type IndexBoost, readIndicesBoost, readIndicesBoostObject } from './indices-boost.ts';
 import { readSort } from './parse-sort.ts';
 import { type RescoreSpec, readRescorer } from './rescore.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
@@ -213,6 +213,9 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       break;
     case 'highlight':
       s.highlight = readHighlight(ctx, v);
+      break;
+    case 'indices_boost':
+      s.indicesBoost = readIndicesBoostObject(ctx, v, s.warnings);
       break;
     default:
       ctx.path.pop();

@@ -57,6 +57,43 @@ export function readQueryStringParams(params: Params, path: string): DeferredQue
   return { q, options };
 }
 
+/** The search types SearchType.fromString knows; Shoal runs both as `query_then_fetch`. */
+const SEARCH_TYPES = new Set(['query_then_fetch', 'dfs_query_then_fetch']);
+
+/** SearchType.fromString. */
+function checkSearchType(searchType: string | undefined): void {
+  if (searchType !== undefined && !SEARCH_TYPES.has(searchType)) {
+    throw illegalArgument(`No search type for [${searchType}]`);
+  }
+}
+
+/** SearchRequest.setPreFilterShardSize. */
+function checkPreFilterShardSize(n: number): void {
+  if (n < 1) throw illegalArgument('preFilterShardSize must be >= 1');
+}
+
+/** SearchRequest.setMaxConcurrentShardRequests. */
+function checkMaxConcurrentShardRequests(n: number): void {
+  if (n < 1) throw illegalArgument('maxConcurrentShardRequests must be >= 1');
+}
+
+/**
+ * The SearchRequest-level parameters RestSearchAction.parseSearchRequest reads between the body
+ * and the search source, in its order. Shoal's fan-out needs none of their values (every shard of
+ * a search is asked at once, and nothing is pre-filtered), but a value Elasticsearch refuses is
+ * refused.
+ */
+function checkSearchRequestParams(params: Params): void {
+  const batched = paramAsInt(params, 'batched_reduce_size');
+  if (batched !== undefined && batched < 2) throw illegalArgument('batchedReduceSize must be >= 2');
+  const preFilter = paramAsInt(params, 'pre_filter_shard_size');
+  if (preFilter !== undefined) checkPreFilterShardSize(preFilter);
+  const maxShardRequests = paramAsInt(params, 'max_concurrent_shard_requests');
+  if (maxShardRequests !== undefined) checkMaxConcurrentShardRequests(maxShardRequests);
+  paramAsBoolean(params, 'allow_partial_search_results');
+  checkSearchType(params.search_type);
+}
+
 function isEmpty(params: Params): boolean {
   for (const _ in params) return false;
   return true;
@@ -70,6 +107,7 @@ export function applySearchParams(
 ): DeferredQueryString | undefined {
   // Most searches carry no parameter at all: then none applies and none is wrong.
   if (isEmpty(params)) return undefined;
+  checkSearchRequestParams(params);
   const q = readQueryStringParams(params, path);
   const from = paramAsInt(params, 'from');
   if (from !== undefined) s.from = checkFrom(from);
