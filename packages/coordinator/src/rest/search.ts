@@ -24,18 +24,22 @@ async function scroll(req: RestRequest, s: NodeServices): Promise<RestResponse> 
   const r = parseScrollRequest(req);
   // A continuation is not cancelled when its client leaves: its page is kept to be answered
   // again (scroll-cursor.ts), which a cancelled page would not be (its contexts are freed).
-  const body = await withCancel(NOT_WATCHED, s, (cancel) =>
-    continueScroll(
-      s,
-      {
-        ...r,
-        restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
-        rawHits: rawHitsFor(req.query),
-        delivery: req,
-      },
-      cancel,
-      startedAt,
-    ),
+  const body = await withCancel(
+    NOT_WATCHED,
+    s,
+    (cancel) =>
+      continueScroll(
+        s,
+        {
+          ...r,
+          restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
+          rawHits: rawHitsFor(req.query),
+          delivery: req,
+        },
+        cancel,
+        startedAt,
+      ),
+    { action: 'indices:data/read/scroll', cancellable: true, description: () => 'scroll' },
   );
   return { status: 200, body };
 }

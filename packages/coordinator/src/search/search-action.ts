@@ -12,6 +12,7 @@ import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import type { TaskSpec } from '../tasks/task-registry.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
@@ -45,29 +46,46 @@ function prefetchOptions(search: SearchRequest, targets: ShardTarget[]): Omit<Sh
  */
 export function withCancel<T>(
   req: Pick<RestRequest, 'onDisconnect'>,
-  s: Pick<NodeServices, 'cancelSlots'>,
+  s: Pick<NodeServices, 'cancelSlots'> & Partial<Pick<NodeServices, 'tasks'>>,
   f: (cancel: CancelToken) => Promise<T>,
+  task?: TaskSpec,
 ): Promise<T> {
   const slots = s.cancelSlots;
   const token = slots.acquire();
   req.onDisconnect(() => slots.cancel(token));
+  // A search is a task too: `GET /_tasks?actions=*search*` lists it, `_cancel` stops it.
+  const registered = task && s.tasks ? s.tasks.register(task) : undefined;
+  registered?.onCancel(() => slots.cancel(token));
   let running: Promise<T>;
   try {
     running = f(token);
   } catch (e) {
     slots.release(token);
+    if (registered) s.tasks!.unregister(registered);
     return Promise.reject(e);
   }
   return running.then(
     (v) => {
       slots.release(token);
+      if (registered) s.tasks!.unregister(registered);
       return v;
     },
     (e: unknown) => {
       slots.release(token);
+      if (registered) s.tasks!.unregister(registered);
       throw e;
     },
   );
+}
+
+/** Elasticsearch's search task description: its targets, type and source. */
+function searchTask(action: string, req: RestRequest): TaskSpec {
+  return {
+    action,
+    cancellable: true,
+    description: () =>
+      `indices[${req.params.index ?? ''}], search_type[QUERY_THEN_FETCH], source[${req.body?.toString('utf8') ?? ''}]`,
+  };
 }
 
 /**
@@ -109,6 +127,8 @@ function parse(req: RestRequest, s: NodeServices, targets: ShardTarget[]): Searc
   }
 }
 
+const SEARCH_ACTION = 'indices:data/read/search';
+
 /** The largest page size fetched together with the query phase. */
 const PREFETCH_MAX_SIZE = 50;
 
@@ -136,12 +156,17 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
   const rawHits = rawHitsFor(req.query);
-  return withCancel(req, s, (cancel) => {
-    if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
-    if (search.scrollKeepAliveMs !== undefined)
-      return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
-    return searchLatest(s, search, targets, cancel, startedAt, rawHits);
-  });
+  return withCancel(
+    req,
+    s,
+    (cancel) => {
+      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+      if (search.scrollKeepAliveMs !== undefined)
+        return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
+      return searchLatest(s, search, targets, cancel, startedAt, rawHits);
+    },
+    searchTask(SEARCH_ACTION, req),
+  );
 }
 
 /** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */

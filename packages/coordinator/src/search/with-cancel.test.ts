@@ -1,5 +1,6 @@
 import { CancelSlots } from '@shoal/shard';
 import { describe, expect, it } from 'vitest';
+import { TaskRegistry } from '../tasks/task-registry.ts';
 import { withCancel } from './search-action.ts';
 
 /** A request whose connection the test closes. */
@@ -52,5 +53,34 @@ describe('withCancel', () => {
       }),
     ).rejects.toThrow('at once');
     expect(s.cancelSlots.inUse).toBe(0);
+  });
+
+  it('runs the search as a task: listed while it runs, cancelled through it, gone afterwards', async () => {
+    const s = { cancelSlots: new CancelSlots(), tasks: new TaskRegistry('n1') };
+    const seen: unknown[] = [];
+    await withCancel(
+      request(),
+      s,
+      async (cancel) => {
+        const [task] = s.tasks.list({ actions: ['*search*'] });
+        seen.push(task?.spec.action, task?.description);
+        task!.cancel('by user request');
+        seen.push(s.cancelSlots.isCancelled(cancel));
+      },
+      { action: 'indices:data/read/search', cancellable: true, description: () => 'indices[x]' },
+    );
+    expect(seen).toEqual(['indices:data/read/search', 'indices[x]', true]);
+    expect(s.tasks.list()).toEqual([]);
+    await expect(
+      withCancel(
+        request(),
+        s,
+        async () => {
+          throw new Error('boom');
+        },
+        { action: 'indices:data/read/search', cancellable: true },
+      ),
+    ).rejects.toThrow('boom');
+    expect(s.tasks.list()).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ export function taskInfoJson(task: Task, detailed: boolean): Record<string, unkn
     action: task.spec.action,
   };
   if (detailed && task.spec.status) out.status = task.spec.status();
-  if (detailed && task.spec.description !== undefined) out.description = task.spec.description;
+  const description = detailed ? task.description : undefined;
+  if (description !== undefined) out.description = description;
   out.start_time_in_millis = task.startTimeMs;
   out.running_time_in_nanos = Number(process.hrtime.bigint() - task.startedAt);
   out.cancellable = task.spec.cancellable;

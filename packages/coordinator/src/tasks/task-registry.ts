@@ -12,7 +12,8 @@ import { ShoalError } from '@shoal/protocol';
 
 export interface TaskSpec {
   action: string;
-  description?: string;
+  /** What the task does (shown when detailed); a function when it costs something to say. */
+  description?: string | (() => string);
   cancellable: boolean;
   parent?: Task;
   /** The task's status as `GET /_tasks` shows it (read each time it is asked). */
@@ -22,8 +23,8 @@ export interface TaskSpec {
 export class Task {
   readonly startTimeMs = Date.now();
   readonly startedAt = process.hrtime.bigint();
-  readonly children = new Set<Task>();
-  private listeners: (() => void)[] = [];
+  private childSet: Set<Task> | undefined;
+  private listeners: (() => void)[] | undefined;
   cancelledReason: string | undefined;
 
   constructor(
@@ -40,18 +41,30 @@ export class Task {
     return this.cancelledReason !== undefined;
   }
 
+  /** The running tasks started on behalf of this one. */
+  get children(): Set<Task> {
+    this.childSet ??= new Set();
+    return this.childSet;
+  }
+
+  get description(): string | undefined {
+    const d = this.spec.description;
+    return typeof d === 'function' ? d() : d;
+  }
+
   onCancel(listener: () => void): void {
     if (this.cancelled) listener();
-    else this.listeners.push(listener);
+    else if (this.listeners) this.listeners.push(listener);
+    else this.listeners = [listener];
   }
 
   cancel(reason: string): void {
     if (this.cancelled) return;
     this.cancelledReason = reason;
-    const listeners = this.listeners;
-    this.listeners = [];
+    const listeners = this.listeners ?? [];
+    this.listeners = undefined;
     for (const l of listeners) l();
-    for (const child of this.children) child.cancel(`parent task was cancelled [${reason}]`);
+    for (const child of this.childSet ?? []) child.cancel(`parent task was cancelled [${reason}]`);
   }
 }
 
@@ -93,6 +106,7 @@ export class TaskRegistry {
   unregister(task: Task): void {
     this.running.delete(task.id);
     task.spec.parent?.children.delete(task);
+    if (this.finishListeners.size === 0) return;
     const listeners = this.finishListeners.get(task.id);
     this.finishListeners.delete(task.id);
     for (const l of listeners ?? []) l();
