@@ -5,6 +5,7 @@
  * every scroll it opened closed afterwards.
  */
 import { Client } from '@elastic/elasticsearch/index.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulk, createIndex, type Json } from '../paging/paging-support.ts';
 import { http } from '../support/http.ts';
@@ -444,5 +445,51 @@ describe('the official client', () => {
     const got = await client.tasks.get({ task_id: started.body.task, wait_for_completion: true });
     expect(got.body.response.created).toBe(2);
     await client.close();
+  });
+});
+
+describe('a property: reindex copies exactly the matching documents, once each', () => {
+  it('for random documents, queries, batch sizes and slices', async () => {
+    await createIndex(url, 'rp_src', {
+      settings: { number_of_shards: 3 },
+      mappings: { properties: { n: { type: 'integer' }, tag: { type: 'keyword' } } },
+    });
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ n: fc.integer({ min: 0, max: 40 }), tag: fc.constantFrom('a', 'b') }), {
+          maxLength: 50,
+        }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.constantFrom('1', '2', '3', 'auto', '7'),
+        fc.integer({ min: 1, max: 15 }),
+        async (docs, min, slices, size) => {
+          round++;
+          await http(url, 'POST', '/rp_src/_delete_by_query?refresh=true', { query: { match_all: {} } });
+          await bulk(
+            url,
+            'rp_src',
+            docs.map((d, i) => [`${round}-${i}`, d] as [string, Json]),
+          );
+          const dest = `rp_dst_${round}`;
+          const r = await reindex(
+            {
+              source: { index: 'rp_src', size, query: { range: { n: { gte: min } } } },
+              dest: { index: dest },
+            },
+            `?slices=${slices}&refresh=true`,
+          );
+          expect(r.status, r.text).toBe(200);
+          const expected = docs.flatMap((d, i) => (d.n >= min ? [`${round}-${i}`] : [])).sort();
+          expect(r.json.created).toBe(expected.length);
+          const got = await http(url, 'POST', `/${dest}/_search`, { size: 100 });
+          const ids = (got.json?.hits?.hits ?? []).map((h: { _id: string }) => h._id).sort();
+          expect(ids).toEqual(expected);
+          await http(url, 'DELETE', `/${dest}`);
+        },
+      ),
+      { numRuns: 12, seed: 7 },
+    );
+    expect(await openScrolls()).toBe(0);
   });
 });
