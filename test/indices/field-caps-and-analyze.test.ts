@@ -187,3 +187,47 @@ describe('_analyze', () => {
     expect(chain.status).toBe(501);
   });
 });
+
+describe('_validate/query (indices.validate_query/10_basic)', () => {
+  it('a valid query, by q or body, on an index or through an alias', async () => {
+    await http(url, 'POST', '/_aliases', {
+      actions: [{ add: { index: 'fc1', alias: 'fc_alias', filter: { match_all: {} } } }],
+    });
+    for (const path of [
+      '/fc1/_validate/query?q=query%20string',
+      '/fc_alias/_validate/query?q=query%20string',
+    ]) {
+      const r = await http(url, 'GET', path);
+      expect(r.status, r.text).toBe(200);
+      expect(r.json).toMatchObject({ valid: true, _shards: { failed: 0 } });
+    }
+  });
+
+  it('an unknown query is invalid, with the reason only when explained', async () => {
+    const plain = await http(url, 'POST', '/fc1/_validate/query', { query: { invalid_query: {} } });
+    expect(plain.status).toBe(200);
+    expect(plain.json.valid).toBe(false);
+    expect(plain.json.error).toBeUndefined();
+    const explained = await http(url, 'POST', '/fc1/_validate/query?explain=true', { query: { boool: {} } });
+    expect(explained.json.valid).toBe(false);
+    expect(explained.json.error).toMatch(/.+unknown\squery\s\[boool\]\sdid\syou\smean\s\[bool\]\?.+/);
+  });
+
+  it('a body without a query element, and a query the mapping refuses', async () => {
+    const noQuery = await http(url, 'POST', '/fc1/_validate/query?explain=true', { match_all: {} });
+    expect(noQuery.json).toEqual({
+      valid: false,
+      error: 'org.elasticsearch.common.ParsingException: request does not support [match_all]',
+    });
+    const refused = await http(url, 'POST', '/fc1/_validate/query?explain=true', {
+      query: { range: { geo: { gte: 'x' } } },
+    });
+    expect(refused.json.valid).toBe(false);
+    expect(refused.json.explanations[0]).toMatchObject({ index: 'fc1', valid: false });
+  });
+
+  it('_explain answers 501 naming what is missing', async () => {
+    const r = await http(url, 'GET', '/fc1/_explain/1');
+    expect(r.status).toBe(501);
+  });
+});

@@ -17,6 +17,7 @@ import { pitRoutes } from './rest/pit.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
+import { validateQueryRoutes } from './rest/validate-query.ts';
 import type { NodeServices } from './services.ts';
 
 /** Every REST route of a node, each with the action name security will authorize. */
@@ -28,6 +29,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...searchTemplateRoutes(),
     ...fieldCapsRoutes(),
     ...analyzeRoutes(),
+    ...validateQueryRoutes(),
     ...msearchRoutes(),
     ...pitRoutes(),
     ...bulkRoutes(),

@@ -1,0 +1,28 @@
+/** `GET|POST /_validate/query` and `/{index}/_validate/query`; `/{index}/_explain/{id}` answers 501. */
+import { notImplemented } from '@shoal/protocol';
+import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { validateQuery } from '../search/validate-query.ts';
+import type { NodeServices } from '../services.ts';
+import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+
+function handler(req: RestRequest, s: NodeServices): RestResponse {
+  const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  return { status: 200, body: validateQuery(req.json(), req.query, indices) };
+}
+
+function explainHandler(): never {
+  throw notImplemented('the [_explain] API (scoring explanations)');
+}
+
+export function validateQueryRoutes(): Route<NodeServices>[] {
+  const action = 'indices:admin/validate/query';
+  const explain = 'indices:data/read/explain';
+  return [
+    { method: 'GET', path: '/_validate/query', action, handler },
+    { method: 'POST', path: '/_validate/query', action, handler },
+    { method: 'GET', path: '/:index/_validate/query', action, handler },
+    { method: 'POST', path: '/:index/_validate/query', action, handler },
+    { method: 'GET', path: '/:index/_explain/:id', action: explain, handler: explainHandler },
+    { method: 'POST', path: '/:index/_explain/:id', action: explain, handler: explainHandler },
+  ];
+}
