@@ -10,6 +10,7 @@ import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { fieldCapsRoutes } from './rest/field-caps.ts';
 import { flushMergeRoutes } from './rest/flush-merge.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
+import { indexTemplateRoutes } from './rest/index-templates.ts';
 import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { msearchRoutes } from './rest/msearch.ts';
@@ -39,6 +40,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...aliasRoutes(),
     ...flushMergeRoutes(),
     ...indexStatsRoutes(),
+    ...indexTemplateRoutes(),
     ...indexRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),

@@ -103,6 +103,15 @@ export {
 } from './settings/setting.ts';
 export { clusterUpdateCheck, updatableCheck, validateSettings } from './settings/validate.ts';
 export {
+  type ComponentTemplate,
+  type ComposableTemplate,
+  type LegacyTemplate,
+  parseComponentTemplate,
+  parseComposableTemplate,
+  parseLegacyTemplate,
+  type TemplateParts,
+} from './templates/template-bodies.ts';
+export {
   type ByteUnit,
   formatByteSize,
   formatByteSizeIn,

@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import { validateAlias } from './alias-validation.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import { IndexTemplates, withTemplates } from './index-templates.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
 import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
@@ -43,6 +44,8 @@ function base64UrlUuid(): string {
 export class IndicesService {
   private readonly indices = new Map<string, IndexMetadata>();
   private readonly mutex = new KeyedMutex();
+  /** Index templates, applied to every index created (index-templates.ts). */
+  readonly templates: IndexTemplates;
 
   constructor(
     private readonly shards: ShardTable,
@@ -50,6 +53,7 @@ export class IndicesService {
     /** Where index metadata and shard files live; absent: memory only. */
     private readonly store?: MetadataStore,
   ) {
+    this.templates = new IndexTemplates(store);
     for (const w of shards.workers) {
       // A dead worker thread's shard copies are recovered from disk on its replacement.
       w.onShardsFailed((keys) => {
@@ -165,9 +169,15 @@ export class IndicesService {
     return [...this.indices.values()].filter((m) => m.aliases.has(alias));
   }
 
-  async create(name: string, body: CreateIndexBody | undefined): Promise<IndexMetadata> {
+  /** `autoCreate`: a write creates the index (its templates may ask for a data stream). */
+  async create(
+    name: string,
+    requested: CreateIndexBody | undefined,
+    autoCreate = false,
+  ): Promise<IndexMetadata> {
     return this.mutex.run('__create__', async () => {
       validateIndexName(name);
+      const body = withTemplates(this.templates, name, requested, autoCreate);
       const existing = this.indices.get(name);
       if (existing) throw resourceAlreadyExists(name, existing.uuid);
       if (this.aliasTargets(name).length > 0) {

@@ -2,6 +2,7 @@
  * The node's own state on disk, under its data path (`path.data`):
  *
  *   <data>/_state/node.json                         node id, cluster uuid, persistent cluster settings
+ *   <data>/_state/templates.json                    index, component and legacy templates
  *   <data>/indices/<index uuid>/_state/index.json   one index's metadata: settings, mappings, aliases
  *   <data>/indices/<index uuid>/<shard id>/         a shard copy (index/ and translog/, see @shoal/engine)
  *
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { createIndexMapping } from '@shoal/engine';
 import type { FlatSettings } from '@shoal/protocol';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import type { TemplatesJson } from './index-templates.ts';
 import { fsyncDirectory, writeJsonAtomic } from './state-files.ts';
 
 const FORMAT = 1;
@@ -138,5 +140,18 @@ export class MetadataStore {
 
   saveNodeState(state: NodeStateJson): void {
     writeJsonAtomic(join(this.stateDir, 'node.json'), state);
+  }
+
+  loadTemplates(): TemplatesJson | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.stateDir, 'templates.json'), 'utf8')) as TemplatesJson;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  saveTemplates(json: TemplatesJson): void {
+    writeJsonAtomic(join(this.stateDir, 'templates.json'), json);
   }
 }

@@ -75,7 +75,7 @@ async function writeIndexFor(
   }
   checkAutoCreate(getString(services.clusterSettings.effective(), 'action.auto_create_index'), target);
   try {
-    return await indices.create(target, undefined);
+    return await indices.create(target, undefined, true);
   } catch (e) {
     // Another request created it first.
     if (isShoalError(e) && e.type === 'resource_already_exists_exception') return indices.get(target)!;
