@@ -15,6 +15,7 @@ import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { msearchRoutes } from './rest/msearch.ts';
 import { pitRoutes } from './rest/pit.ts';
+import { rolloverRoutes } from './rest/rollover.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
@@ -41,6 +42,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...flushMergeRoutes(),
     ...indexStatsRoutes(),
     ...indexTemplateRoutes(),
+    ...rolloverRoutes(),
     ...indexRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),

@@ -25,6 +25,12 @@ export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
 export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/shoal-error.ts';
 export { isShoalError, ShoalError, type WireError } from './errors/shoal-error.ts';
+export {
+  parseRolloverRequest,
+  type RolloverCondition,
+  type RolloverConditionKind,
+  type RolloverRequest,
+} from './indices/rollover-request.ts';
 export { blockBytes } from './json/byte-blocks.ts';
 export {
   isFloatingKey,
