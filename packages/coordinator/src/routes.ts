@@ -5,6 +5,7 @@ import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
+import { dataStreamRoutes } from './rest/data-streams.ts';
 import { documentRoutes } from './rest/documents.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { fieldCapsRoutes } from './rest/field-caps.ts';
@@ -43,6 +44,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...indexStatsRoutes(),
     ...indexTemplateRoutes(),
     ...rolloverRoutes(),
+    ...dataStreamRoutes(),
     ...indexRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),

@@ -26,6 +26,8 @@ import {
 export function aliasesJson(meta: IndexMetadata): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, a] of [...meta.aliases].sort(([x], [y]) => (x < y ? -1 : 1))) {
+    // A data stream's own alias is the stream, not an alias of its backing index.
+    if (a.dataStream) continue;
     const j: Record<string, unknown> = {};
     if (a.filter) j.filter = a.filter;
     if (a.indexRouting) j.index_routing = a.indexRouting;
@@ -61,6 +63,11 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
     for (const meta of targets) {
       const aliases = current(meta);
       for (const alias of act.aliases) {
+        if (s.indices.dataStreams.get(alias) || meta.aliases.get(alias)?.dataStream) {
+          throw illegalArgument(
+            `aliases, including data stream aliases, cannot refer to the data stream [${alias}]`,
+          );
+        }
         if (act.kind === 'add') {
           if (s.indices.get(alias)) {
             throw new ShoalError(

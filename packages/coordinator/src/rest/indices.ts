@@ -43,13 +43,30 @@ async function deleteIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
   }
   const targets = s.indices.resolve(expr, indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS));
   for (const part of expr.split(',')) {
+    const stream = s.indices.dataStreams.get(part);
+    if (stream) {
+      throw illegalArgument(
+        `The provided expression [${part}] matches a data stream, specify the corresponding concrete indices instead.`,
+      );
+    }
     if (!part.includes('*') && !s.indices.get(part) && s.indices.aliasTargets(part).length > 0) {
       throw illegalArgument(
         `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`,
       );
     }
   }
-  for (const meta of targets) await s.indices.delete(meta);
+  for (const meta of targets) {
+    const stream = s.indices.dataStreams.ofIndex(meta.name);
+    if (stream && stream.indices[stream.indices.length - 1] === meta.name) {
+      throw illegalArgument(
+        `index [${meta.name}] is the write index for data stream [${stream.name}] and cannot be deleted`,
+      );
+    }
+  }
+  for (const meta of targets) {
+    s.indices.dataStreams.forgetIndex(meta.name);
+    await s.indices.delete(meta);
+  }
   return { status: 200, body: ack };
 }
 

@@ -7,6 +7,8 @@ export interface AliasMetadata {
   searchRouting?: string;
   isWriteIndex?: boolean;
   isHidden?: boolean;
+  /** The alias a data stream reads and writes through (data-streams.ts); not the alias APIs'. */
+  dataStream?: boolean;
 }
 
 /** One index as the cluster state holds it. Replaced, never mutated, on every change. */

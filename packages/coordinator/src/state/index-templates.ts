@@ -18,7 +18,6 @@ import {
   illegalArgument,
   type LegacyTemplate,
   normalizeSettings,
-  notImplemented,
   resourceNotFound,
   ShoalError,
   validateSettings,
@@ -344,7 +343,7 @@ export class IndexTemplates {
 /**
  * A create-index body with the templates' parts under it: the request's settings, mappings and
  * aliases win over the templates'. An index matching a data stream template is refused, as
- * Elasticsearch refuses it (a write creating a data stream is not in Shoal yet).
+ * Elasticsearch refuses it.
  */
 export function withTemplates(
   templates: IndexTemplates,
@@ -355,12 +354,8 @@ export function withTemplates(
   const given = body?.settings === undefined ? {} : normalizeSettings(body.settings, 'index');
   const hidden = given['index.hidden'] === 'true';
   const { composed, template } = templates.forIndex(name, hidden);
-  if (template?.[1].dataStream) {
-    if (autoCreate) {
-      throw notImplemented(
-        `data streams (a write to [${name}] would create one from the index template [${template[0]}])`,
-      );
-    }
+  // A first write to such a name creates a data stream (write-path.ts) before it gets here.
+  if (template?.[1].dataStream && !autoCreate) {
     throw illegalArgument(
       `cannot create index with name [${name}], because it matches with template [${template[0]}] that creates data streams only, use create data stream api instead`,
     );

@@ -23,6 +23,7 @@ import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import { validateAlias } from './alias-validation.ts';
+import { DataStreams } from './data-streams.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { IndexTemplates, withTemplates } from './index-templates.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -46,6 +47,8 @@ export class IndicesService {
   private readonly mutex = new KeyedMutex();
   /** Index templates, applied to every index created (index-templates.ts). */
   readonly templates: IndexTemplates;
+  /** Data streams over hidden backing indices (data-streams.ts). */
+  readonly dataStreams: DataStreams;
 
   constructor(
     private readonly shards: ShardTable,
@@ -54,6 +57,7 @@ export class IndicesService {
     private readonly store?: MetadataStore,
   ) {
     this.templates = new IndexTemplates(store);
+    this.dataStreams = new DataStreams(this, store);
     for (const w of shards.workers) {
       // A dead worker thread's shard copies are recovered from disk on its replacement.
       w.onShardsFailed((keys) => {

@@ -3,6 +3,7 @@
  *
  *   <data>/_state/node.json                         node id, cluster uuid, persistent cluster settings
  *   <data>/_state/templates.json                    index, component and legacy templates
+ *   <data>/_state/data-streams.json                 data streams (their backing indices are indices)
  *   <data>/indices/<index uuid>/_state/index.json   one index's metadata: settings, mappings, aliases
  *   <data>/indices/<index uuid>/<shard id>/         a shard copy (index/ and translog/, see @shoal/engine)
  *
@@ -15,6 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createIndexMapping } from '@shoal/engine';
 import type { FlatSettings } from '@shoal/protocol';
+import type { DataStreamMetadata } from './data-streams.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import type { TemplatesJson } from './index-templates.ts';
 import { fsyncDirectory, writeJsonAtomic } from './state-files.ts';
@@ -140,6 +142,21 @@ export class MetadataStore {
 
   saveNodeState(state: NodeStateJson): void {
     writeJsonAtomic(join(this.stateDir, 'node.json'), state);
+  }
+
+  loadDataStreams(): DataStreamMetadata[] | undefined {
+    try {
+      return JSON.parse(
+        readFileSync(join(this.stateDir, 'data-streams.json'), 'utf8'),
+      ) as DataStreamMetadata[];
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  saveDataStreams(streams: DataStreamMetadata[]): void {
+    writeJsonAtomic(join(this.stateDir, 'data-streams.json'), streams);
   }
 
   loadTemplates(): TemplatesJson | undefined {

@@ -107,17 +107,21 @@ export function resolveIndices(
   const viaAlias = new Set<string>();
   const direct = new Set<string>();
   const aliasIndex = new Map<string, string[]>();
+  // Data streams, which every `_all` and `*` reach (their backing indices are hidden).
+  const streams = new Set<string>();
   for (const meta of indices.values()) {
-    for (const alias of meta.aliases.keys()) {
+    for (const [alias, a] of meta.aliases) {
       const list = aliasIndex.get(alias) ?? [];
       list.push(meta.name);
       aliasIndex.set(alias, list);
+      if (a.dataStream && !a.isHidden) streams.add(alias);
     }
   }
   let sawWildcard = false;
   const all = parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'));
   if (all) {
     for (const meta of indices.values()) if (visibleByWildcard(meta, '*', opts)) chosen.add(meta.name);
+    for (const stream of streams) for (const n of aliasIndex.get(stream)!) chosen.add(n);
   } else {
     for (const part of parts) {
       if (part.startsWith('-') && sawWildcard) {

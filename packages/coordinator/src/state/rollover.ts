@@ -16,6 +16,7 @@ import {
 } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
+import { backingIndexName, type DataStreamMetadata } from './data-streams.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 
 export interface RolloverResult {
@@ -106,6 +107,40 @@ export function nextIndexName(source: string): string {
   return `${m[1]}${n}`;
 }
 
+/** A data stream rolls over to its next generation (its backing index names are its own). */
+async function rolloverStream(
+  s: NodeServices,
+  stream: DataStreamMetadata,
+  newName: string | undefined,
+  req: RolloverRequest,
+  opts: { dryRun: boolean; stats: () => Promise<ReadonlyMap<string, ShardStats>> },
+): Promise<RolloverResult> {
+  if (newName !== undefined)
+    throw illegalArgument('new index name may not be specified when rolling over a data stream');
+  if (req.settings !== undefined || req.mappings !== undefined || req.aliases !== undefined) {
+    throw illegalArgument(
+      'aliases, mappings, and index settings may not be specified when rolling over a data stream',
+    );
+  }
+  const old = s.indices.dataStreams.writeIndex(stream)!;
+  const figures = req.conditions.length > 0 ? figuresOf(old, await opts.stats(), Date.now()) : undefined;
+  const { roll, results } = figures ? evaluate(req.conditions, figures) : { roll: true, results: {} };
+  const next = backingIndexName(stream.name, stream.generation + 1, Date.now());
+  const result: RolloverResult = {
+    acknowledged: false,
+    shards_acknowledged: false,
+    old_index: old.name,
+    new_index: next,
+    rolled_over: false,
+    dry_run: opts.dryRun,
+    lazy: false,
+    conditions: results,
+  };
+  if (opts.dryRun || !roll) return result;
+  const { newIndex } = await s.indices.dataStreams.rollover(stream);
+  return { ...result, new_index: newIndex, acknowledged: true, shards_acknowledged: true, rolled_over: true };
+}
+
 /** The write index of an alias, with Elasticsearch's errors for every other kind of target. */
 function writeIndexOf(s: NodeServices, target: string): { meta: IndexMetadata; alias: AliasMetadata } {
   if (s.indices.get(target)) {
@@ -131,6 +166,8 @@ export async function rollover(
   req: RolloverRequest,
   opts: { dryRun: boolean; stats: () => Promise<ReadonlyMap<string, ShardStats>> },
 ): Promise<RolloverResult> {
+  const stream = s.indices.dataStreams.get(target);
+  if (stream) return rolloverStream(s, stream, newName, req, opts);
   const { meta: old, alias } = writeIndexOf(s, target);
   const next = newName ?? nextIndexName(old.name);
   validateIndexName(next);

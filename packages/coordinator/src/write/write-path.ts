@@ -8,9 +8,12 @@
  */
 import type { ShardWriteResult } from '@shoal/engine';
 import {
+  documentParsing,
   getInt,
   getString,
+  illegalArgument,
   isShoalError,
+  parseJson,
   ShoalError,
   shardForRouting,
   type WireError,
@@ -19,6 +22,7 @@ import type { PackedWriteOp } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
+import { TIMESTAMP_FIELD } from '../state/data-streams.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
 import { aliasIndexRouting } from './index-routing.ts';
@@ -74,12 +78,46 @@ async function writeIndexFor(
     );
   }
   checkAutoCreate(getString(services.clusterSettings.effective(), 'action.auto_create_index'), target);
+  // A name a data stream template matches: the first write creates the stream.
+  if (indices.templates.findComposable(target)?.[1].dataStream) {
+    try {
+      const stream = await indices.dataStreams.create(target);
+      return indices.dataStreams.writeIndex(stream)!;
+    } catch (e) {
+      const raced = indices.dataStreams.get(target);
+      if (isShoalError(e) && e.type === 'resource_already_exists_exception' && raced) {
+        return indices.dataStreams.writeIndex(raced)!;
+      }
+      throw e;
+    }
+  }
   try {
     return await indices.create(target, undefined, true);
   } catch (e) {
     // Another request created it first.
     if (isShoalError(e) && e.type === 'resource_already_exists_exception') return indices.get(target)!;
     throw e;
+  }
+}
+
+/**
+ * A write to a data stream appends a document: `create` (or `index` without an id) only, with its `@timestamp`
+ * (Elasticsearch's data stream rules; updates and deletes go to the backing index).
+ */
+function checkDataStreamWrite(item: WriteItem): void {
+  // An index request without an id is a create (its id is generated), as in Elasticsearch.
+  const creates = item.action === 'create' || (item.action === 'index' && item.id === undefined);
+  if (!creates) throw illegalArgument('only write ops with an op_type of create are allowed in data streams');
+  let doc: unknown;
+  try {
+    doc = item.body ? parseJson(item.body) : undefined;
+  } catch {
+    // The shard reports a body that does not parse, as for any index.
+    return;
+  }
+  const ts = (doc as Record<string, unknown> | undefined)?.[TIMESTAMP_FIELD];
+  if (ts === undefined || ts === null) {
+    throw documentParsing(`failed to parse: data stream timestamp field [${TIMESTAMP_FIELD}] is missing`);
   }
 }
 
@@ -169,6 +207,7 @@ export async function executeWrites(
           targets.set(key, metaP);
         }
         const meta = await metaP;
+        if (meta.aliases.get(item.target)?.dataStream) checkDataStreamWrite(item);
         // Through an alias: its index_routing routes the document.
         if (meta.name !== item.target) {
           item.routing = aliasIndexRouting(item.routing, item.target, meta.aliases.get(item.target));

@@ -1,0 +1,195 @@
+/**
+ * Data streams end to end (Elasticsearch's data_stream/10_basic and friends): created by a first
+ * write or by `PUT /_data_stream`, append-only writes with `@timestamp`, backing indices named as
+ * Elasticsearch names them, searched (plain, `_all`, wildcards, count, PIT, scroll, slices) with
+ * hits naming the backing index, rollover, stats, deletion, errors, and a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Json, walkScroll } from '../paging/paging-support.ts';
+import { http, ndjson } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+let url: string;
+
+const today = () => {
+  const d = new Date();
+  return `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCDate()).padStart(2, '0')}`;
+};
+
+beforeAll(async () => {
+  node = await startTestNode();
+  url = node.url;
+  const t = await http(url, 'PUT', '/_index_template/logs', {
+    index_patterns: ['logs-*'],
+    data_stream: {},
+    priority: 100,
+    template: {
+      settings: { number_of_shards: 2 },
+      mappings: { properties: { msg: { type: 'keyword' }, n: { type: 'integer' } } },
+    },
+  });
+  expect(t.status, t.text).toBe(200);
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+async function append(stream: string, docs: Json[]): Promise<void> {
+  const lines = docs.flatMap((d) => [{ create: { _index: stream } }, d]);
+  const r = await http(url, 'POST', '/_bulk?refresh=true', ndjson(lines), {
+    'content-type': 'application/x-ndjson',
+  });
+  expect(r.json.errors, r.text).toBe(false);
+}
+
+describe('data streams', () => {
+  it('a first write creates the stream and its first backing index', async () => {
+    const r = await http(url, 'POST', '/logs-app/_doc?refresh=true', {
+      '@timestamp': '2026-11-28T10:00:00Z',
+      msg: 'hello',
+      n: 1,
+    });
+    expect(r.status, r.text).toBe(201);
+    const backing = `.ds-logs-app-${today()}-000001`;
+    expect(r.json._index).toBe(backing);
+    const got = await http(url, 'GET', '/_data_stream/logs-app');
+    expect(got.status, got.text).toBe(200);
+    expect(got.json.data_streams[0]).toMatchObject({
+      name: 'logs-app',
+      timestamp_field: { name: '@timestamp' },
+      generation: 1,
+      template: 'logs',
+      hidden: false,
+      system: false,
+    });
+    expect(got.json.data_streams[0].indices.map((i: { index_name: string }) => i.index_name)).toEqual([
+      backing,
+    ]);
+    const mapping = await http(url, 'GET', `/${backing}/_mapping`);
+    expect(mapping.json[backing].mappings.properties['@timestamp']).toEqual({ type: 'date' });
+    const settings = await http(url, 'GET', `/${backing}/_settings`);
+    expect(settings.json[backing].settings.index).toMatchObject({ hidden: 'true', number_of_shards: '2' });
+  });
+
+  it('writes are create-only, with a @timestamp', async () => {
+    const index = await http(url, 'PUT', '/logs-app/_doc/1', { '@timestamp': '2026-11-28T10:00:00Z' });
+    expect(index.status).toBe(400);
+    expect(index.json.error.reason).toBe(
+      'only write ops with an op_type of create are allowed in data streams',
+    );
+    const created = await http(url, 'PUT', '/logs-app/_create/x1?refresh=true', {
+      '@timestamp': '2026-11-28T11:00:00Z',
+      n: 2,
+    });
+    expect(created.status, created.text).toBe(201);
+    const noTs = await http(url, 'POST', '/logs-app/_doc', { msg: 'no time' });
+    expect(noTs.status).toBe(400);
+    expect(noTs.json.error.type).toBe('document_parsing_exception');
+    expect(noTs.json.error.reason).toMatch(/data stream timestamp field \[@timestamp\] is missing/);
+  });
+
+  it('searches reach the backing indices: by name, _all, wildcards, count; hits name the backing index', async () => {
+    await append('logs-app', [
+      { '@timestamp': '2026-11-28T12:00:00Z', n: 3 },
+      { '@timestamp': '2026-11-28T13:00:00Z', n: 4 },
+    ]);
+    const byName = await http(url, 'POST', '/logs-app/_search', { sort: [{ n: 'asc' }] });
+    expect(byName.json.hits.hits.map((h: { _source: { n: number } }) => h._source.n)).toEqual([1, 2, 3, 4]);
+    expect(byName.json.hits.hits[0]._index).toMatch(/^\.ds-logs-app-/);
+    for (const path of ['/_search', '/logs-*/_search', '/_all/_search', '/*/_search']) {
+      const r = await http(url, 'POST', `${path}?size=0`, { query: { range: { n: { gte: 1 } } } });
+      expect(r.json.hits.total.value, path).toBe(4);
+    }
+    expect((await http(url, 'GET', '/logs-app/_count')).json.count).toBe(4);
+  });
+
+  it('PIT, scroll and slices read the stream', async () => {
+    const pit = await http(url, 'POST', '/logs-app/_pit?keep_alive=1m');
+    expect(pit.status, pit.text).toBe(200);
+    const page = await http(url, 'POST', '/_search', {
+      pit: { id: pit.json.id },
+      size: 10,
+      sort: [{ n: 'asc' }],
+    });
+    expect(page.json.hits.hits).toHaveLength(4);
+    await http(url, 'DELETE', '/_pit', { id: pit.json.id });
+    const walked = await walkScroll(url, '/logs-app/_search', { size: 1, sort: ['_doc'] });
+    expect(walked.hits).toHaveLength(4);
+    let sliced = 0;
+    for (const id of [0, 1]) {
+      const r = await walkScroll(url, '/logs-app/_search', { size: 2, slice: { id, max: 2 } });
+      sliced += r.hits.length;
+    }
+    expect(sliced).toBe(4);
+  });
+
+  it('rolls over to the next generation; old data stays searchable, new writes go to the new index', async () => {
+    const r = await http(url, 'POST', '/logs-app/_rollover', { conditions: { max_docs: 1 } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({
+      old_index: `.ds-logs-app-${today()}-000001`,
+      new_index: `.ds-logs-app-${today()}-000002`,
+      rolled_over: true,
+      conditions: { '[max_docs: 1]': true },
+    });
+    const w = await http(url, 'POST', '/logs-app/_doc?refresh=true', {
+      '@timestamp': '2026-11-29T00:00:00Z',
+      n: 5,
+    });
+    expect(w.json._index).toBe(`.ds-logs-app-${today()}-000002`);
+    expect((await http(url, 'GET', '/logs-app/_count')).json.count).toBe(5);
+    const got = await http(url, 'GET', '/_data_stream/logs-app');
+    expect(got.json.data_streams[0].generation).toBe(2);
+    const renamed = await http(url, 'POST', '/logs-app/_rollover/other-name');
+    expect(renamed.status).toBe(400);
+    const old = `.ds-logs-app-${today()}-000002`;
+    const del = await http(url, 'DELETE', `/${old}`);
+    expect(del.status).toBe(400);
+    expect(del.json.error.reason).toBe(
+      `index [${old}] is the write index for data stream [logs-app] and cannot be deleted`,
+    );
+  });
+
+  it('stats', async () => {
+    const r = await http(url, 'GET', '/_data_stream/logs-app/_stats');
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ data_stream_count: 1, backing_indices: 2 });
+    expect(r.json.data_streams[0]).toMatchObject({ data_stream: 'logs-app', backing_indices: 2 });
+    expect(r.json.data_streams[0].maximum_timestamp).toBe(Date.parse('2026-11-29T00:00:00Z'));
+  });
+
+  it('PUT /_data_stream and its errors; the alias APIs leave the stream alone', async () => {
+    expect((await http(url, 'PUT', '/_data_stream/logs-other')).status).toBe(200);
+    const again = await http(url, 'PUT', '/_data_stream/logs-other');
+    expect(again.status).toBe(400);
+    expect(again.json.error.reason).toBe('data_stream [logs-other] already exists');
+    const noTemplate = await http(url, 'PUT', '/_data_stream/nothing-matches');
+    expect(noTemplate.json.error.reason).toBe(
+      'no matching index template found for data stream [nothing-matches]',
+    );
+    await http(url, 'PUT', '/_index_template/plain', { index_patterns: ['plain-*'], priority: 1 });
+    const plain = await http(url, 'PUT', '/_data_stream/plain-x');
+    expect(plain.json.error.reason).toBe(
+      'matching index template [plain] for data stream [plain-x] has no data stream template',
+    );
+    expect((await http(url, 'GET', '/_data_stream/nope')).status).toBe(404);
+    const aliases = await http(url, 'GET', '/_alias');
+    for (const entry of Object.values(aliases.json as Record<string, { aliases: Record<string, unknown> }>)) {
+      expect(Object.keys(entry.aliases)).not.toContain('logs-app');
+    }
+    const list = await http(url, 'GET', '/_data_stream');
+    expect(list.json.data_streams.map((d: { name: string }) => d.name)).toEqual(['logs-app', 'logs-other']);
+  });
+
+  it('survives a restart, then deletes with its backing indices', async () => {
+    node = await node.restart();
+    url = node.url;
+    expect((await http(url, 'GET', '/logs-app/_count')).json.count).toBe(5);
+    const w = await http(url, 'POST', '/logs-app/_doc', { '@timestamp': '2026-11-30T00:00:00Z', n: 6 });
+    expect(w.json._index).toBe(`.ds-logs-app-${today()}-000002`);
+    expect((await http(url, 'DELETE', '/_data_stream/logs-*')).status).toBe(200);
+    expect((await http(url, 'GET', '/_data_stream')).json.data_streams).toEqual([]);
+    expect((await http(url, 'HEAD', `/.ds-logs-app-${today()}-000001`)).status).toBe(404);
+  });
+});
