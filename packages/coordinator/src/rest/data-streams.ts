@@ -2,7 +2,7 @@
  * `PUT|GET|DELETE /_data_stream/{name}` and `GET /_data_stream[/{name}]/_stats`
  * (state/data-streams.ts).
  */
-import { notImplemented } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, notImplemented } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { internalSearch } from '../search/internal-search.ts';
 import type { NodeServices } from '../services.ts';
@@ -105,10 +105,40 @@ async function dataStreamStats(req: RestRequest, s: NodeServices): Promise<RestR
   };
 }
 
-function notYet(what: string) {
-  return () => {
-    throw notImplemented(what);
-  };
+async function modifyDataStreams(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const body = req.json() as { actions?: unknown } | undefined;
+  if (!body || !Array.isArray(body.actions) || body.actions.length === 0) {
+    throw actionRequestValidation(['must specify at least one data stream modification action']);
+  }
+  const actions = body.actions.map((a) => {
+    const entries = Object.entries((a ?? {}) as Record<string, { data_stream?: string; index?: string }>);
+    const [kind, spec] = entries[0] ?? [];
+    if (entries.length !== 1 || (kind !== 'add_backing_index' && kind !== 'remove_backing_index')) {
+      throw illegalArgument(`Unsupported action [${kind ?? ''}]`);
+    }
+    if (!spec?.data_stream || !spec.index) {
+      throw actionRequestValidation(['data stream name and backing index name are required']);
+    }
+    return {
+      kind: kind === 'add_backing_index' ? ('add' as const) : ('remove' as const),
+      stream: spec.data_stream,
+      index: spec.index,
+    };
+  });
+  await s.indices.dataStreams.modify(actions);
+  return { status: 200, body: ack };
+}
+
+async function migrateToDataStream(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  await s.indices.dataStreams.migrate(req.params.name!);
+  return { status: 200, body: ack };
+}
+
+/** Index lifecycle management: not in Shoal; a clear 501 rather than a 404 taken for an index. */
+function ilm(): never {
+  throw notImplemented(
+    'index lifecycle management (the [_ilm] APIs); roll over with POST /{target}/_rollover',
+  );
 }
 
 export function dataStreamRoutes(): Route<NodeServices>[] {
@@ -129,14 +159,18 @@ export function dataStreamRoutes(): Route<NodeServices>[] {
       method: 'POST',
       path: '/_data_stream/_modify',
       action: 'indices:admin/data_stream/modify',
-      handler: notYet('[_data_stream/_modify]'),
+      handler: modifyDataStreams,
     },
     {
       method: 'POST',
       path: '/_data_stream/_migrate/:name',
       action: 'indices:admin/data_stream/migrate',
-      handler: notYet('[_data_stream/_migrate]'),
+      handler: migrateToDataStream,
     },
+    ...(['GET', 'PUT', 'POST', 'DELETE'] as const).flatMap((method) => [
+      { method, path: '/_ilm/:rest', action: 'cluster:admin/ilm', handler: ilm },
+      { method, path: '/_ilm/:rest/:more', action: 'cluster:admin/ilm', handler: ilm },
+    ]),
     {
       method: 'PUT',
       path: '/_data_stream/:name',

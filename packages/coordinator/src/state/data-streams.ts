@@ -192,6 +192,104 @@ export class DataStreams {
     this.save();
   }
 
+  /**
+   * `_modify`: backing indices added to or removed from streams, all checked before any is
+   * applied. A stream's write index cannot be removed; an added index becomes hidden and joins
+   * the stream's alias, before the write index.
+   */
+  async modify(actions: { kind: 'add' | 'remove'; stream: string; index: string }[]): Promise<void> {
+    for (const a of actions) {
+      const stream = this.streams.get(a.stream);
+      if (!stream) throw dataStreamNotFound(a.stream);
+      const meta = this.indices.get(a.index);
+      if (!meta) throw indexNotFound(a.index);
+      if (a.kind === 'remove') {
+        if (!stream.indices.includes(a.index)) {
+          throw illegalArgument(`index [${a.index}] not found in data stream [${a.stream}]`);
+        }
+        if (stream.indices[stream.indices.length - 1] === a.index) {
+          throw illegalArgument(
+            `cannot remove backing index [${a.index}] of data stream [${a.stream}] because it is the write index`,
+          );
+        }
+      } else {
+        const other = this.ofIndex(a.index);
+        if (other && other !== stream) {
+          throw illegalArgument(
+            `cannot add index [${a.index}] to data stream [${a.stream}] until its alias [${other.name}] is removed`,
+          );
+        }
+        if ([...meta.aliases.keys()].some((n) => !meta.aliases.get(n)?.dataStream)) {
+          throw illegalArgument(
+            `cannot add index [${a.index}] to data stream [${a.stream}] until its aliases [${[...meta.aliases.keys()].join(', ')}] are removed`,
+          );
+        }
+      }
+    }
+    for (const a of actions) {
+      const stream = this.streams.get(a.stream)!;
+      const meta = this.indices.get(a.index)!;
+      const aliases = new Map(meta.aliases);
+      if (a.kind === 'remove') {
+        stream.indices = stream.indices.filter((n) => n !== a.index);
+        aliases.delete(stream.name);
+      } else if (!stream.indices.includes(a.index)) {
+        stream.indices.splice(stream.indices.length - 1, 0, a.index);
+        aliases.set(stream.name, { dataStream: true, isWriteIndex: false });
+        await this.indices.updateSettings([meta], { 'index.hidden': true });
+      }
+      this.indices.applyAliases(new Map([[a.index, aliases]]));
+    }
+    this.save();
+  }
+
+  /**
+   * `_migrate`: an alias with a write index becomes a data stream of its name. Its indices must
+   * map `@timestamp` as a date; they become the stream's hidden backing indices, its write
+   * index last, and the alias is the stream's.
+   */
+  async migrate(alias: string): Promise<DataStreamMetadata> {
+    const members = this.indices.aliasTargets(alias);
+    if (members.length === 0 || this.streams.has(alias))
+      throw illegalArgument(`alias [${alias}] does not exist`);
+    const write =
+      members.find((m) => m.aliases.get(alias)?.isWriteIndex === true) ??
+      (members.length === 1 ? members[0] : undefined);
+    if (!write) throw illegalArgument(`alias [${alias}] must specify a write index`);
+    const found = this.indices.templates.findComposable(alias);
+    if (!found?.[1].dataStream)
+      throw illegalArgument(`no matching index template found for data stream [${alias}]`);
+    for (const m of members) {
+      const ts = m.mapping.field(TIMESTAMP_FIELD);
+      if (ts?.type !== 'date' && ts?.type !== 'date_nanos') {
+        throw illegalArgument(`data stream timestamp field [${TIMESTAMP_FIELD}] does not exist`);
+      }
+    }
+    const ordered = [
+      ...members.filter((m) => m !== write).sort((a, b) => a.creationDate - b.creationDate),
+      write,
+    ];
+    const stream: DataStreamMetadata = {
+      name: alias,
+      indices: ordered.map((m) => m.name),
+      generation: ordered.length,
+      template: found[0],
+      hidden: found[1].dataStream.hidden,
+      allowCustomRouting: found[1].dataStream.allowCustomRouting,
+      createdAt: Date.now(),
+    };
+    await this.indices.updateSettings(ordered, { 'index.hidden': true });
+    const next = new Map<string, Map<string, AliasMetadata>>();
+    for (const m of ordered) {
+      const current = this.indices.get(m.name)!;
+      next.set(m.name, new Map(current.aliases).set(alias, { dataStream: true, isWriteIndex: m === write }));
+    }
+    this.indices.applyAliases(next);
+    this.streams.set(alias, stream);
+    this.save();
+    return stream;
+  }
+
   /** The write index of a stream (its newest backing index). */
   writeIndex(stream: DataStreamMetadata): IndexMetadata | undefined {
     return this.indices.get(stream.indices[stream.indices.length - 1]!);
