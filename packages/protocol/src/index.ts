@@ -75,8 +75,14 @@ export {
   parseAutoCreateIndex,
   simpleMatch,
 } from './settings/cluster-settings.ts';
-export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
-export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
+export { getBool, getBytes, getInt, getList, getLong, getString, getTimeMs } from './settings/getters.ts';
+export {
+  BLOCK_NAMES,
+  INDEX_SETTING_GROUPS,
+  INDEX_SETTINGS,
+  parseAutoExpandReplicas,
+} from './settings/index-settings.ts';
+export { checkIndexSort, indexSortFields, type SortableField } from './settings/index-sort.ts';
 export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts';
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
@@ -90,7 +96,7 @@ export {
   type SettingType,
   type SettingValue,
 } from './settings/setting.ts';
-export { clusterUpdateCheck, updatableCheck, validateSettings } from './settings/validate.ts';
+export { clusterUpdateCheck, newIndexChecks, updatableCheck, validateSettings } from './settings/validate.ts';
 export {
   type ByteUnit,
   formatByteSize,
