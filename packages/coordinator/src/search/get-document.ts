@@ -2,6 +2,7 @@
 import type { GetResult } from '@shoal/engine';
 import { indexNotFound, parseBooleanParam, ShoalError, shardForRouting } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
+import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
 
 export interface GotDocument extends GetResult {
@@ -30,6 +31,7 @@ export async function getDocument(
     // Elasticsearch routes a GET through an alias by its index_routing, and applies no filter.
     routing = aliasIndexRouting(routing, target, meta.aliases.get(target));
   }
+  checkBlocks([meta], 'read');
   const shardId = shardForRouting(routing ?? id, meta.numberOfShards, meta.routingNumShards);
   const copy = s.shards.primary(meta.uuid, shardId);
   if (copy?.state !== 'STARTED' || !copy.worker) {

@@ -7,6 +7,7 @@
 import { type QueryNode, shardForRouting } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
+import { checkBlocks } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { IndicesOptions, ReachedNames } from '../state/resolve-indices.ts';
 import { aliasFilterFor } from './alias-filters.ts';
@@ -111,6 +112,7 @@ function routedTargets(
 ): ShardTarget[] {
   const reached: ReachedNames = {};
   const indices = s.indices.resolve(expression, opts, reached);
+  checkBlocks(indices, 'read');
   if (!reached.aliases) return routedShardTargets(s, indices, routing);
   const targets = keepRouted(shardTargets(s, indices), searchRouting(indices, reached, routing));
   const filters = new Map<IndexMetadata, QueryNode | undefined>();

@@ -4,17 +4,22 @@
  * change), serialised per index, and pushed to the shard workers that hold the index.
  */
 import { randomUUID } from 'node:crypto';
-import { createIndexMapping, type IndexMapping } from '@shoal/engine';
+import { createIndexMapping, type IndexMapping, isMappingSetting, mappingSettings } from '@shoal/engine';
 import {
+  checkIndexSort,
   defaultRoutingNumShards,
   type FlatSettings,
+  findSetting,
   getBytes,
   getInt,
   getString,
   getTimeMs,
+  newIndexChecks,
   normalizeSettings,
   resourceAlreadyExists,
+  type SettingsUpdate,
   ShoalError,
+  simpleMatch,
   updatableCheck,
   validateIndexName,
   validateSettings,
@@ -23,6 +28,7 @@ import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import { validateAlias } from './alias-validation.ts';
+import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
@@ -91,6 +97,7 @@ export class IndicesService {
         indexUuid: meta.uuid,
         shardId: c.shardId,
         mapping: meta.mapping.toJSON(),
+        mappingSettings: mappingSettings(meta.settings),
         refreshIntervalMs: getTimeMs(meta.settings, 'index.refresh_interval'),
         path: this.store?.shardPath(meta.uuid, c.shardId),
         translog: translogSettings(meta.settings),
@@ -165,7 +172,12 @@ export class IndicesService {
     return [...this.indices.values()].filter((m) => m.aliases.has(alias));
   }
 
-  async create(name: string, body: CreateIndexBody | undefined): Promise<IndexMetadata> {
+  /** Creates an index; the deprecation warnings its settings raise are added to `warnings`. */
+  async create(
+    name: string,
+    body: CreateIndexBody | undefined,
+    warnings: string[] = [],
+  ): Promise<IndexMetadata> {
     return this.mutex.run('__create__', async () => {
       validateIndexName(name);
       const existing = this.indices.get(name);
@@ -187,13 +199,14 @@ export class IndicesService {
         }
       }
       const given = normalizeSettings(body?.settings ?? {}, 'index');
-      validateSettings(given, 'index');
+      const settingWarnings = validateSettings(given, 'index');
       const uuid = base64UrlUuid();
       const creationDate = Date.now();
       const settings: FlatSettings = {
         'index.number_of_shards': '1',
         'index.number_of_replicas': '1',
-        ...given,
+        ...defaultTierPreference(given),
+        ...withoutNulls(given),
         'index.uuid': uuid,
         'index.creation_date': String(creationDate),
         'index.provided_name': name,
@@ -210,8 +223,14 @@ export class IndicesService {
           400,
         );
       }
+      settingWarnings.push(...newIndexChecks(settings));
       const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, {
         indexName: name,
+        ...mappingSettings(settings),
+      });
+      checkIndexSort(settings, {
+        field: (path) => mapping.field(path),
+        hasNested: hasNestedField(mapping.toJSON()),
       });
       const aliases = parseCreateAliases(body?.aliases, this.indices);
       const meta: IndexMetadata = {
@@ -244,6 +263,7 @@ export class IndicesService {
         throw e;
       }
       this.indices.set(name, meta);
+      warnings.push(...settingWarnings);
       this.logger.info({ index: name, uuid, shards: numberOfShards }, 'created index');
       return meta;
     });
@@ -272,6 +292,8 @@ export class IndicesService {
     return this.mutex.run(name, async () => {
       const meta = this.indices.get(name);
       if (!meta) throw new ShoalError('index_not_found_exception', `no such index [${name}]`, 404);
+      // Dynamic mapping updates obey the metadata blocks too (MappingUpdatedAction).
+      checkBlocks([meta], 'metadata_write');
       const merged: IndexMapping = meta.mapping.merge(update);
       const json = merged.toJSON();
       if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
@@ -280,7 +302,14 @@ export class IndicesService {
         this.shards
           .primaries(meta.uuid)
           .filter((c) => c.worker)
-          .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json })),
+          .map((c) =>
+            c.worker!.run({
+              t: 'mapping',
+              key: c.key,
+              mapping: json,
+              mappingSettings: mappingSettings(meta.settings),
+            }),
+          ),
       );
       // Durable before the write that needed it is retried and acknowledged.
       this.store?.saveIndex(next);
@@ -289,24 +318,64 @@ export class IndicesService {
     });
   }
 
-  /** Applies `PUT /{index}/_settings`: validated for every target before any is changed. */
-  async updateSettings(targets: IndexMetadata[], body: unknown): Promise<void> {
-    const changes = normalizeSettings(body ?? {}, 'index');
-    validateSettings(changes, 'index');
-    for (const meta of targets)
-      updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid });
+  /**
+   * Applies `PUT /{index}/_settings`: validated for every target before any is changed.
+   * `preserveExisting` leaves settings an index already has; `reopen` lets static settings
+   * change on an open index (as closing and reopening it would). Returns the warnings.
+   */
+  async updateSettings(
+    targets: IndexMetadata[],
+    body: unknown,
+    opts: { preserveExisting?: boolean; reopen?: boolean } = {},
+  ): Promise<string[]> {
+    const requested = normalizeSettings(body ?? {}, 'index');
+    for (const meta of targets) checkMetadataBlock(meta, requested);
+    const warnings = validateSettings(requested, 'index');
+    const changesFor = (meta: IndexMetadata) =>
+      opts.preserveExisting ? withoutExisting(requested, meta.settings) : requested;
+    for (const meta of targets) {
+      const changes = changesFor(meta);
+      updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid }, opts);
+      validateSettings(changes, 'index', meta.settings);
+      if (Object.keys(changes).some(isMappingSetting)) {
+        // The mapping must stay within its (new) limits: Elasticsearch rebuilds the mapper with them.
+        createIndexMapping(meta.mapping.toJSON(), {
+          indexName: meta.name,
+          ...mappingSettings(applyChanges(meta.settings, changes)),
+        });
+      }
+    }
     for (const meta of targets) {
       await this.mutex.run(meta.name, async () => {
         const current = this.indices.get(meta.name);
         if (!current) return;
-        const settings = { ...current.settings };
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === undefined) delete settings[k];
-          else settings[k] = v;
-        }
-        const next: IndexMetadata = { ...current, settings, settingsVersion: current.settingsVersion + 1 };
+        const changes = changesFor(current);
+        const settings = applyChanges(current.settings, changes);
+        const mappingChanged = Object.keys(changes).some(isMappingSetting);
+        const mapping = mappingChanged
+          ? createIndexMapping(current.mapping.toJSON(), {
+              indexName: current.name,
+              ...mappingSettings(settings),
+            })
+          : current.mapping;
+        const next: IndexMetadata = {
+          ...current,
+          settings,
+          mapping,
+          settingsVersion: current.settingsVersion + 1,
+        };
         this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
+        if (mappingChanged) {
+          const json = mapping.toJSON();
+          const ms = mappingSettings(settings);
+          await Promise.all(
+            this.shards
+              .primaries(meta.uuid)
+              .filter((c) => c.worker)
+              .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
+          );
+        }
         if (Object.keys(changes).some((k) => k.startsWith('index.translog.'))) {
           const translog = translogSettings(settings);
           await Promise.all(
@@ -330,6 +399,7 @@ export class IndicesService {
         }
       });
     }
+    return warnings;
   }
 
   /** Replaces the aliases of several indices at once (the `_aliases` API is atomic). */
@@ -342,6 +412,54 @@ export class IndicesService {
       this.indices.set(name, next);
     }
   }
+}
+
+/** Settings with the changes applied: `null` resets a key, a wildcard key resets all it matches. */
+function applyChanges(current: Readonly<FlatSettings>, changes: SettingsUpdate): FlatSettings {
+  const settings = { ...current };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v !== null && v !== undefined) settings[k] = v;
+    else if (k.endsWith('*')) {
+      for (const key of Object.keys(settings))
+        if (simpleMatch(k, key) && !isPrivateKey(key)) delete settings[key];
+    } else delete settings[k];
+  }
+  return settings;
+}
+
+function isPrivateKey(key: string): boolean {
+  return findSetting(key)?.private === true || key === 'index.creation_date';
+}
+
+/** `preserve_existing`: only the settings the index does not have yet. */
+function withoutExisting(changes: SettingsUpdate, current: Readonly<FlatSettings>): SettingsUpdate {
+  const out: SettingsUpdate = {};
+  for (const [k, v] of Object.entries(changes)) if (!Object.hasOwn(current, k)) out[k] = v;
+  return out;
+}
+
+function withoutNulls(given: SettingsUpdate): FlatSettings {
+  const out: FlatSettings = {};
+  for (const [k, v] of Object.entries(given)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/**
+ * DataTier.DefaultHotAllocationSettingProvider: a new index prefers the content tier unless
+ * the request names a tier preference or any allocation filter of its own.
+ */
+function defaultTierPreference(given: SettingsUpdate): FlatSettings {
+  const own = Object.keys(given).some((k) =>
+    /^index\.routing\.allocation\.(include|exclude|require)\./.test(k),
+  );
+  return own ? {} : { 'index.routing.allocation.include._tier_preference': 'data_content' };
+}
+
+/** Whether a mappings JSON holds a `nested` field at any depth. */
+function hasNestedField(json: Record<string, unknown>): boolean {
+  const props = json.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!props) return false;
+  return Object.values(props).some((f) => f.type === 'nested' || hasNestedField(f));
 }
 
 /** `index.translog.*` as the shard worker takes them. */

@@ -10,6 +10,7 @@ import type { ShardWriteResult } from '@shoal/engine';
 import {
   getInt,
   getString,
+  illegalArgument,
   isShoalError,
   ShoalError,
   shardForRouting,
@@ -19,6 +20,7 @@ import type { PackedWriteOp } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
+import { indexBlockError } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
 import { aliasIndexRouting } from './index-routing.ts';
@@ -80,6 +82,25 @@ async function writeIndexFor(
     // Another request created it first.
     if (isShoalError(e) && e.type === 'resource_already_exists_exception') return indices.get(target)!;
     throw e;
+  }
+}
+
+/**
+ * Before an item is routed: the index's write blocks, then its ingest pipelines. Shoal has no
+ * ingest pipelines, so an index whose `index.default_pipeline` or `index.final_pipeline` names
+ * one fails its documents as Elasticsearch fails a missing pipeline, rather than indexing them
+ * untransformed.
+ */
+function checkWriteAllowed(meta: IndexMetadata, item: WriteItem): void {
+  const blocked = indexBlockError(meta, 'write');
+  if (blocked) throw blocked;
+  // Deletes run no pipeline; nor does an update's partial document.
+  if (item.action === 'delete' || item.action === 'update') return;
+  for (const key of ['index.default_pipeline', 'index.final_pipeline']) {
+    const pipeline = meta.settings[key];
+    if (typeof pipeline === 'string' && pipeline !== '_none' && pipeline !== '') {
+      throw illegalArgument(`pipeline with id [${pipeline}] does not exist`);
+    }
   }
 }
 
@@ -169,6 +190,7 @@ export async function executeWrites(
           targets.set(key, metaP);
         }
         const meta = await metaP;
+        checkWriteAllowed(meta, item);
         // Through an alias: its index_routing routes the document.
         if (meta.name !== item.target) {
           item.routing = aliasIndexRouting(item.routing, item.target, meta.aliases.get(item.target));

@@ -26,6 +26,10 @@ export interface IndexMappingOptions {
   depthLimit?: number;
   /** index.mapping.nested_fields.limit (default 50). */
   nestedFieldsLimit?: number;
+  /** index.mapping.field_name_length.limit (default: none). */
+  fieldNameLengthLimit?: number;
+  /** index.mapping.nested_objects.limit (default 10000). */
+  nestedObjectsLimit?: number;
   /** index.mapping.coerce (default true). */
   coerce?: boolean;
   /** index.mapping.ignore_malformed (default false). */
@@ -48,6 +52,8 @@ function limitsOf(opts: IndexMappingOptions): MappingLimits {
     totalFields: opts.totalFieldsLimit ?? DEFAULT_LIMITS.totalFields,
     depth: opts.depthLimit ?? DEFAULT_LIMITS.depth,
     nestedFields: opts.nestedFieldsLimit ?? DEFAULT_LIMITS.nestedFields,
+    fieldNameLength: opts.fieldNameLengthLimit ?? DEFAULT_LIMITS.fieldNameLength,
+    nestedObjects: opts.nestedObjectsLimit ?? DEFAULT_LIMITS.nestedObjects,
   };
 }
 
@@ -79,6 +85,7 @@ export class ShoalIndexMapping implements IndexMapping {
       fieldCount: countFields(root.object),
       totalFieldsLimit: limits.totalFields,
       depthLimit: limits.depth,
+      nestedObjectsLimit: limits.nestedObjects,
       dateDetection: root.dateDetection ?? opts.dateDetection ?? true,
       numericDetection: root.numericDetection ?? false,
       dynamicDateFormats: root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS,

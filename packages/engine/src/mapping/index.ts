@@ -9,4 +9,5 @@ export {
 } from './index-mapping.ts';
 export { normalizeIp } from './ip-value.ts';
 export { parseJsonExact, parseJsonSource } from './json-text.ts';
+export { isMappingSetting, type MappingSettings, mappingSettings } from './mapping-settings.ts';
 export { type NumericType, parseNumber } from './number-values.ts';
