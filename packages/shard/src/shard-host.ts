@@ -7,10 +7,10 @@
  */
 import {
   CorruptionError,
-  createIndexMapping,
   type IndexMapping,
   type MappingSettings,
   openShardEngine,
+  restoreIndexMapping,
   ShardEngine,
   type ShardWriteOp,
   type ShardWriteOutcome,
@@ -50,7 +50,7 @@ export class ShardHost {
 
   constructor(readonly spec: OpenShardTask) {
     this.mappingSettings = spec.mappingSettings ?? {};
-    this.mapping = createIndexMapping(spec.mapping, { indexName: spec.index, ...this.mappingSettings });
+    this.mapping = restoreIndexMapping(spec.mapping, { indexName: spec.index, ...this.mappingSettings });
     this.translog = spec.translog ?? DEFAULT_TRANSLOG;
     const base = {
       index: spec.index,
@@ -91,7 +91,7 @@ export class ShardHost {
   /** A new mapping, or new `index.mapping.*` settings for it (kept when not given). */
   setMapping(json: Record<string, unknown>, settings?: MappingSettings): void {
     if (settings) this.mappingSettings = settings;
-    this.mapping = createIndexMapping(json, { indexName: this.spec.index, ...this.mappingSettings });
+    this.mapping = restoreIndexMapping(json, { indexName: this.spec.index, ...this.mappingSettings });
     this.engine.setMapping(this.mapping);
   }
 

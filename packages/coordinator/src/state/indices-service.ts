@@ -4,7 +4,13 @@
  * change), serialised per index, and pushed to the shard workers that hold the index.
  */
 import { randomUUID } from 'node:crypto';
-import { createIndexMapping, type IndexMapping, isMappingSetting, mappingSettings } from '@shoal/engine';
+import {
+  createIndexMapping,
+  type IndexMapping,
+  isMappingSetting,
+  mappingSettings,
+  restoreIndexMapping,
+} from '@shoal/engine';
 import {
   checkIndexSort,
   defaultRoutingNumShards,
@@ -337,13 +343,6 @@ export class IndicesService {
       const changes = changesFor(meta);
       updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid }, opts);
       validateSettings(changes, 'index', meta.settings);
-      if (Object.keys(changes).some(isMappingSetting)) {
-        // The mapping must stay within its (new) limits: Elasticsearch rebuilds the mapper with them.
-        createIndexMapping(meta.mapping.toJSON(), {
-          indexName: meta.name,
-          ...mappingSettings(applyChanges(meta.settings, changes)),
-        });
-      }
     }
     for (const meta of targets) {
       await this.mutex.run(meta.name, async () => {
@@ -353,7 +352,7 @@ export class IndicesService {
         const settings = applyChanges(current.settings, changes);
         const mappingChanged = Object.keys(changes).some(isMappingSetting);
         const mapping = mappingChanged
-          ? createIndexMapping(current.mapping.toJSON(), {
+          ? restoreIndexMapping(current.mapping.toJSON(), {
               indexName: current.name,
               ...mappingSettings(settings),
             })

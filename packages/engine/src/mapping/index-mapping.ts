@@ -180,6 +180,19 @@ export function createIndexMapping(
   return new ShoalIndexMapping(root, opts);
 }
 
+/**
+ * A mapping the cluster has already accepted, rebuilt (a restart, a shard opening, new
+ * `index.mapping.*` settings): its limits are not checked again, as Elasticsearch's
+ * MAPPING_RECOVERY merges skip them, so a limit lowered below the mapping's size only stops the
+ * next new field.
+ */
+export function restoreIndexMapping(
+  json: Record<string, unknown> | undefined,
+  opts: IndexMappingOptions,
+): ShoalIndexMapping {
+  return new ShoalIndexMapping(parseWrapped(json), opts);
+}
+
 /** Validates a `mappings` body without keeping it (create-index request validation). */
 export function validateMappingJson(
   json: Record<string, unknown> | undefined,

@@ -4,6 +4,7 @@ export { type GeoPoint, parseGeoPoint } from './geo-value.ts';
 export {
   createIndexMapping,
   type IndexMappingOptions,
+  restoreIndexMapping,
   ShoalIndexMapping,
   validateMappingJson,
 } from './index-mapping.ts';
