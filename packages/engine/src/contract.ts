@@ -7,6 +7,7 @@
 import type {
   AggregationsSpec,
   FieldAndFormat,
+  FieldBoost,
   QueryNode,
   RescoreSpec,
   ShardAggregations,
@@ -183,6 +184,8 @@ export interface ShardQueryRequest {
 export interface QueryLimits {
   maxTermsCount?: number;
   maxRegexLength?: number;
+  /** `index.query.default_field`, where it is not `*`: what a query naming no field searches. */
+  defaultFields?: FieldBoost[];
 }
 
 /**

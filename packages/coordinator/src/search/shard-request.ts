@@ -10,7 +10,9 @@ import {
   type ShardSlice,
 } from '@shoal/engine';
 import {
+  type FieldBoost,
   getInt,
+  getList,
   illegalArgument,
   type QueryNode,
   type RescoreSpec,
@@ -161,12 +163,34 @@ function indexLimits(meta: IndexMetadata): IndexLimits {
 function queryLimitsOf(meta: IndexMetadata): QueryLimits | undefined {
   const maxTermsCount = getInt(meta.settings, 'index.max_terms_count');
   const maxRegexLength = getInt(meta.settings, 'index.max_regex_length');
-  if (maxTermsCount === DEFAULT_MAX_TERMS_COUNT && maxRegexLength === DEFAULT_MAX_REGEX_LENGTH)
+  const defaultFields = indexDefaultFields(meta);
+  if (
+    maxTermsCount === DEFAULT_MAX_TERMS_COUNT &&
+    maxRegexLength === DEFAULT_MAX_REGEX_LENGTH &&
+    defaultFields === undefined
+  )
     return undefined;
   const limits: QueryLimits = {};
+  if (defaultFields) limits.defaultFields = defaultFields;
   if (maxTermsCount !== DEFAULT_MAX_TERMS_COUNT) limits.maxTermsCount = maxTermsCount;
   if (maxRegexLength !== DEFAULT_MAX_REGEX_LENGTH) limits.maxRegexLength = maxRegexLength;
   return limits;
+}
+
+/**
+ * `index.query.default_field` as `field^boost` entries (QueryParserHelper.parseFieldsAndWeights),
+ * or undefined for the default `*`.
+ */
+function indexDefaultFields(meta: IndexMetadata): FieldBoost[] | undefined {
+  if (meta.settings['index.query.default_field'] === undefined) return undefined;
+  const names = getList(meta.settings, 'index.query.default_field');
+  if (names.length === 1 && names[0] === '*') return undefined;
+  return names.map((name) => {
+    const caret = name.lastIndexOf('^');
+    return caret < 0
+      ? { field: name, boost: 1 }
+      : { field: name.slice(0, caret), boost: Number(name.slice(caret + 1)) };
+  });
 }
 
 /** The query limits the shards of `meta` apply, where the index changed the defaults. */
