@@ -104,6 +104,8 @@ export interface IndexMapping {
   isObject(path: string): boolean;
   /** Whether a path is a `nested` object. */
   isNested(path: string): boolean;
+  /** `_routing.required`: every document must come with a routing value. */
+  readonly routingRequired: boolean;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller

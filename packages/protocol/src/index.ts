@@ -41,7 +41,14 @@ export { filterPath } from './rest/filter-path.ts';
 export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
-export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
+export {
+  defaultRoutingNumShards,
+  documentShard,
+  type IndexRoutingTable,
+  routingHash,
+  routingSearchShards,
+  shardForRouting,
+} from './routing/shard-routing.ts';
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {

@@ -1,7 +1,8 @@
 /** Realtime get of one document: routed to its shard's primary, from the buffer or segments. */
 import type { GetResult } from '@shoal/engine';
-import { indexNotFound, parseBooleanParam, ShoalError, shardForRouting } from '@shoal/protocol';
+import { indexNotFound, parseBooleanParam, ShoalError } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
+import { docShard } from '../state/document-routing.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
 
@@ -32,7 +33,7 @@ export async function getDocument(
     routing = aliasIndexRouting(routing, target, meta.aliases.get(target));
   }
   checkBlocks([meta], 'read');
-  const shardId = shardForRouting(routing ?? id, meta.numberOfShards, meta.routingNumShards);
+  const shardId = docShard(meta, id, routing);
   const copy = s.shards.primary(meta.uuid, shardId);
   if (copy?.state !== 'STARTED' || !copy.worker) {
     throw new ShoalError(

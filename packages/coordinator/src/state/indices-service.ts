@@ -20,6 +20,7 @@ import {
   getInt,
   getString,
   getTimeMs,
+  illegalArgument,
   newIndexChecks,
   normalizeSettings,
   resourceAlreadyExists,
@@ -34,6 +35,7 @@ import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import { validateAlias } from './alias-validation.ts';
+import { partitionSize } from './document-routing.ts';
 import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -229,11 +231,19 @@ export class IndicesService {
           400,
         );
       }
+      const partition = getInt(settings, 'index.routing_partition_size');
+      if (partition !== 1 && partition >= routingNumShards) {
+        throw illegalArgument(
+          `routing partition size [${partition}] should be a positive number less than the number of routing shards [${routingNumShards}] for [[${name}/${uuid}]]`,
+        );
+      }
       settingWarnings.push(...newIndexChecks(settings));
       const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, {
         indexName: name,
         ...mappingSettings(settings),
       });
+      const mapped = Object.keys((body?.mappings as object | undefined) ?? {}).length > 0;
+      if (partition > 1 && mapped && !mapping.routingRequired) throw partitionNeedsRouting(name);
       checkIndexSort(settings, {
         field: (path) => mapping.field(path),
         hasNested: hasNestedField(mapping.toJSON()),
@@ -301,6 +311,7 @@ export class IndicesService {
       // Dynamic mapping updates obey the metadata blocks too (MappingUpdatedAction).
       checkBlocks([meta], 'metadata_write');
       const merged: IndexMapping = meta.mapping.merge(update);
+      if (partitionSize(meta) > 1 && !merged.routingRequired) throw partitionNeedsRouting(meta.name);
       const json = merged.toJSON();
       if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
       const next: IndexMetadata = { ...meta, mapping: merged, mappingVersion: meta.mappingVersion + 1 };
@@ -411,6 +422,11 @@ export class IndicesService {
       this.indices.set(name, next);
     }
   }
+}
+
+/** DocumentMapper.validate: a partitioned index's documents must all carry a routing value. */
+function partitionNeedsRouting(index: string): ShoalError {
+  return illegalArgument(`mapping type [_doc] must have routing required for partitioned index [${index}]`);
 }
 
 /** Settings with the changes applied: `null` resets a key, a wildcard key resets all it matches. */

@@ -13,13 +13,13 @@ import {
   illegalArgument,
   isShoalError,
   ShoalError,
-  shardForRouting,
   type WireError,
 } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
+import { docShard } from '../state/document-routing.ts';
 import { indexBlockError } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
@@ -205,7 +205,7 @@ export async function executeWrites(
           }
           item.id = autoId();
         }
-        const shardId = shardForRouting(item.routing ?? item.id, meta.numberOfShards, meta.routingNumShards);
+        const shardId = docShard(meta, item.id, item.routing);
         const copy = services.shards.primary(meta.uuid, shardId)!;
         const gkey = copy.key;
         const group = groups.get(gkey) ?? [];
