@@ -14,10 +14,10 @@ import {
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { aliasFromJson } from '../state/alias-specs.ts';
 import { validateAlias } from '../state/alias-validation.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
-import { aliasFromJson } from '../state/indices-service.ts';
 import {
   indicesOptionsFrom,
   SEARCH_INDICES_OPTIONS,

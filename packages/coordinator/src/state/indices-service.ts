@@ -12,21 +12,16 @@ import {
   restoreIndexMapping,
 } from '@shoal/engine';
 import {
-  checkIndexSort,
   defaultRoutingNumShards,
   type FlatSettings,
-  findSetting,
   getBytes,
   getInt,
   getString,
   getTimeMs,
-  illegalArgument,
   newIndexChecks,
   normalizeSettings,
   resourceAlreadyExists,
-  type SettingsUpdate,
   ShoalError,
-  simpleMatch,
   updatableCheck,
   validateIndexName,
   validateSettings,
@@ -34,13 +29,21 @@ import {
 import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
+import { parseCreateAliases } from './alias-specs.ts';
 import { validateAlias } from './alias-validation.ts';
 import { partitionSize } from './document-routing.ts';
 import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
+import {
+  checkNewMapping,
+  checkRoutingPartition,
+  defaultTierPreference,
+  partitionNeedsRouting,
+} from './new-index-checks.ts';
 import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
+import { applyChanges, withoutExisting, withoutNulls } from './settings-changes.ts';
 
 const CREATE_INDEX_KEYS = new Set(['settings', 'mappings', 'aliases']);
 
@@ -231,23 +234,14 @@ export class IndicesService {
           400,
         );
       }
-      const partition = getInt(settings, 'index.routing_partition_size');
-      if (partition !== 1 && partition >= routingNumShards) {
-        throw illegalArgument(
-          `routing partition size [${partition}] should be a positive number less than the number of routing shards [${routingNumShards}] for [[${name}/${uuid}]]`,
-        );
-      }
+      checkRoutingPartition(settings, routingNumShards, { name, uuid });
       settingWarnings.push(...newIndexChecks(settings));
       const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, {
         indexName: name,
         ...mappingSettings(settings),
       });
-      const mapped = Object.keys((body?.mappings as object | undefined) ?? {}).length > 0;
-      if (partition > 1 && mapped && !mapping.routingRequired) throw partitionNeedsRouting(name);
-      checkIndexSort(settings, {
-        field: (path) => mapping.field(path),
-        hasNested: hasNestedField(mapping.toJSON()),
-      });
+      const mappingGiven = Object.keys((body?.mappings as object | undefined) ?? {}).length > 0;
+      checkNewMapping(name, settings, mapping, mappingGiven);
       const aliases = parseCreateAliases(body?.aliases, this.indices);
       const meta: IndexMetadata = {
         name,
@@ -315,24 +309,27 @@ export class IndicesService {
       const json = merged.toJSON();
       if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
       const next: IndexMetadata = { ...meta, mapping: merged, mappingVersion: meta.mappingVersion + 1 };
-      await Promise.all(
-        this.shards
-          .primaries(meta.uuid)
-          .filter((c) => c.worker)
-          .map((c) =>
-            c.worker!.run({
-              t: 'mapping',
-              key: c.key,
-              mapping: json,
-              mappingSettings: mappingSettings(meta.settings),
-            }),
-          ),
-      );
+      await this.pushMapping(meta, json, meta.settings);
       // Durable before the write that needed it is retried and acknowledged.
       this.store?.saveIndex(next);
       this.indices.set(name, next);
       return next;
     });
+  }
+
+  /** A mapping, and the `index.mapping.*` settings it obeys, to every shard of the index. */
+  private async pushMapping(
+    meta: IndexMetadata,
+    json: Record<string, unknown>,
+    settings: Readonly<FlatSettings>,
+  ): Promise<void> {
+    const ms = mappingSettings(settings);
+    await Promise.all(
+      this.shards
+        .primaries(meta.uuid)
+        .filter((c) => c.worker)
+        .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
+    );
   }
 
   /**
@@ -376,16 +373,7 @@ export class IndicesService {
         };
         this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
-        if (mappingChanged) {
-          const json = mapping.toJSON();
-          const ms = mappingSettings(settings);
-          await Promise.all(
-            this.shards
-              .primaries(meta.uuid)
-              .filter((c) => c.worker)
-              .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
-          );
-        }
+        if (mappingChanged) await this.pushMapping(meta, mapping.toJSON(), settings);
         if (Object.keys(changes).some((k) => k.startsWith('index.translog.'))) {
           const translog = translogSettings(settings);
           await Promise.all(
@@ -424,59 +412,6 @@ export class IndicesService {
   }
 }
 
-/** DocumentMapper.validate: a partitioned index's documents must all carry a routing value. */
-function partitionNeedsRouting(index: string): ShoalError {
-  return illegalArgument(`mapping type [_doc] must have routing required for partitioned index [${index}]`);
-}
-
-/** Settings with the changes applied: `null` resets a key, a wildcard key resets all it matches. */
-function applyChanges(current: Readonly<FlatSettings>, changes: SettingsUpdate): FlatSettings {
-  const settings = { ...current };
-  for (const [k, v] of Object.entries(changes)) {
-    if (v !== null && v !== undefined) settings[k] = v;
-    else if (k.endsWith('*')) {
-      for (const key of Object.keys(settings))
-        if (simpleMatch(k, key) && !isPrivateKey(key)) delete settings[key];
-    } else delete settings[k];
-  }
-  return settings;
-}
-
-function isPrivateKey(key: string): boolean {
-  return findSetting(key)?.private === true || key === 'index.creation_date';
-}
-
-/** `preserve_existing`: only the settings the index does not have yet. */
-function withoutExisting(changes: SettingsUpdate, current: Readonly<FlatSettings>): SettingsUpdate {
-  const out: SettingsUpdate = {};
-  for (const [k, v] of Object.entries(changes)) if (!Object.hasOwn(current, k)) out[k] = v;
-  return out;
-}
-
-function withoutNulls(given: SettingsUpdate): FlatSettings {
-  const out: FlatSettings = {};
-  for (const [k, v] of Object.entries(given)) if (v !== null && v !== undefined) out[k] = v;
-  return out;
-}
-
-/**
- * DataTier.DefaultHotAllocationSettingProvider: a new index prefers the content tier unless
- * the request names a tier preference or any allocation filter of its own.
- */
-function defaultTierPreference(given: SettingsUpdate): FlatSettings {
-  const own = Object.keys(given).some((k) =>
-    /^index\.routing\.allocation\.(include|exclude|require)\./.test(k),
-  );
-  return own ? {} : { 'index.routing.allocation.include._tier_preference': 'data_content' };
-}
-
-/** Whether a mappings JSON holds a `nested` field at any depth. */
-function hasNestedField(json: Record<string, unknown>): boolean {
-  const props = json.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!props) return false;
-  return Object.values(props).some((f) => f.type === 'nested' || hasNestedField(f));
-}
-
 /** `index.translog.*` as the shard worker takes them. */
 export function translogSettings(settings: Readonly<FlatSettings>): TranslogSettings {
   return {
@@ -485,42 +420,4 @@ export function translogSettings(settings: Readonly<FlatSettings>): TranslogSett
     syncIntervalMs: getTimeMs(settings, 'index.translog.sync_interval'),
     flushThresholdBytes: getBytes(settings, 'index.translog.flush_threshold_size'),
   };
-}
-
-function parseCreateAliases(
-  raw: unknown,
-  indices: ReadonlyMap<string, IndexMetadata>,
-): Map<string, AliasMetadata> {
-  const out = new Map<string, AliasMetadata>();
-  if (raw === undefined || raw === null) return out;
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ShoalError('parse_exception', 'key [aliases] must be an object', 400);
-  }
-  for (const [alias, spec] of Object.entries(raw as Record<string, unknown>)) {
-    if (indices.has(alias)) {
-      throw new ShoalError(
-        'invalid_alias_name_exception',
-        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
-        400,
-        {
-          index_uuid: '_na_',
-          index: alias,
-        },
-      );
-    }
-    out.set(alias, aliasFromJson(spec));
-  }
-  return out;
-}
-
-export function aliasFromJson(spec: unknown): AliasMetadata {
-  const s = (spec ?? {}) as Record<string, unknown>;
-  const a: AliasMetadata = {};
-  if (s.filter) a.filter = s.filter as Record<string, unknown>;
-  const routing = s.routing as string | undefined;
-  if (s.index_routing ?? routing) a.indexRouting = String(s.index_routing ?? routing);
-  if (s.search_routing ?? routing) a.searchRouting = String(s.search_routing ?? routing);
-  if (typeof s.is_write_index === 'boolean') a.isWriteIndex = s.is_write_index;
-  if (typeof s.is_hidden === 'boolean') a.isHidden = s.is_hidden;
-  return a;
 }
