@@ -156,6 +156,43 @@ describe('index blocks', () => {
   });
 });
 
+describe('the add and remove index block APIs (indices.blocks/10_basic.yml)', () => {
+  it('PUT /{index}/_block/write blocks writes until DELETE lifts it', async () => {
+    await http(node.url, 'PUT', '/test_index', {});
+    const add = await http(node.url, 'PUT', '/test_index/_block/write');
+    expect(add.status).toBe(200);
+    expect(add.json).toEqual({
+      acknowledged: true,
+      shards_acknowledged: true,
+      indices: [{ name: 'test_index', blocked: true }],
+    });
+    const got = await http(node.url, 'GET', '/test_index/_settings/index.blocks.write?flat_settings=true');
+    expect(got.json.test_index.settings).toEqual({ 'index.blocks.write': 'true' });
+    expectBlocked(
+      await http(node.url, 'POST', '/test_index/_doc', { foo: 'bar' }),
+      403,
+      blocked('test_index', WRITE),
+    );
+    expect((await http(node.url, 'POST', '/test_index/_search', {})).status).toBe(200);
+    const remove = await http(node.url, 'DELETE', '/test_index/_block/write');
+    expect(remove.json).toEqual({ acknowledged: true, indices: [{ name: 'test_index', unblocked: true }] });
+    expect((await http(node.url, 'POST', '/test_index/_doc', { foo: 'bar' })).status).toBe(201);
+  });
+
+  it('refuses unknown blocks, the disk block and wildcards', async () => {
+    const unknown = await http(node.url, 'PUT', '/test_index/_block/everything');
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.reason).toBe('No block found with name everything');
+    const disk = await http(node.url, 'PUT', '/test_index/_block/read_only_allow_delete');
+    expect(disk.json.error.reason).toBe(
+      'Validation Failed: 1: read_only_allow_delete block is for internal use only;',
+    );
+    const wildcard = await http(node.url, 'PUT', '/test_*/_block/write');
+    expect(wildcard.json.error.reason).toBe('Wildcard expressions or all indices are not allowed');
+    expect((await http(node.url, 'PUT', '/nope/_block/write')).status).toBe(404);
+  });
+});
+
 describe('ingest pipelines named by the index', () => {
   it('fail documents as a missing pipeline does, since Shoal has no ingest pipelines', async () => {
     await http(node.url, 'PUT', '/piped', { settings: { 'index.default_pipeline': 'enrich-me' } });

@@ -6,6 +6,7 @@ import { clusterRoutes } from './rest/cluster.ts';
 import { documentRoutes } from './rest/documents.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { flushMergeRoutes } from './rest/flush-merge.ts';
+import { indexBlockRoutes } from './rest/index-blocks.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexRoutes } from './rest/indices.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
@@ -26,6 +27,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...flushMergeRoutes(),
     ...indexStatsRoutes(),
     ...indexRoutes(),
+    ...indexBlockRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),
   ];
