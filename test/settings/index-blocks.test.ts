@@ -104,6 +104,9 @@ describe('index blocks', () => {
       blocked('ro', READ_ONLY),
     );
     expectBlocked(await http(node.url, 'DELETE', '/ro'), 403, blocked('ro', READ_ONLY));
+    expectBlocked(await http(node.url, 'POST', '/ro/_forcemerge'), 403, blocked('ro', READ_ONLY));
+    expect((await http(node.url, 'POST', '/ro/_refresh')).status).toBe(200);
+    expect((await http(node.url, 'POST', '/ro/_flush')).status).toBe(200);
     expect((await http(node.url, 'POST', '/ro/_search', {})).json.hits.total.value).toBe(1);
     // Lifting the block is always allowed, even together with another setting.
     const lift = await http(node.url, 'PUT', '/ro/_settings', {
