@@ -211,3 +211,22 @@ describe('index sorting', () => {
       expect((await http(node.url, 'HEAD', `/${name}`)).status).toBe(404);
   });
 });
+
+describe('index.auto_expand_replicas', () => {
+  it('sets the replicas to the other data nodes, within its bounds, so one node is green', async () => {
+    await http(node.url, 'PUT', '/expand', {
+      settings: { number_of_replicas: 1, auto_expand_replicas: '0-1' },
+    });
+    const got = await http(node.url, 'GET', '/expand/_settings?flat_settings=true');
+    expect(got.json.expand.settings['index.number_of_replicas']).toBe('0');
+    const health = await http(node.url, 'GET', '/_cluster/health/expand');
+    expect(health.json.status).toBe('green');
+    await http(node.url, 'PUT', '/expand/_settings', {
+      auto_expand_replicas: 'false',
+      number_of_replicas: 1,
+    });
+    expect((await http(node.url, 'GET', '/_cluster/health/expand')).json.status).toBe('yellow');
+    await http(node.url, 'PUT', '/expand/_settings', { auto_expand_replicas: '0-all' });
+    expect((await http(node.url, 'GET', '/_cluster/health/expand')).json.status).toBe('green');
+  });
+});

@@ -31,6 +31,7 @@ import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import { parseCreateAliases } from './alias-specs.ts';
 import { validateAlias } from './alias-validation.ts';
+import { withAutoExpandedReplicas } from './auto-expand-replicas.ts';
 import { partitionSize } from './document-routing.ts';
 import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
@@ -213,7 +214,7 @@ export class IndicesService {
       const settingWarnings = validateSettings(given, 'index');
       const uuid = base64UrlUuid();
       const creationDate = Date.now();
-      const settings: FlatSettings = {
+      const settings: FlatSettings = withAutoExpandedReplicas({
         'index.number_of_shards': '1',
         'index.number_of_replicas': '1',
         ...defaultTierPreference(given),
@@ -222,7 +223,7 @@ export class IndicesService {
         'index.creation_date': String(creationDate),
         'index.provided_name': name,
         'index.version.created': '8170000',
-      };
+      });
       const numberOfShards = getInt(settings, 'index.number_of_shards');
       const routingNumShards = settings['index.number_of_routing_shards']
         ? getInt(settings, 'index.number_of_routing_shards')
@@ -357,7 +358,7 @@ export class IndicesService {
         const current = this.indices.get(meta.name);
         if (!current) return;
         const changes = changesFor(current);
-        const settings = applyChanges(current.settings, changes);
+        const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
         const mappingChanged = Object.keys(changes).some(isMappingSetting);
         const mapping = mappingChanged
           ? restoreIndexMapping(current.mapping.toJSON(), {
@@ -392,7 +393,7 @@ export class IndicesService {
               .map((c) => c.worker!.run({ t: 'refresh_interval', key: c.key, refreshIntervalMs: ms })),
           );
         }
-        if ('index.number_of_replicas' in changes) {
+        if (settings['index.number_of_replicas'] !== current.settings['index.number_of_replicas']) {
           this.shards.setReplicas(meta.uuid, getInt(settings, 'index.number_of_replicas'));
         }
       });
