@@ -10,6 +10,7 @@ import { documentRoutes } from './rest/documents.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { fieldCapsRoutes } from './rest/field-caps.ts';
 import { flushMergeRoutes } from './rest/flush-merge.ts';
+import { indexBlockRoutes } from './rest/index-blocks.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexTemplateRoutes } from './rest/index-templates.ts';
 import { indexRoutes } from './rest/indices.ts';
@@ -46,6 +47,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...rolloverRoutes(),
     ...dataStreamRoutes(),
     ...indexRoutes(),
+    ...indexBlockRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),
   ];

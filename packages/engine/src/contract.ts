@@ -7,6 +7,7 @@
 import type {
   AggregationsSpec,
   FieldAndFormat,
+  FieldBoost,
   QueryNode,
   RescoreSpec,
   ShardAggregations,
@@ -103,6 +104,8 @@ export interface IndexMapping {
   isObject(path: string): boolean;
   /** Whether a path is a `nested` object. */
   isNested(path: string): boolean;
+  /** `_routing.required`: every document must come with a routing value. */
+  readonly routingRequired: boolean;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller
@@ -183,6 +186,8 @@ export interface ShardQueryRequest {
 export interface QueryLimits {
   maxTermsCount?: number;
   maxRegexLength?: number;
+  /** `index.query.default_field`, where it is not `*`: what a query naming no field searches. */
+  defaultFields?: FieldBoost[];
 }
 
 /**

@@ -56,7 +56,14 @@ export { filterPath } from './rest/filter-path.ts';
 export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
-export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
+export {
+  defaultRoutingNumShards,
+  documentShard,
+  type IndexRoutingTable,
+  routingHash,
+  routingSearchShards,
+  shardForRouting,
+} from './routing/shard-routing.ts';
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {
@@ -92,8 +99,14 @@ export {
   parseAutoCreateIndex,
   simpleMatch,
 } from './settings/cluster-settings.ts';
-export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
-export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
+export { getBool, getBytes, getInt, getList, getLong, getString, getTimeMs } from './settings/getters.ts';
+export {
+  BLOCK_NAMES,
+  INDEX_SETTING_GROUPS,
+  INDEX_SETTINGS,
+  parseAutoExpandReplicas,
+} from './settings/index-settings.ts';
+export { checkIndexSort, indexSortFields, type SortableField } from './settings/index-sort.ts';
 export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts';
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
@@ -107,7 +120,7 @@ export {
   type SettingType,
   type SettingValue,
 } from './settings/setting.ts';
-export { clusterUpdateCheck, updatableCheck, validateSettings } from './settings/validate.ts';
+export { clusterUpdateCheck, newIndexChecks, updatableCheck, validateSettings } from './settings/validate.ts';
 export {
   type ComponentTemplate,
   type ComposableTemplate,

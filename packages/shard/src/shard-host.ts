@@ -7,9 +7,10 @@
  */
 import {
   CorruptionError,
-  createIndexMapping,
   type IndexMapping,
+  type MappingSettings,
   openShardEngine,
+  restoreIndexMapping,
   ShardEngine,
   type ShardWriteOp,
   type ShardWriteOutcome,
@@ -45,9 +46,11 @@ export class ShardHost {
   private flushScheduled = false;
   private mergesCurrent = 0;
   private closed = false;
+  private mappingSettings: MappingSettings;
 
   constructor(readonly spec: OpenShardTask) {
-    this.mapping = createIndexMapping(spec.mapping, { indexName: spec.index });
+    this.mappingSettings = spec.mappingSettings ?? {};
+    this.mapping = restoreIndexMapping(spec.mapping, { indexName: spec.index, ...this.mappingSettings });
     this.translog = spec.translog ?? DEFAULT_TRANSLOG;
     const base = {
       index: spec.index,
@@ -85,8 +88,10 @@ export class ShardHost {
     this.setTranslog(this.translog);
   }
 
-  setMapping(json: Record<string, unknown>): void {
-    this.mapping = createIndexMapping(json, { indexName: this.spec.index });
+  /** A new mapping, or new `index.mapping.*` settings for it (kept when not given). */
+  setMapping(json: Record<string, unknown>, settings?: MappingSettings): void {
+    if (settings) this.mappingSettings = settings;
+    this.mapping = restoreIndexMapping(json, { indexName: this.spec.index, ...this.mappingSettings });
     this.engine.setMapping(this.mapping);
   }
 

@@ -6,6 +6,7 @@
  */
 import type {
   GetResult,
+  MappingSettings,
   QueryLimits,
   ShardDocsStats,
   ShardFetchRequest,
@@ -49,6 +50,8 @@ export interface OpenShardTask {
   indexUuid: string;
   shardId: number;
   mapping: Record<string, unknown>;
+  /** `index.mapping.*` (limits, coerce, ignore_malformed) the mapping obeys. */
+  mappingSettings?: MappingSettings;
   /** `index.refresh_interval` in ms; -1 disables periodic refresh. */
   refreshIntervalMs: number;
   /** The shard copy's folder; without one the shard lives in memory only. */
@@ -108,7 +111,7 @@ export interface WriteTask {
 export type WorkerTask =
   | OpenShardTask
   | { t: 'close'; key: ShardKey }
-  | { t: 'mapping'; key: ShardKey; mapping: Record<string, unknown> }
+  | { t: 'mapping'; key: ShardKey; mapping: Record<string, unknown>; mappingSettings?: MappingSettings }
   | { t: 'refresh_interval'; key: ShardKey; refreshIntervalMs: number }
   | WriteTask
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }

@@ -128,7 +128,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       return {};
     }
     case 'mapping':
-      host(task.key).setMapping(task.mapping);
+      host(task.key).setMapping(task.mapping, task.mappingSettings);
       return {};
     case 'refresh_interval':
       host(task.key).setRefreshInterval(task.refreshIntervalMs);

@@ -14,9 +14,10 @@ import {
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { aliasFromJson } from '../state/alias-specs.ts';
 import { validateAlias } from '../state/alias-validation.ts';
+import { checkBlocks } from '../state/index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from '../state/index-metadata.ts';
-import { aliasFromJson } from '../state/indices-service.ts';
 import {
   indicesOptionsFrom,
   SEARCH_INDICES_OPTIONS,
@@ -55,6 +56,7 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
   for (const act of actions) {
     if (act.indices.length === 0) throw actionRequestValidation(['One of [index] or [indices] is required']);
     const targets = s.indices.resolve(act.indices.join(','), STRICT_SINGLE_INDEX_OPTIONS);
+    checkBlocks(targets, 'metadata_write');
     if (act.kind === 'remove_index') {
       removeIndices.push(...targets);
       continue;

@@ -7,6 +7,7 @@ import { illegalArgument } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
+import { type BlockLevel, checkBlocks } from '../state/index-blocks.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { boolParam, intParam } from './params.ts';
 
@@ -15,8 +16,10 @@ async function onEveryShard(
   req: RestRequest,
   s: NodeServices,
   fn: (c: ShardCopy) => Promise<unknown>,
+  blockLevel?: BlockLevel,
 ): Promise<RestResponse> {
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  if (blockLevel) checkBlocks(targets, blockLevel);
   let total = 0;
   let successful = 0;
   const failures: Record<string, unknown>[] = [];
@@ -62,8 +65,12 @@ async function forceMerge(req: RestRequest, s: NodeServices): Promise<RestRespon
     throw illegalArgument(`max_num_segments must be at least 1 but was [${max}]`);
   }
   const maxNumSegments = max === undefined || max === -1 ? 1 : max;
-  return onEveryShard(req, s, (c) =>
-    c.worker!.run({ t: 'forcemerge', key: c.key, maxNumSegments, onlyExpungeDeletes }),
+  // TransportForceMergeAction: a force merge is a metadata write, so `read_only` refuses it.
+  return onEveryShard(
+    req,
+    s,
+    (c) => c.worker!.run({ t: 'forcemerge', key: c.key, maxNumSegments, onlyExpungeDeletes }),
+    'metadata_write',
   );
 }
 

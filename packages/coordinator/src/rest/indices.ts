@@ -9,6 +9,7 @@ import {
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { checkBlocks, checkDeleteBlocks } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { CreateIndexBody } from '../state/indices-service.ts';
 import {
@@ -30,7 +31,7 @@ async function createIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     throw new ShoalError('parse_exception', 'request body must be an object', 400);
   }
-  const meta = await s.indices.create(req.params.index!, body);
+  const meta = await s.indices.create(req.params.index!, body, req.warnings);
   return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: meta.name } };
 }
 
@@ -63,6 +64,7 @@ async function deleteIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
       );
     }
   }
+  checkDeleteBlocks(targets);
   for (const meta of targets) {
     s.indices.dataStreams.forgetIndex(meta.name);
     await s.indices.delete(meta);
@@ -115,6 +117,7 @@ async function getIndex(req: RestRequest, s: NodeServices): Promise<RestResponse
   // The router hands HEAD to the GET route; exists keeps its own options (no empty wildcard).
   if (req.method === 'HEAD') return indexExists(req, s);
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  checkBlocks(targets, 'metadata_read');
   const requested = req.query.features?.split(',').map((f) => f.trim());
   const features = new Set(requested ?? INDEX_FEATURES);
   const out: Record<string, unknown> = {};
@@ -139,6 +142,7 @@ function indexExists(req: RestRequest, s: NodeServices): RestResponse {
 
 async function getMapping(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  checkBlocks(targets, 'metadata_read');
   const out: Record<string, unknown> = {};
   for (const meta of targets) out[meta.name] = { mappings: meta.mapping.toDisplayJSON() };
   return { status: 200, body: out };
@@ -187,6 +191,7 @@ async function getFieldMapping(req: RestRequest, s: NodeServices): Promise<RestR
   }
   const patterns = (req.params.fields ?? '').split(',').filter((f) => f !== '');
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  checkBlocks(targets, 'metadata_read');
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
     const fields = mappedFields((meta.mapping.toDisplayJSON() as { properties?: unknown }).properties);
@@ -221,6 +226,7 @@ async function putMapping(req: RestRequest, s: NodeServices): Promise<RestRespon
     req.params.index,
     indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS),
   );
+  checkBlocks(targets, 'metadata_write');
   // Validate against every target before changing any, so a conflict leaves all of them as they were.
   for (const meta of targets) meta.mapping.merge(body as Record<string, unknown>);
   for (const meta of targets) await s.indices.mergeMapping(meta.name, body as Record<string, unknown>);
@@ -229,6 +235,7 @@ async function putMapping(req: RestRequest, s: NodeServices): Promise<RestRespon
 
 async function getSettings(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+  checkBlocks(targets, 'metadata_read');
   const names = req.params.name?.split(',');
   const includeDefaults = boolParam(req.query, 'include_defaults', false);
   const flat = boolParam(req.query, 'flat_settings', false);
@@ -270,7 +277,11 @@ async function putSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
     indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS),
   );
   if (targets.length === 0 && req.params.index) throw indexNotFound(req.params.index);
-  await s.indices.updateSettings(targets, 'settings' in body ? body.settings : body);
+  const warnings = await s.indices.updateSettings(targets, 'settings' in body ? body.settings : body, {
+    preserveExisting: boolParam(req.query, 'preserve_existing', false),
+    reopen: boolParam(req.query, 'reopen', false),
+  });
+  req.warnings.push(...warnings);
   return { status: 200, body: ack };
 }
 

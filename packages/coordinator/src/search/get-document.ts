@@ -1,7 +1,9 @@
 /** Realtime get of one document: routed to its shard's primary, from the buffer or segments. */
 import type { GetResult } from '@shoal/engine';
-import { indexNotFound, parseBooleanParam, ShoalError, shardForRouting } from '@shoal/protocol';
+import { indexNotFound, parseBooleanParam, ShoalError } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
+import { docShard } from '../state/document-routing.ts';
+import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
 
 export interface GotDocument extends GetResult {
@@ -30,7 +32,8 @@ export async function getDocument(
     // Elasticsearch routes a GET through an alias by its index_routing, and applies no filter.
     routing = aliasIndexRouting(routing, target, meta.aliases.get(target));
   }
-  const shardId = shardForRouting(routing ?? id, meta.numberOfShards, meta.routingNumShards);
+  checkBlocks([meta], 'read');
+  const shardId = docShard(meta, id, routing);
   const copy = s.shards.primary(meta.uuid, shardId);
   if (copy?.state !== 'STARTED' || !copy.worker) {
     throw new ShoalError(

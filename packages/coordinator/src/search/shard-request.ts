@@ -10,8 +10,11 @@ import {
   type ShardSlice,
 } from '@shoal/engine';
 import {
+  type FieldBoost,
   getInt,
+  getList,
   illegalArgument,
+  notImplemented,
   type QueryNode,
   type RescoreSpec,
   type SearchRequest,
@@ -161,12 +164,48 @@ function indexLimits(meta: IndexMetadata): IndexLimits {
 function queryLimitsOf(meta: IndexMetadata): QueryLimits | undefined {
   const maxTermsCount = getInt(meta.settings, 'index.max_terms_count');
   const maxRegexLength = getInt(meta.settings, 'index.max_regex_length');
-  if (maxTermsCount === DEFAULT_MAX_TERMS_COUNT && maxRegexLength === DEFAULT_MAX_REGEX_LENGTH)
+  const defaultFields = indexDefaultFields(meta);
+  if (
+    maxTermsCount === DEFAULT_MAX_TERMS_COUNT &&
+    maxRegexLength === DEFAULT_MAX_REGEX_LENGTH &&
+    defaultFields === undefined
+  )
     return undefined;
   const limits: QueryLimits = {};
+  if (defaultFields) limits.defaultFields = defaultFields;
   if (maxTermsCount !== DEFAULT_MAX_TERMS_COUNT) limits.maxTermsCount = maxTermsCount;
   if (maxRegexLength !== DEFAULT_MAX_REGEX_LENGTH) limits.maxRegexLength = maxRegexLength;
   return limits;
+}
+
+/**
+ * `index.query.default_field` as `field^boost` entries (QueryParserHelper.parseFieldsAndWeights),
+ * or undefined for the default `*`.
+ */
+function indexDefaultFields(meta: IndexMetadata): FieldBoost[] | undefined {
+  if (meta.settings['index.query.default_field'] === undefined) return undefined;
+  const names = getList(meta.settings, 'index.query.default_field');
+  if (names.length === 1 && names[0] === '*') return undefined;
+  return names.map((name) => {
+    const caret = name.lastIndexOf('^');
+    return caret < 0
+      ? { field: name, boost: 1 }
+      : { field: name.slice(0, caret), boost: Number(name.slice(caret + 1)) };
+  });
+}
+
+/**
+ * SearchService.parseSource: too many `script_fields` fail each shard of the index. Within the
+ * limit, the scripts would run, and Shoal runs no scripts: that is a 501.
+ */
+function scriptFieldsError(meta: IndexMetadata, count: number) {
+  const max = getInt(meta.settings, 'index.max_script_fields');
+  if (count > max) {
+    return illegalArgument(
+      `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [index.max_script_fields] index level setting.`,
+    );
+  }
+  throw notImplemented('script_fields');
 }
 
 /** The query limits the shards of `meta` apply, where the index changed the defaults. */
@@ -179,6 +218,7 @@ function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean)
     const error = fetchFieldsError(meta, search);
     if (error) return error;
   }
+  if (search.scriptFieldsCount !== undefined) return scriptFieldsError(meta, search.scriptFieldsCount);
   const { window, maxSlices } = indexLimits(meta);
   const wanted = search.from + search.size;
   if (wanted > window) {

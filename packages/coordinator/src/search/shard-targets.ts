@@ -4,9 +4,11 @@
  * of `_shard_doc` and the tiebreaker of the merge.
  */
 
-import { type QueryNode, shardForRouting } from '@shoal/protocol';
+import type { QueryNode } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
+import { searchRoutingShards } from '../state/document-routing.ts';
+import { checkBlocks } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { IndicesOptions, ReachedNames } from '../state/resolve-indices.ts';
 import { aliasFilterFor } from './alias-filters.ts';
@@ -71,7 +73,7 @@ function keepRouted(
   const routed = new Map<IndexMetadata, Set<number>>();
   for (const [meta, values] of routing) {
     const shards = new Set<number>();
-    for (const r of values) shards.add(shardForRouting(r, meta.numberOfShards, meta.routingNumShards));
+    for (const r of values) for (const shard of searchRoutingShards(meta, r)) shards.add(shard);
     routed.set(meta, shards);
   }
   const out: ShardTarget[] = [];
@@ -111,6 +113,7 @@ function routedTargets(
 ): ShardTarget[] {
   const reached: ReachedNames = {};
   const indices = s.indices.resolve(expression, opts, reached);
+  checkBlocks(indices, 'read');
   if (!reached.aliases) return routedShardTargets(s, indices, routing);
   const targets = keepRouted(shardTargets(s, indices), searchRouting(indices, reached, routing));
   const filters = new Map<IndexMetadata, QueryNode | undefined>();

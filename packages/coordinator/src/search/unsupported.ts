@@ -6,8 +6,8 @@ import { refuseUnhighlightable } from '@shoal/engine';
 import { notImplemented, type SearchRequest } from '@shoal/protocol';
 import { collapseField } from './collapse.ts';
 
+// `script_fields` is refused per index, after its `index.max_script_fields` check (shard-request.ts).
 const IGNORED_KEY_FEATURES: Record<string, string> = {
-  script_fields: 'script_fields',
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
   runtime_mappings: 'runtime_mappings',

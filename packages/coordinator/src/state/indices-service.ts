@@ -4,7 +4,13 @@
  * change), serialised per index, and pushed to the shard workers that hold the index.
  */
 import { randomUUID } from 'node:crypto';
-import { createIndexMapping, type IndexMapping } from '@shoal/engine';
+import {
+  createIndexMapping,
+  type IndexMapping,
+  isMappingSetting,
+  mappingSettings,
+  restoreIndexMapping,
+} from '@shoal/engine';
 import {
   defaultRoutingNumShards,
   type FlatSettings,
@@ -12,6 +18,7 @@ import {
   getInt,
   getString,
   getTimeMs,
+  newIndexChecks,
   normalizeSettings,
   resourceAlreadyExists,
   ShoalError,
@@ -22,13 +29,24 @@ import {
 import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
+import { parseCreateAliases } from './alias-specs.ts';
 import { validateAlias } from './alias-validation.ts';
+import { withAutoExpandedReplicas } from './auto-expand-replicas.ts';
 import { DataStreams } from './data-streams.ts';
+import { partitionSize } from './document-routing.ts';
+import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
 import { IndexTemplates, withTemplates } from './index-templates.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
+import {
+  checkNewMapping,
+  checkRoutingPartition,
+  defaultTierPreference,
+  partitionNeedsRouting,
+} from './new-index-checks.ts';
 import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
+import { applyChanges, withoutExisting, withoutNulls } from './settings-changes.ts';
 
 const CREATE_INDEX_KEYS = new Set(['settings', 'mappings', 'aliases']);
 
@@ -99,6 +117,7 @@ export class IndicesService {
         indexUuid: meta.uuid,
         shardId: c.shardId,
         mapping: meta.mapping.toJSON(),
+        mappingSettings: mappingSettings(meta.settings),
         refreshIntervalMs: getTimeMs(meta.settings, 'index.refresh_interval'),
         path: this.store?.shardPath(meta.uuid, c.shardId),
         translog: translogSettings(meta.settings),
@@ -173,10 +192,14 @@ export class IndicesService {
     return [...this.indices.values()].filter((m) => m.aliases.has(alias));
   }
 
-  /** `autoCreate`: a write creates the index (its templates may ask for a data stream). */
+  /**
+   * Creates an index; the deprecation warnings its settings raise are added to `warnings`.
+   * `autoCreate`: a write creates the index (its templates may ask for a data stream).
+   */
   async create(
     name: string,
     requested: CreateIndexBody | undefined,
+    warnings: string[] = [],
     autoCreate = false,
   ): Promise<IndexMetadata> {
     return this.mutex.run('__create__', async () => {
@@ -201,18 +224,19 @@ export class IndicesService {
         }
       }
       const given = normalizeSettings(body?.settings ?? {}, 'index');
-      validateSettings(given, 'index');
+      const settingWarnings = validateSettings(given, 'index');
       const uuid = base64UrlUuid();
       const creationDate = Date.now();
-      const settings: FlatSettings = {
+      const settings: FlatSettings = withAutoExpandedReplicas({
         'index.number_of_shards': '1',
         'index.number_of_replicas': '1',
-        ...given,
+        ...defaultTierPreference(given),
+        ...withoutNulls(given),
         'index.uuid': uuid,
         'index.creation_date': String(creationDate),
         'index.provided_name': name,
         'index.version.created': '8170000',
-      };
+      });
       const numberOfShards = getInt(settings, 'index.number_of_shards');
       const routingNumShards = settings['index.number_of_routing_shards']
         ? getInt(settings, 'index.number_of_routing_shards')
@@ -224,9 +248,14 @@ export class IndicesService {
           400,
         );
       }
+      checkRoutingPartition(settings, routingNumShards, { name, uuid });
+      settingWarnings.push(...newIndexChecks(settings));
       const mapping = createIndexMapping((body?.mappings as Record<string, unknown>) ?? {}, {
         indexName: name,
+        ...mappingSettings(settings),
       });
+      const mappingGiven = Object.keys((body?.mappings as object | undefined) ?? {}).length > 0;
+      checkNewMapping(name, settings, mapping, mappingGiven);
       const aliases = parseCreateAliases(body?.aliases, this.indices);
       const meta: IndexMetadata = {
         name,
@@ -258,6 +287,7 @@ export class IndicesService {
         throw e;
       }
       this.indices.set(name, meta);
+      warnings.push(...settingWarnings);
       this.logger.info({ index: name, uuid, shards: numberOfShards }, 'created index');
       return meta;
     });
@@ -286,16 +316,14 @@ export class IndicesService {
     return this.mutex.run(name, async () => {
       const meta = this.indices.get(name);
       if (!meta) throw new ShoalError('index_not_found_exception', `no such index [${name}]`, 404);
+      // Dynamic mapping updates obey the metadata blocks too (MappingUpdatedAction).
+      checkBlocks([meta], 'metadata_write');
       const merged: IndexMapping = meta.mapping.merge(update);
+      if (partitionSize(meta) > 1 && !merged.routingRequired) throw partitionNeedsRouting(meta.name);
       const json = merged.toJSON();
       if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
       const next: IndexMetadata = { ...meta, mapping: merged, mappingVersion: meta.mappingVersion + 1 };
-      await Promise.all(
-        this.shards
-          .primaries(meta.uuid)
-          .filter((c) => c.worker)
-          .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json })),
-      );
+      await this.pushMapping(meta, json, meta.settings);
       // Durable before the write that needed it is retried and acknowledged.
       this.store?.saveIndex(next);
       this.indices.set(name, next);
@@ -303,24 +331,63 @@ export class IndicesService {
     });
   }
 
-  /** Applies `PUT /{index}/_settings`: validated for every target before any is changed. */
-  async updateSettings(targets: IndexMetadata[], body: unknown): Promise<void> {
-    const changes = normalizeSettings(body ?? {}, 'index');
-    validateSettings(changes, 'index');
-    for (const meta of targets)
-      updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid });
+  /** A mapping, and the `index.mapping.*` settings it obeys, to every shard of the index. */
+  private async pushMapping(
+    meta: IndexMetadata,
+    json: Record<string, unknown>,
+    settings: Readonly<FlatSettings>,
+  ): Promise<void> {
+    const ms = mappingSettings(settings);
+    await Promise.all(
+      this.shards
+        .primaries(meta.uuid)
+        .filter((c) => c.worker)
+        .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
+    );
+  }
+
+  /**
+   * Applies `PUT /{index}/_settings`: validated for every target before any is changed.
+   * `preserveExisting` leaves settings an index already has; `reopen` lets static settings
+   * change on an open index (as closing and reopening it would). Returns the warnings.
+   */
+  async updateSettings(
+    targets: IndexMetadata[],
+    body: unknown,
+    opts: { preserveExisting?: boolean; reopen?: boolean } = {},
+  ): Promise<string[]> {
+    const requested = normalizeSettings(body ?? {}, 'index');
+    for (const meta of targets) checkMetadataBlock(meta, requested);
+    const warnings = validateSettings(requested, 'index');
+    const changesFor = (meta: IndexMetadata) =>
+      opts.preserveExisting ? withoutExisting(requested, meta.settings) : requested;
+    for (const meta of targets) {
+      const changes = changesFor(meta);
+      updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid }, opts);
+      validateSettings(changes, 'index', meta.settings);
+    }
     for (const meta of targets) {
       await this.mutex.run(meta.name, async () => {
         const current = this.indices.get(meta.name);
         if (!current) return;
-        const settings = { ...current.settings };
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === undefined) delete settings[k];
-          else settings[k] = v;
-        }
-        const next: IndexMetadata = { ...current, settings, settingsVersion: current.settingsVersion + 1 };
+        const changes = changesFor(current);
+        const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
+        const mappingChanged = Object.keys(changes).some(isMappingSetting);
+        const mapping = mappingChanged
+          ? restoreIndexMapping(current.mapping.toJSON(), {
+              indexName: current.name,
+              ...mappingSettings(settings),
+            })
+          : current.mapping;
+        const next: IndexMetadata = {
+          ...current,
+          settings,
+          mapping,
+          settingsVersion: current.settingsVersion + 1,
+        };
         this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
+        if (mappingChanged) await this.pushMapping(meta, mapping.toJSON(), settings);
         if (Object.keys(changes).some((k) => k.startsWith('index.translog.'))) {
           const translog = translogSettings(settings);
           await Promise.all(
@@ -339,11 +406,12 @@ export class IndicesService {
               .map((c) => c.worker!.run({ t: 'refresh_interval', key: c.key, refreshIntervalMs: ms })),
           );
         }
-        if ('index.number_of_replicas' in changes) {
+        if (settings['index.number_of_replicas'] !== current.settings['index.number_of_replicas']) {
           this.shards.setReplicas(meta.uuid, getInt(settings, 'index.number_of_replicas'));
         }
       });
     }
+    return warnings;
   }
 
   /** Replaces the aliases of several indices at once (the `_aliases` API is atomic). */
@@ -366,42 +434,4 @@ export function translogSettings(settings: Readonly<FlatSettings>): TranslogSett
     syncIntervalMs: getTimeMs(settings, 'index.translog.sync_interval'),
     flushThresholdBytes: getBytes(settings, 'index.translog.flush_threshold_size'),
   };
-}
-
-function parseCreateAliases(
-  raw: unknown,
-  indices: ReadonlyMap<string, IndexMetadata>,
-): Map<string, AliasMetadata> {
-  const out = new Map<string, AliasMetadata>();
-  if (raw === undefined || raw === null) return out;
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ShoalError('parse_exception', 'key [aliases] must be an object', 400);
-  }
-  for (const [alias, spec] of Object.entries(raw as Record<string, unknown>)) {
-    if (indices.has(alias)) {
-      throw new ShoalError(
-        'invalid_alias_name_exception',
-        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
-        400,
-        {
-          index_uuid: '_na_',
-          index: alias,
-        },
-      );
-    }
-    out.set(alias, aliasFromJson(spec));
-  }
-  return out;
-}
-
-export function aliasFromJson(spec: unknown): AliasMetadata {
-  const s = (spec ?? {}) as Record<string, unknown>;
-  const a: AliasMetadata = {};
-  if (s.filter) a.filter = s.filter as Record<string, unknown>;
-  const routing = s.routing as string | undefined;
-  if (s.index_routing ?? routing) a.indexRouting = String(s.index_routing ?? routing);
-  if (s.search_routing ?? routing) a.searchRouting = String(s.search_routing ?? routing);
-  if (typeof s.is_write_index === 'boolean') a.isWriteIndex = s.is_write_index;
-  if (typeof s.is_hidden === 'boolean') a.isHidden = s.is_hidden;
-  return a;
 }

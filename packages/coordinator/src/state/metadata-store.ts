@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createIndexMapping } from '@shoal/engine';
+import { mappingSettings, restoreIndexMapping } from '@shoal/engine';
 import type { FlatSettings } from '@shoal/protocol';
 import type { DataStreamMetadata } from './data-streams.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
@@ -117,7 +117,7 @@ export class MetadataStore {
         uuid: j.uuid,
         creationDate: j.creationDate,
         settings: j.settings,
-        mapping: createIndexMapping(j.mappings, { indexName: j.name }),
+        mapping: restoreIndexMapping(j.mappings, { indexName: j.name, ...mappingSettings(j.settings) }),
         aliases: new Map(Object.entries(j.aliases)),
         numberOfShards: j.numberOfShards,
         routingNumShards: j.routingNumShards,

@@ -15,7 +15,6 @@ import {
   isShoalError,
   parseJson,
   ShoalError,
-  shardForRouting,
   type WireError,
 } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
@@ -23,6 +22,8 @@ import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
 import { TIMESTAMP_FIELD } from '../state/data-streams.ts';
+import { docShard } from '../state/document-routing.ts';
+import { indexBlockError } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
 import { aliasIndexRouting } from './index-routing.ts';
@@ -92,7 +93,7 @@ async function writeIndexFor(
     }
   }
   try {
-    return await indices.create(target, undefined, true);
+    return await indices.create(target, undefined, [], true);
   } catch (e) {
     // Another request created it first.
     if (isShoalError(e) && e.type === 'resource_already_exists_exception') return indices.get(target)!;
@@ -118,6 +119,25 @@ function checkDataStreamWrite(item: WriteItem): void {
   const ts = (doc as Record<string, unknown> | undefined)?.[TIMESTAMP_FIELD];
   if (ts === undefined || ts === null) {
     throw documentParsing(`failed to parse: data stream timestamp field [${TIMESTAMP_FIELD}] is missing`);
+  }
+}
+
+/**
+ * Before an item is routed: the index's write blocks, then its ingest pipelines. Shoal has no
+ * ingest pipelines, so an index whose `index.default_pipeline` or `index.final_pipeline` names
+ * one fails its documents as Elasticsearch fails a missing pipeline, rather than indexing them
+ * untransformed.
+ */
+function checkWriteAllowed(meta: IndexMetadata, item: WriteItem): void {
+  const blocked = indexBlockError(meta, 'write');
+  if (blocked) throw blocked;
+  // Deletes run no pipeline; nor does an update's partial document.
+  if (item.action === 'delete' || item.action === 'update') return;
+  for (const key of ['index.default_pipeline', 'index.final_pipeline']) {
+    const pipeline = meta.settings[key];
+    if (typeof pipeline === 'string' && pipeline !== '_none' && pipeline !== '') {
+      throw illegalArgument(`pipeline with id [${pipeline}] does not exist`);
+    }
   }
 }
 
@@ -207,6 +227,7 @@ export async function executeWrites(
           targets.set(key, metaP);
         }
         const meta = await metaP;
+        checkWriteAllowed(meta, item);
         if (meta.aliases.get(item.target)?.dataStream) checkDataStreamWrite(item);
         // Through an alias: its index_routing routes the document.
         if (meta.name !== item.target) {
@@ -222,7 +243,7 @@ export async function executeWrites(
           }
           item.id = autoId();
         }
-        const shardId = shardForRouting(item.routing ?? item.id, meta.numberOfShards, meta.routingNumShards);
+        const shardId = docShard(meta, item.id, item.routing);
         const copy = services.shards.primary(meta.uuid, shardId)!;
         const gkey = copy.key;
         const group = groups.get(gkey) ?? [];

@@ -396,3 +396,18 @@ describe('values', () => {
     expect(r.dynamicUpdate).toBeUndefined();
   });
 });
+
+describe('index.mapping.nested_objects.limit', () => {
+  it('bounds the nested objects of one document, across nested fields', () => {
+    const m = createIndexMapping(
+      { properties: { a: { type: 'nested' }, b: { type: 'nested', properties: { c: { type: 'nested' } } } } },
+      { ...opts, nestedObjectsLimit: 3 },
+    );
+    expect(() => m.parseDocument('1', bytes({ a: [{}, {}], b: {} }))).not.toThrow();
+    const e = thrown(() => m.parseDocument('1', bytes({ a: [{}, {}], b: { c: {} } })));
+    expect(e.type).toBe('document_parsing_exception');
+    expect(e.reason).toBe(
+      '[1:23] failed to parse: The number of nested documents has exceeded the allowed limit of [3]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.',
+    );
+  });
+});

@@ -93,6 +93,15 @@ function countNew(ctx: Ctx, n: number): void {
   }
 }
 
+/** DocumentParser: one document holds at most `index.mapping.nested_objects.limit` nested objects. */
+function countNested(ctx: Ctx): void {
+  const limit = ctx.m.nestedObjectsLimit;
+  if (++ctx.nestedObjects > limit) {
+    const reason = `The number of nested documents has exceeded the allowed limit of [${limit}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.`;
+    throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, illegalArgument(reason));
+  }
+}
+
 function newObject(obj: CObject, name: string, ctx: Ctx): CObject {
   const path = childPath(obj.path, name);
   if (objectDepth(path) > ctx.m.depthLimit) {
@@ -184,6 +193,7 @@ function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
       child = newObject(obj, name, ctx);
     }
     if (child.kind === 'object') {
+      if (child.nested) countNested(ctx);
       if (child.enabled) walkObject(value as Record<string, unknown>, child, ctx);
       return;
     }
@@ -298,6 +308,7 @@ export function parseDocumentWith(
     update: undefined,
     updateNodes: undefined,
     newFields: 0,
+    nestedObjects: 0,
   };
   if (m.root.enabled) walkObject(json, m.root, ctx);
   const doc: ParsedDocument = { id, source, fields: ctx.fields };

@@ -22,6 +22,7 @@ export interface DocumentParserMapping {
   fieldCount: number;
   totalFieldsLimit: number;
   depthLimit: number;
+  nestedObjectsLimit: number;
   dateDetection: boolean;
   numericDetection: boolean;
   dynamicDateFormats: readonly string[];
@@ -38,6 +39,8 @@ export interface Ctx {
   path: (string | number)[];
   depth: number;
   overlay: Map<string, CField | CObject> | undefined;
+  /** Objects parsed under nested mappings so far (index.mapping.nested_objects.limit). */
+  nestedObjects: number;
   update: Record<string, unknown> | undefined;
   updateNodes: Map<string, Record<string, unknown>> | undefined;
   newFields: number;

@@ -26,6 +26,10 @@ export interface IndexMappingOptions {
   depthLimit?: number;
   /** index.mapping.nested_fields.limit (default 50). */
   nestedFieldsLimit?: number;
+  /** index.mapping.field_name_length.limit (default: none). */
+  fieldNameLengthLimit?: number;
+  /** index.mapping.nested_objects.limit (default 10000). */
+  nestedObjectsLimit?: number;
   /** index.mapping.coerce (default true). */
   coerce?: boolean;
   /** index.mapping.ignore_malformed (default false). */
@@ -48,6 +52,8 @@ function limitsOf(opts: IndexMappingOptions): MappingLimits {
     totalFields: opts.totalFieldsLimit ?? DEFAULT_LIMITS.totalFields,
     depth: opts.depthLimit ?? DEFAULT_LIMITS.depth,
     nestedFields: opts.nestedFieldsLimit ?? DEFAULT_LIMITS.nestedFields,
+    fieldNameLength: opts.fieldNameLengthLimit ?? DEFAULT_LIMITS.fieldNameLength,
+    nestedObjects: opts.nestedObjectsLimit ?? DEFAULT_LIMITS.nestedObjects,
   };
 }
 
@@ -79,6 +85,7 @@ export class ShoalIndexMapping implements IndexMapping {
       fieldCount: countFields(root.object),
       totalFieldsLimit: limits.totalFields,
       depthLimit: limits.depth,
+      nestedObjectsLimit: limits.nestedObjects,
       dateDetection: root.dateDetection ?? opts.dateDetection ?? true,
       numericDetection: root.numericDetection ?? false,
       dynamicDateFormats: root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS,
@@ -171,6 +178,19 @@ export function createIndexMapping(
   const root = parseWrapped(json);
   checkLimits(root, limitsOf(opts));
   return new ShoalIndexMapping(root, opts);
+}
+
+/**
+ * A mapping the cluster has already accepted, rebuilt (a restart, a shard opening, new
+ * `index.mapping.*` settings): its limits are not checked again, as Elasticsearch's
+ * MAPPING_RECOVERY merges skip them, so a limit lowered below the mapping's size only stops the
+ * next new field.
+ */
+export function restoreIndexMapping(
+  json: Record<string, unknown> | undefined,
+  opts: IndexMappingOptions,
+): ShoalIndexMapping {
+  return new ShoalIndexMapping(parseWrapped(json), opts);
 }
 
 /** Validates a `mappings` body without keeping it (create-index request validation). */

@@ -1,6 +1,7 @@
 /**
- * Mapping size limits (index.mapping.total_fields.limit, .depth.limit, .nested_fields.limit).
- * Fields counted: every leaf, multi-field and object below the root, as Elasticsearch does.
+ * Mapping size limits (index.mapping.total_fields.limit, .depth.limit, .nested_fields.limit,
+ * .field_name_length.limit), checked in MappingLookup.checkLimits's order. Fields counted: every
+ * leaf, multi-field and object below the root, as Elasticsearch does.
  */
 import { illegalArgument } from '@shoal/protocol';
 import type { FieldNode, ObjectNode, RootNode } from './nodes.ts';
@@ -9,9 +10,19 @@ export interface MappingLimits {
   totalFields: number;
   depth: number;
   nestedFields: number;
+  /** The longest leaf name of a field or object (no limit by default). */
+  fieldNameLength: number;
+  /** Nested objects one document may hold, across all nested fields. */
+  nestedObjects: number;
 }
 
-export const DEFAULT_LIMITS: MappingLimits = { totalFields: 1000, depth: 20, nestedFields: 50 };
+export const DEFAULT_LIMITS: MappingLimits = {
+  totalFields: 1000,
+  depth: 20,
+  nestedFields: 50,
+  fieldNameLength: Number.POSITIVE_INFINITY,
+  nestedObjects: 10000,
+};
 
 export function countLeaf(f: FieldNode): number {
   let n = 1;
@@ -26,8 +37,9 @@ export function countFields(o: ObjectNode): number {
   return n;
 }
 
+/** MappingLookup.checkObjectDepthLimit: the root is level 1, so an object at the root is at 2. */
 export function objectDepth(path: string): number {
-  let depth = 1;
+  let depth = 2;
   for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 46) depth++;
   return depth;
 }
@@ -55,7 +67,27 @@ export function checkLimits(root: RootNode, limits: MappingLimits): void {
     }
     if (o.kind === 'nested') nested++;
   });
+  if (Number.isFinite(limits.fieldNameLength)) checkNameLengths(root.object, limits.fieldNameLength);
   if (nested > limits.nestedFields) {
     throw illegalArgument(`Limit of nested fields [${limits.nestedFields}] has been exceeded`);
+  }
+}
+
+/** MappingLookup.checkFieldNameLengthLimit: every object and field (multi-fields too) by leaf name. */
+function checkNameLengths(o: ObjectNode, limit: number): void {
+  const check = (name: string) => {
+    if (name.length > limit)
+      throw illegalArgument(`Field name [${name}] is longer than the limit of [${limit}] characters`);
+  };
+  const leaf = (f: FieldNode) => {
+    check(f.name);
+    for (const sub of f.fields.values()) leaf(sub);
+  };
+  for (const child of o.children.values()) {
+    if (child.kind === 'field') leaf(child);
+    else {
+      check(child.name);
+      checkNameLengths(child, limit);
+    }
   }
 }

@@ -257,10 +257,30 @@ describe('mapping errors', () => {
       thrown(() =>
         createIndexMapping(
           { properties: { 'a.b.c': { type: 'keyword' } } },
-          { indexName: 'x', depthLimit: 1 },
+          { indexName: 'x', depthLimit: 2 },
         ),
       ).reason,
-    ).toBe('Limit of mapping depth [1] has been exceeded due to object field [a.b]');
+    ).toBe('Limit of mapping depth [2] has been exceeded due to object field [a.b]');
+    // The root is level 1: a root-level object is at depth 2 (MappingLookup.checkObjectDepthLimit).
+    expect(
+      thrown(() =>
+        createIndexMapping(
+          { properties: { a: { properties: { b: { type: 'keyword' } } } } },
+          {
+            indexName: 'x',
+            depthLimit: 1,
+          },
+        ),
+      ).reason,
+    ).toBe('Limit of mapping depth [1] has been exceeded due to object field [a]');
+    expect(
+      thrown(() =>
+        createIndexMapping(
+          { properties: { o: { properties: { long_name: { type: 'keyword' } } } } },
+          { indexName: 'x', fieldNameLengthLimit: 5 },
+        ),
+      ).reason,
+    ).toBe('Field name [long_name] is longer than the limit of [5] characters');
     expect(
       thrown(() =>
         createIndexMapping(

@@ -5,7 +5,7 @@
  * Non-text fields get a term query on the whole value (`lenient` turns bad values into no
  * match). Tokens at the same position (synonyms) are OR-ed.
  */
-import { isShoalError, type JsonScalar, queryShardException } from '@shoal/protocol';
+import { type FieldBoost, isShoalError, type JsonScalar, queryShardException } from '@shoal/protocol';
 import { getAnalyzer } from '../analysis/index.ts';
 import type { Analyzer, ResolvedField } from '../contract.ts';
 import { compareTerms, lowerBound } from '../index/term-order.ts';
@@ -217,6 +217,24 @@ export function phraseField(
   return new PhraseWeight(field.path, positions, opts.slop, new Bm25Scorer(boost, idfSum, stats));
 }
 
+/** What a query that names no field searches: the index's default fields. */
+export const INDEX_DEFAULT_FIELDS: readonly FieldBoost[] = [{ field: '*', boost: 1, indexDefault: true }];
+
+/**
+ * The fields with the index's `index.query.default_field` in place of the `*` a query fell back
+ * to (QueryParserHelper.parseFieldsAndWeights over the setting; boosts multiply).
+ */
+function withIndexDefaults(env: CompileEnv, fields: readonly FieldBoost[]): readonly FieldBoost[] {
+  const defaults = env.limits?.defaultFields;
+  if (!defaults || !fields.some((fb) => fb.indexDefault)) return fields;
+  const out: FieldBoost[] = [];
+  for (const fb of fields) {
+    if (!fb.indexDefault) out.push(fb);
+    else for (const d of defaults) out.push({ field: d.field, boost: Math.fround(d.boost * fb.boost) });
+  }
+  return out;
+}
+
 export interface ResolvedFieldBoost {
   field: ResolvedField;
   boost: number;
@@ -228,11 +246,11 @@ export interface ResolvedFieldBoost {
  */
 export function resolveFields(
   env: CompileEnv,
-  fields: readonly { field: string; boost: number }[],
+  given: readonly FieldBoost[],
 ): { fields: ResolvedFieldBoost[]; lenient: boolean } {
   const out = new Map<string, ResolvedFieldBoost>();
   let lenient = false;
-  for (const fb of fields) {
+  for (const fb of withIndexDefaults(env, given)) {
     if (fb.field === '*' || fb.field === '*.*') {
       // QueryParserHelper.resolveMappingFields: every field with some text search (numbers,
       // dates, ips and booleans too; not geo points), the query made lenient.

@@ -15,6 +15,7 @@ import {
   analyseGroups,
   combineClauses,
   fuzzyOptions,
+  INDEX_DEFAULT_FIELDS,
   lenientQuery,
   type MatchOptions,
   matchField,
@@ -33,8 +34,8 @@ type MultiMatch = Extract<QueryNode, { type: 'multi_match' }>;
 const f = Math.fround;
 
 export function multiMatch(env: CompileEnv, node: MultiMatch, boost: number): Weight {
-  // No fields: index.query.default_field, `*`.
-  const resolved = resolveFields(env, node.fields.length > 0 ? node.fields : [{ field: '*', boost: 1 }]);
+  // No fields: index.query.default_field.
+  const resolved = resolveFields(env, node.fields.length > 0 ? node.fields : INDEX_DEFAULT_FIELDS);
   const lenient = node.lenient || resolved.lenient;
   const fields = resolved.fields;
   if (fields.length === 0) return NONE;

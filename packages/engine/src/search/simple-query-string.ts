@@ -13,6 +13,7 @@ import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import {
+  INDEX_DEFAULT_FIELDS,
   lenientQuery,
   matchField,
   NONE,
@@ -249,7 +250,7 @@ function buildTree<T>(s: State<T>, branch: T, defaultOp: Occur, leaves: SqsLeave
 }
 
 export function simpleQueryString(env: CompileEnv, node: Sqs, boost: number): Weight {
-  const resolved = resolveFields(env, node.fields.length > 0 ? node.fields : [{ field: '*', boost: 1 }]);
+  const resolved = resolveFields(env, node.fields.length > 0 ? node.fields : INDEX_DEFAULT_FIELDS);
   const lenient = node.lenient || resolved.lenient;
   const fields = resolved.fields;
   const op = node.defaultOperator;

@@ -35,6 +35,9 @@ export function topLevelFields(mapping: IndexMapping): IndexMapping {
     merge: (update) => mapping.merge(update),
     parseDocument: (id, source, routing) => mapping.parseDocument(id, source, routing),
     isNested: (path) => mapping.isNested(path),
+    get routingRequired() {
+      return mapping.routingRequired;
+    },
     isObject: (path) => mapping.isObject(path) && !mapping.isNested(path) && !hidden(path),
     field: (path): ResolvedField | undefined => (hidden(path) ? undefined : mapping.field(path)),
     fieldsMatching: (pattern) => mapping.fieldsMatching(pattern).filter((f) => !hidden(f.path)),

@@ -139,6 +139,22 @@ export function notImplemented(what: string): ShoalError {
   return new ShoalError('unsupported_operation_exception', `${what} is not implemented in Shoal`, 501);
 }
 
+/**
+ * ClusterBlockException: `index [x] blocked by: [FORBIDDEN/8/index write (api)];`. The status
+ * is the blocks' (403), or 429 when every block is a retryable one.
+ */
+export function clusterBlock(reason: string, status: number): ShoalError {
+  return new ShoalError('cluster_block_exception', reason, status);
+}
+
+/** RoutingMissingException: a document of an index whose mapping requires `_routing` came without one. */
+export function routingMissing(index: string, id: string): ShoalError {
+  return new ShoalError('routing_missing_exception', `routing is required for [${index}]/[${id}]`, 400, {
+    index_uuid: '_na_',
+    index,
+  });
+}
+
 /** SettingsException (400): malformed settings as a whole, as opposed to one bad value (IAE). */
 export function settingsException(reason: string, causedBy?: ShoalError): ShoalError {
   return new ShoalError('settings_exception', reason, 400, {}, causedBy);

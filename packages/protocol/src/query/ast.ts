@@ -11,6 +11,12 @@ export type JsonScalar = string | number | bigint | boolean | null;
 export interface FieldBoost {
   field: string;
   boost: number;
+  /**
+   * Set on the `*` a query falls back to when it names no field: the shard reads it as the
+   * index's `index.query.default_field` (every field unless the index says otherwise), where an
+   * explicit `*` always means every field.
+   */
+  indexDefault?: true;
 }
 
 export type QueryNode =

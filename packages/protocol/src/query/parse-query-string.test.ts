@@ -20,7 +20,7 @@ function err(fn: () => unknown): string[] {
 
 const all = (query: string, extra: Partial<QueryNode> = {}) => ({
   type: 'multi_match',
-  fields: [{ field: '*', boost: 1 }],
+  fields: [{ field: '*', boost: 1, indexDefault: true }],
   query,
   matchType: 'best_fields',
   operator: 'or',
@@ -207,7 +207,7 @@ describe('parseQueryString: syntax errors', () => {
     });
     expect(parseQueryString('/ab.*/')).toMatchObject({
       type: 'per_field',
-      fields: [{ field: '*', boost: 1 }],
+      fields: [{ field: '*', boost: 1, indexDefault: true }],
       template: { type: 'regexp', value: 'ab.*' },
       lenient: true,
     });

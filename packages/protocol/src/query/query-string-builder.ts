@@ -79,7 +79,13 @@ export class QueryStringBuilder {
     const df = opts.defaultField;
     const fields = opts.fields ?? [];
     this.defaultField = fields.length > 0 || df === undefined || df === '*' ? null : df;
-    this.fields = fields.length > 0 ? fields : [{ field: '*', boost: 1 }];
+    // No field at all: the index's `index.query.default_field`; `df=*` is every field.
+    this.fields =
+      fields.length > 0
+        ? fields
+        : df === undefined
+          ? [{ field: '*', boost: 1, indexDefault: true }]
+          : [{ field: '*', boost: 1 }];
     this.analyzer = opts.analyzer;
     this.lenient = opts.lenient ?? (this.defaultField === null && this.fields.some((f) => f.field === '*'));
     this.type = opts.type ?? 'best_fields';

@@ -31,7 +31,7 @@ const match = (field: string, query: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 const multi = (
-  fields: { field: string; boost: number }[],
+  fields: { field: string; boost: number; indexDefault?: true }[],
   query: string,
   extra: Record<string, unknown> = {},
 ) => ({
@@ -63,7 +63,9 @@ describe('query_string: what the text becomes', () => {
       bool({ must: [match('title', 'quick'), match('title', 'fox', { fuzziness: 'AUTO' })] }),
     );
     // No default field: every field, leniently, as index.query.default_field `*`.
-    expect(qs({ query: 'fox' })).toEqual(multi([{ field: '*', boost: 1 }], 'fox', { lenient: true }));
+    expect(qs({ query: 'fox' })).toEqual(
+      multi([{ field: '*', boost: 1, indexDefault: true }], 'fox', { lenient: true }),
+    );
     expect(qs({ query: 'fox', default_field: '*' })).toEqual(
       multi([{ field: '*', boost: 1 }], 'fox', { lenient: true }),
     );
@@ -192,7 +194,7 @@ describe('query_string: what the text becomes', () => {
     // A pattern (the default `*` too) is resolved by the shard, leniently for `*`.
     expect(qs({ query: 'qui*' })).toEqual({
       type: 'per_field',
-      fields: [{ field: '*', boost: 1 }],
+      fields: [{ field: '*', boost: 1, indexDefault: true }],
       template: prefix,
       tieBreaker: 0,
       lenient: true,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRoutingNumShards, shardForRouting } from './shard-routing.ts';
+import {
+  defaultRoutingNumShards,
+  documentShard,
+  routingSearchShards,
+  shardForRouting,
+} from './shard-routing.ts';
 
 describe('defaultRoutingNumShards', () => {
   it('matches calculateNumRoutingShards', () => {
@@ -38,5 +43,31 @@ describe('shardForRouting', () => {
     expect(s).toBeGreaterThanOrEqual(0);
     expect(s).toBeLessThan(3);
     expect(s).toBe(Math.trunc(((((0xd7c31989 | 0) % 768) + 768) % 768) / 256));
+  });
+});
+
+describe('partitioned routing (index.routing_partition_size)', () => {
+  const table = { numberOfShards: 6, routingNumShards: 6, partitionSize: 3 };
+
+  it('puts each document in the run of shards its routing value picks', () => {
+    const run = routingSearchShards(table, 'tenant');
+    expect(run).toHaveLength(3);
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const shard = documentShard(table, `doc-${i}`, 'tenant');
+      expect(run).toContain(shard);
+      seen.add(shard);
+    }
+    expect(seen.size).toBe(3);
+  });
+
+  it('is plain routing with a partition of one, and needs a routing value otherwise', () => {
+    const plain = { ...table, partitionSize: 1 };
+    expect(documentShard(plain, 'x', 'r')).toBe(shardForRouting('r', 6, 6));
+    expect(documentShard(plain, 'x', undefined)).toBe(shardForRouting('x', 6, 6));
+    expect(routingSearchShards(plain, 'r')).toEqual([shardForRouting('r', 6, 6)]);
+    expect(() => documentShard(table, 'x', undefined)).toThrow(
+      'A routing value is required for gets from a partitioned index',
+    );
   });
 });

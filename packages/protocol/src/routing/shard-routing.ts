@@ -3,6 +3,7 @@
  * shard = floorMod(hash(routing), routing_num_shards) / (routing_num_shards / number_of_shards),
  * where routing is `_routing` if given, else `_id`.
  */
+import { illegalArgument } from '../errors/catalogue.ts';
 import { murmur3x86_32 } from './murmur3.ts';
 
 /**
@@ -34,6 +35,39 @@ export function defaultRoutingNumShards(numShards: number): number {
 export function shardForRouting(routing: string, numShards: number, routingNumShards: number): number {
   const routingFactor = Math.trunc(routingNumShards / numShards);
   return Math.trunc(floorMod(routingHash(routing), routingNumShards) / routingFactor);
+}
+
+/** What routes a document of one index: its shard counts and `index.routing_partition_size`. */
+export interface IndexRoutingTable {
+  numberOfShards: number;
+  routingNumShards: number;
+  partitionSize: number;
+}
+
+function hashToShard(hash: number, r: IndexRoutingTable): number {
+  const routingFactor = Math.trunc(r.routingNumShards / r.numberOfShards);
+  return Math.trunc(floorMod(hash, r.routingNumShards) / routingFactor);
+}
+
+/**
+ * IndexRouting.shardId: the shard of a document. In a partitioned index the routing value
+ * picks a run of `partitionSize` shards and the `_id` one shard in it (Java int arithmetic).
+ */
+export function documentShard(r: IndexRoutingTable, id: string, routing: string | undefined): number {
+  if (r.partitionSize === 1) return hashToShard(routingHash(routing ?? id), r);
+  if (routing === undefined)
+    throw illegalArgument('A routing value is required for gets from a partitioned index');
+  const offset = floorMod(routingHash(id), r.partitionSize);
+  return hashToShard((routingHash(routing) + offset) | 0, r);
+}
+
+/** IndexRouting.collectSearchShards: the shards a search routing value reaches. */
+export function routingSearchShards(r: IndexRoutingTable, routing: string): number[] {
+  const hash = routingHash(routing);
+  if (r.partitionSize === 1) return [hashToShard(hash, r)];
+  const out: number[] = [];
+  for (let i = 0; i < r.partitionSize; i++) out.push(hashToShard((hash + i) | 0, r));
+  return out;
 }
 
 function floorMod(x: number, m: number): number {

@@ -96,6 +96,7 @@ export function parseSearchRequest(
   if (s.docValueFields !== undefined && s.docValueFields.length > 0) req.docValueFields = s.docValueFields;
   if (s.storedFields !== undefined) req.storedFields = s.storedFields;
   if (s.ignoredKeys.length > 0) req.ignoredKeys = s.ignoredKeys;
+  if (s.scriptFieldsCount !== undefined) req.scriptFieldsCount = s.scriptFieldsCount;
   if (paramAsBoolean(params, 'typed_keys')) req.typedKeys = true;
   return req;
 }

@@ -68,6 +68,8 @@ export interface SearchSource {
   storedFields?: StoredFieldsSpec;
   highlight?: HighlightSpec;
   ignoredKeys: string[];
+  /** How many `script_fields` the body names (checked against `index.max_script_fields`). */
+  scriptFieldsCount?: number;
   warnings: string[];
 }
 
@@ -220,6 +222,7 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
     default:
       ctx.path.pop();
       if (!IGNORED_OBJECT_KEYS.has(key)) throw unknownKey(ctx, key, v);
+      if (key === 'script_fields') s.scriptFieldsCount = Object.keys(v).length;
       s.ignoredKeys.push(key);
       return;
   }

@@ -75,4 +75,6 @@ export interface SearchRequest {
    * `runtime_mappings`): the coordinator refuses each with a 501 naming it (unsupported.ts).
    */
   ignoredKeys?: string[];
+  /** The number of `script_fields` asked for (SearchService checks `index.max_script_fields`). */
+  scriptFieldsCount?: number;
 }

@@ -10,6 +10,7 @@ import {
   defaultValue,
   parseBytesSetting,
   parseIntSetting,
+  parseLongSetting,
   parseTimeSetting,
   type Setting,
   type SettingValue,
@@ -33,6 +34,11 @@ function text(flat: Readonly<FlatSettings>, key: string): string {
 
 export function getInt(flat: Readonly<FlatSettings>, key: string): number {
   return parseIntSetting(key, text(flat, key));
+}
+
+/** A long setting as a number (limits beyond 2^53 are as good as unlimited). */
+export function getLong(flat: Readonly<FlatSettings>, key: string): number {
+  return Number(parseLongSetting(key, text(flat, key)));
 }
 
 export function getBool(flat: Readonly<FlatSettings>, key: string): boolean {

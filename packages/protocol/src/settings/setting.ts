@@ -10,7 +10,7 @@
 import { illegalArgument, numberFormat } from '../errors/catalogue.ts';
 import { isShoalError } from '../errors/shoal-error.ts';
 import { parseByteSize } from '../values/byte-size.ts';
-import { javaInt, parseBooleanStrict } from '../values/params.ts';
+import { javaInt, javaLong, parseBooleanStrict } from '../values/params.ts';
 import { formatTimeValue, parseTimeValue } from '../values/time-value.ts';
 
 /**
@@ -19,14 +19,21 @@ import { formatTimeValue, parseTimeValue } from '../values/time-value.ts';
  */
 export type SettingScope = 'index' | 'cluster' | 'node';
 
+/**
+ * Bounds are written as Elasticsearch prints them in its messages: `minText` is the bound's
+ * TimeValue/ByteSizeValue string rep (`100ms`, `56b`), which depends on the unit the bound
+ * was declared in, so it is given where the computed form would differ.
+ */
 export type SettingType =
   | { kind: 'int'; min?: number; max?: number }
+  | { kind: 'long'; min?: number }
+  | { kind: 'double'; min?: number; max?: number }
   | { kind: 'bool' }
-  | { kind: 'time'; minMs?: number }
+  | { kind: 'time'; minMs?: number; minText?: string; maxMs?: number; maxText?: string }
   | { kind: 'bytes'; min?: number; minText?: string }
   | { kind: 'enum'; values: readonly string[]; invalid: (value: string) => string }
   | { kind: 'string'; validate?: (value: string, key: string) => void }
-  | { kind: 'list' };
+  | { kind: 'list'; element?: (value: string, key: string) => void };
 
 export type SettingValue = string | string[];
 
@@ -44,13 +51,23 @@ export interface Setting {
   private?: boolean;
   /** Shown in the `Warning` header when the setting is used (deprecationMessage builds the text). */
   deprecated?: boolean;
+  /**
+   * A value whose feature Shoal lacks and cannot pretend to have (`index.mode: time_series`):
+   * returns what is missing, and the value is refused with a 501 naming it.
+   */
+  unsupported?: (value: string) => string | undefined;
 }
 
-/** A family of settings under a prefix whose members are free-form (`index.analysis.`). */
+/**
+ * A family of settings under a prefix (Elasticsearch's group and prefix-key affix settings):
+ * `index.analysis.` (free-form), `index.routing.allocation.include.` (one list setting per
+ * node attribute). `validate` checks one member's value, knowing its whole key.
+ */
 export interface SettingGroup {
   prefix: string;
   scope: SettingScope;
   dynamic: boolean;
+  validate?: (key: string, value: SettingValue) => void;
 }
 
 /**
@@ -68,17 +85,26 @@ export function defaultValue(setting: Setting, flat: Readonly<Record<string, Set
 /** Checks a stored value against its declaration (Setting.get), throwing Elasticsearch's error. */
 export function checkSettingValue(setting: Setting, value: SettingValue): void {
   const t = setting.type;
-  if (t.kind === 'list') return;
+  if (t.kind === 'list') {
+    if (t.element) for (const v of listValues(value)) t.element(v, setting.key);
+    return;
+  }
   const s = Array.isArray(value) ? value.join(',') : value;
   switch (t.kind) {
     case 'int':
       parseIntSetting(setting.key, s, t.min, t.max);
       return;
+    case 'long':
+      parseLongSetting(setting.key, s, t.min);
+      return;
+    case 'double':
+      parseDoubleSetting(setting.key, s, t.min, t.max);
+      return;
     case 'bool':
       parseBooleanStrict(s);
       return;
     case 'time':
-      parseTimeSetting(setting.key, s, t.minMs);
+      parseTimeSetting(setting.key, s, t.minMs, t);
       return;
     case 'bytes':
       parseBytesSetting(setting.key, s, t.min, t.minText);
@@ -104,12 +130,65 @@ export function parseIntSetting(key: string, s: string, min?: number, max?: numb
   return v;
 }
 
-/** Setting.parseTimeValue with a lower bound, in milliseconds. */
-export function parseTimeSetting(key: string, s: string, minMs?: number): number {
+/** A list setting's values: a single string is a comma-separated list, as Settings.getAsList reads it. */
+export function listValues(value: SettingValue): string[] {
+  return Array.isArray(value) ? value : value.split(',').map((v) => v.trim());
+}
+
+/** Setting.parseLong: `Failed to parse value [-1] for setting [index.mapping.depth.limit] must be >= 1`. */
+export function parseLongSetting(key: string, s: string, min?: number): bigint {
+  const v = javaLong(s);
+  if (v === undefined)
+    throw illegalArgument(`Failed to parse value [${s}] for setting [${key}]`, numberFormat(s));
+  if (min !== undefined && v < BigInt(min))
+    throw illegalArgument(`Failed to parse value [${s}] for setting [${key}] must be >= ${min}`);
+  return v;
+}
+
+/** Java's Double.parseDouble grammar (decimal and exponent forms, `NaN`, `Infinity`). */
+const JAVA_DOUBLE = /^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?)$/;
+
+/** A Java double as Double.toString writes a bound: `2.0`, `0.5`. */
+function javaDoubleText(n: number): string {
+  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+}
+
+/** Setting.doubleSetting's parser: `Failed to parse value [1] for setting [x] must be >= 2.0`. */
+export function parseDoubleSetting(key: string, s: string, min?: number, max?: number): number {
+  const text = s.trim();
+  if (!JAVA_DOUBLE.test(text))
+    throw illegalArgument(`Failed to parse value [${s}] for setting [${key}]`, numberFormat(s));
+  const v = Number(text.replace(/[fFdD]$/, ''));
+  if (min !== undefined && v < min)
+    throw illegalArgument(
+      `Failed to parse value [${s}] for setting [${key}] must be >= ${javaDoubleText(min)}`,
+    );
+  if (max !== undefined && v > max)
+    throw illegalArgument(
+      `Failed to parse value [${s}] for setting [${key}] must be <= ${javaDoubleText(max)}`,
+    );
+  return v;
+}
+
+/**
+ * Setting.timeSetting with bounds, in milliseconds (minTimeValueParser):
+ * `failed to parse value [10ms] for setting [index.translog.sync_interval], must be >= [100ms]`.
+ */
+export function parseTimeSetting(
+  key: string,
+  s: string,
+  minMs?: number,
+  bounds: { minText?: string; maxMs?: number; maxText?: string } = {},
+): number {
   const ms = parseTimeValue(s, key);
   if (minMs !== undefined && ms < minMs) {
     throw illegalArgument(
-      `Failed to parse value [${s}] for setting [${key}] must be >= ${formatTimeValue(minMs)}`,
+      `failed to parse value [${s}] for setting [${key}], must be >= [${bounds.minText ?? formatTimeValue(minMs)}]`,
+    );
+  }
+  if (bounds.maxMs !== undefined && ms > bounds.maxMs) {
+    throw illegalArgument(
+      `failed to parse value [${s}] for setting [${key}], must be <= [${bounds.maxText ?? formatTimeValue(bounds.maxMs)}]`,
     );
   }
   return ms;

@@ -64,7 +64,7 @@ describe('validateSettings', () => {
       'failed to parse setting [index.refresh_interval] with value [5] as a time value: unit is missing or unrecognized',
     );
     expect(reason({ 'index.translog.sync_interval': '10ms' })).toBe(
-      'Failed to parse value [10ms] for setting [index.translog.sync_interval] must be >= 100ms',
+      'failed to parse value [10ms] for setting [index.translog.sync_interval], must be >= [100ms]',
     );
     expect(reason({ 'index.translog.durability': 'sometimes' })).toBe(
       'No enum constant org.elasticsearch.index.translog.Translog.Durability.SOMETIMES',
@@ -143,5 +143,135 @@ describe('clusterUpdateCheck', () => {
     expect(reason({ 'cluster.routing.allocation.enable': 'some' })).toBe(
       'Illegal allocation.enable value [some]',
     );
+  });
+});
+
+describe('the index settings of Elasticsearch 8', () => {
+  const reason = (s: Record<string, string | string[]>) => failure(() => validateSettings(s, 'index')).reason;
+
+  it('accepts what real clients and templates send', () => {
+    const warnings = validateSettings(
+      normalizeSettings(
+        {
+          codec: 'best_compression',
+          routing_partition_size: 1,
+          'soft_deletes.retention_lease.period': '6h',
+          load_fixed_bitset_filters_eagerly: false,
+          'shard.check_on_startup': 'checksum',
+          'search.idle.after': '60s',
+          max_refresh_listeners: 10,
+          'analyze.max_token_count': 500,
+          default_pipeline: '_none',
+          gc_deletes: '30s',
+          lifecycle: { name: 'logs', rollover_alias: 'logs', indexing_complete: true, origination_date: 1 },
+          priority: 100,
+          routing: {
+            allocation: {
+              include: { _name: 'node-1', _ip: '10.0.*' },
+              total_shards_per_node: 2,
+              enable: 'primaries',
+            },
+            rebalance: { enable: 'none' },
+          },
+          'unassigned.node_left.delayed_timeout': '5m',
+          translog: { flush_threshold_age: '10m', generation_threshold_size: '1mb' },
+          merge: {
+            policy: { segments_per_tier: 5, max_merged_segment: '1gb', deletes_pct_allowed: 30 },
+            scheduler: { max_thread_count: 1 },
+          },
+          query_string: { lenient: true },
+          mapping: { total_fields: { limit: 2000 }, depth: { limit: 5 }, nested_objects: { limit: 100 } },
+          blocks: { read_only_allow_delete: false },
+          store: { type: 'mmapfs', preload: ['nvd', 'dvd'] },
+          'search.slowlog.threshold.query.warn': '10s',
+          'indexing.slowlog.threshold.index.info': '-1',
+          'requests.cache.enable': false,
+          'write.wait_for_active_shards': 'all',
+          mode: 'standard',
+          sort: {
+            field: ['a', 'b'],
+            order: ['asc', 'desc'],
+            missing: ['_last', '_first'],
+            mode: ['min', 'max'],
+          },
+          max_ngram_diff: 3,
+          max_shingle_diff: 5,
+          max_script_fields: 10,
+          similarity: { my: { type: 'BM25', b: 0.5 } },
+        },
+        'index',
+      ),
+      'index',
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('gives Elasticsearch value errors for the new kinds', () => {
+    expect(reason({ 'index.mapping.depth.limit': '0' })).toBe(
+      'Failed to parse value [0] for setting [index.mapping.depth.limit] must be >= 1',
+    );
+    expect(reason({ 'index.merge.policy.segments_per_tier': '1' })).toBe(
+      'Failed to parse value [1] for setting [index.merge.policy.segments_per_tier] must be >= 2.0',
+    );
+    expect(reason({ 'index.merge.policy.deletes_pct_allowed': '60' })).toBe(
+      'Failed to parse value [60] for setting [index.merge.policy.deletes_pct_allowed] must be <= 50.0',
+    );
+    expect(reason({ 'index.translog.flush_threshold_age': '2h' })).toBe(
+      'failed to parse value [2h] for setting [index.translog.flush_threshold_age], must be <= [1h]',
+    );
+    expect(reason({ 'index.translog.flush_threshold_size': '10b' })).toBe(
+      'failed to parse value [10b] for setting [index.translog.flush_threshold_size], must be >= [56b]',
+    );
+    expect(reason({ 'index.write.wait_for_active_shards': 'most' })).toBe(
+      'cannot parse ActiveShardCount[most]',
+    );
+    expect(reason({ 'index.routing.allocation.enable': 'some' })).toBe(
+      'Illegal allocation.enable value [some]',
+    );
+    expect(reason({ 'index.shard.check_on_startup': 'fix' })).toBe(
+      'unknown value for [index.shard.check_on_startup] must be one of [true, false, checksum] but was: fix',
+    );
+    expect(reason({ 'index.sort.order': ['up'] })).toBe('Illegal sort order:up');
+    expect(reason({ 'index.sort.mode': ['avg'] })).toBe(
+      'Illegal index sort mode:[AVG], must be one of [MAX, MIN]',
+    );
+    expect(reason({ 'index.sort.missing': ['last'] })).toBe(
+      'Illegal missing value:[last], must be one of [_last, _first]',
+    );
+    expect(reason({ 'index.routing.allocation.require._ip': 'nohost' })).toBe(
+      'invalid IP address [nohost] for [_ip]',
+    );
+    expect(reason({ 'index.similarity.BM25.type': 'BM25' })).toBe(
+      'illegal value for [index.similarity.BM25] cannot redefine built-in similarity',
+    );
+    expect(reason({ 'index.routing.allocation.include._tier_preference': 'data_lukewarm' })).toBe(
+      'invalid tier names found in [data_lukewarm] allowed values are [data_content, data_hot, data_warm, data_cold, data_frozen]',
+    );
+    expect(reason({ 'index.routing_path': ['host'] })).toBe(
+      '[index.routing_path] requires [index.mode=time_series]',
+    );
+  });
+
+  it('answers 501 for index modes Shoal lacks, and warns of deprecated settings', () => {
+    const mode = failure(() => validateSettings({ 'index.mode': 'time_series' }, 'index'));
+    expect(mode.status).toBe(501);
+    expect(mode.reason).toBe('[index.mode=time_series] indices is not implemented in Shoal');
+    expect(validateSettings({ 'index.data_path': '/tmp' }, 'index')).toEqual([
+      '[index.data_path] setting was deprecated and will be removed in a future release! See the breaking changes documentation for the next major version.',
+    ]);
+  });
+
+  it('lets a static setting change on an open index with reopen', () => {
+    const target = { open: true, index: 'i', uuid: 'u' };
+    expect(() => updatableCheck({ 'index.codec': 'best_compression' }, target)).toThrow(
+      "Can't update non dynamic settings [[index.codec]] for open indices [[i/u]]",
+    );
+    expect(() =>
+      updatableCheck({ 'index.codec': 'best_compression' }, target, { reopen: true }),
+    ).not.toThrow();
+    expect(() => updatableCheck({ 'index.number_of_shards': '2' }, target, { reopen: true })).toThrow(
+      'final index setting [index.number_of_shards], not updateable',
+    );
+    expect(() => updatableCheck({ 'index.blocks.*': null }, target)).not.toThrow();
   });
 });

@@ -4,9 +4,10 @@
  * Each function throws the first failure as 400 illegal_argument_exception and returns the
  * deprecation warnings the request must carry.
  */
-import { illegalArgument } from '../errors/catalogue.ts';
+import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import { didYouMean } from '../values/similarity.ts';
 import { formatTimeValue } from '../values/time-value.ts';
+import { TIME_SERIES_ONLY } from './index-settings-mapping.ts';
 import type { FlatSettings, SettingsUpdate } from './normalize.ts';
 import { findGroup, findSetting, suggestKeys } from './registry.ts';
 import {
@@ -38,7 +39,13 @@ export function validateSettings(
     const value = settings[key];
     const setting = findSetting(key);
     if (!setting || !inScope(setting, scope)) {
-      if (scope === 'index' && findGroup(key)) continue;
+      const group = scope === 'index' ? findGroup(key) : undefined;
+      if (group) {
+        if (value !== null && value !== undefined) group.validate?.(key, value);
+        continue;
+      }
+      // A wildcard only resets (`"index.blocks.*": null`), as AbstractScopedSettings allows.
+      if (key.endsWith('*') && value === null) continue;
       const hint = didYouMean(suggestKeys(key, scope));
       throw illegalArgument(
         `unknown setting [${key}]` +
@@ -49,12 +56,44 @@ export function validateSettings(
     if (setting.private) throw illegalArgument(`private index setting [${key}] can not be set explicitly`);
     if (value === null || value === undefined) continue;
     checkSettingValue(setting, value);
+    const missing = setting.unsupported?.(Array.isArray(value) ? value.join(',') : value);
+    if (missing !== undefined) throw notImplemented(missing);
     if (setting.deprecated) warnings.push(deprecationMessage(key));
   }
   const merged = mergeUpdate(current, settings);
-  if (scope === 'index') checkRoutingShards(merged);
-  else checkKeepAlives(merged);
+  if (scope === 'index') {
+    checkRoutingShards(merged);
+    checkTimeSeriesOnly(merged);
+  } else checkKeepAlives(merged);
   return warnings;
+}
+
+/**
+ * MetadataCreateIndexService's checks of a new index's settings: soft deletes cannot be turned
+ * off, and translog retention is deprecated (a warning). Returns the warnings.
+ */
+export function newIndexChecks(settings: FlatSettings): string[] {
+  if (settings['index.soft_deletes.enabled'] === 'false') {
+    throw illegalArgument(
+      'Creating indices with soft-deletes disabled is no longer supported. Please do not specify a value for setting [index.soft_deletes.enabled].',
+    );
+  }
+  if (
+    settings['index.translog.retention.age'] !== undefined ||
+    settings['index.translog.retention.size'] !== undefined
+  ) {
+    return [
+      'Translog retention settings [index.translog.retention.age] and [index.translog.retention.size] are deprecated and effectively ignored. They will be removed in a future version.',
+    ];
+  }
+  return [];
+}
+
+/** IndexMode.STANDARD refuses what only a time_series index may carry. */
+function checkTimeSeriesOnly(flat: FlatSettings): void {
+  for (const key of TIME_SERIES_ONLY) {
+    if (flat[key] !== undefined) throw illegalArgument(`[${key}] requires [index.mode=time_series]`);
+  }
 }
 
 /**
@@ -65,9 +104,11 @@ export function validateSettings(
 export function updatableCheck(
   changes: SettingsUpdate,
   target: { open: boolean; index: string; uuid: string },
+  opts: { reopen?: boolean } = {},
 ): void {
   const keys = Object.keys(changes);
-  if (target.open) {
+  // `?reopen=true` (8.12+): static settings change on an open index as if it were closed.
+  if (target.open && !opts.reopen) {
     const nonDynamic = keys.filter((k) => !isDynamic(k));
     if (nonDynamic.length > 0) {
       throw illegalArgument(
@@ -81,6 +122,7 @@ export function updatableCheck(
 }
 
 function isDynamic(key: string): boolean {
+  if (key.endsWith('*')) return true;
   const s = findSetting(key);
   if (s) return s.dynamic;
   return findGroup(key)?.dynamic ?? false;
