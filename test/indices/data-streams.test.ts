@@ -193,3 +193,110 @@ describe('data streams', () => {
     expect((await http(url, 'HEAD', `/.ds-logs-app-${today()}-000001`)).status).toBe(404);
   });
 });
+
+describe('a stream written for a while, with rollovers between writes', () => {
+  it('a PIT across three generations pages every document once; a sliced scroll over a wildcard equals the plain one', async () => {
+    let n = 0;
+    for (let gen = 0; gen < 3; gen++) {
+      await append(
+        'logs-long',
+        Array.from({ length: 25 }, () => ({
+          '@timestamp': new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
+          n: n++,
+        })),
+      );
+      if (gen < 2) expect((await http(url, 'POST', '/logs-long/_rollover')).json.rolled_over).toBe(true);
+    }
+    const stream = (await http(url, 'GET', '/_data_stream/logs-long')).json.data_streams[0];
+    expect(stream.indices).toHaveLength(3);
+    const pit = await http(url, 'POST', '/logs-long/_pit?keep_alive=1m');
+    // Writes after the PIT opened are not seen by it.
+    await append('logs-long', [{ '@timestamp': '2026-12-01T00:00:00Z', n: 999 }]);
+    const seen: number[] = [];
+    let after: unknown[] | undefined;
+    for (;;) {
+      const body: Json = {
+        pit: { id: pit.json.id, keep_alive: '1m' },
+        size: 7,
+        sort: [{ '@timestamp': 'asc' }],
+      };
+      if (after) body.search_after = after;
+      const page = await http(url, 'POST', '/_search', body);
+      const hits = page.json.hits.hits as { _source: { n: number }; sort: unknown[] }[];
+      if (hits.length === 0) break;
+      seen.push(...hits.map((h) => h._source.n));
+      after = hits[hits.length - 1]!.sort;
+    }
+    expect(seen).toEqual(Array.from({ length: 75 }, (_, i) => i));
+    await http(url, 'DELETE', '/_pit', { id: pit.json.id });
+
+    const plain = await walkScroll(url, '/logs-l*/_search', { size: 9, sort: ['_doc'] });
+    const sliced: string[] = [];
+    for (const id of [0, 1, 2]) {
+      sliced.push(
+        ...(await walkScroll(url, '/logs-l*/_search', { size: 9, slice: { id, max: 3 } })).hits.map(
+          (h) => h._id,
+        ),
+      );
+    }
+    expect(sliced.sort()).toEqual(plain.hits.map((h) => h._id).sort());
+    expect(plain.hits).toHaveLength(76);
+  });
+
+  it('deleting a stream deletes its backing indices and frees their contexts', async () => {
+    await http(url, 'POST', '/logs-long/_pit?keep_alive=5m');
+    const open = async () => {
+      const r = await http(url, 'GET', '/_nodes/stats/indices/search');
+      return Object.values(
+        r.json.nodes as Record<string, { indices: { search: { open_contexts: number } } }>,
+      )[0]!.indices.search.open_contexts;
+    };
+    expect(await open()).toBeGreaterThan(0);
+    const backing = (await http(url, 'GET', '/_data_stream/logs-long')).json.data_streams[0].indices.map(
+      (i: { index_name: string }) => i.index_name,
+    );
+    expect((await http(url, 'DELETE', '/_data_stream/logs-long')).status).toBe(200);
+    for (const b of backing) expect((await http(url, 'HEAD', `/${b}`)).status).toBe(404);
+    expect(await open()).toBe(0);
+  });
+
+  it('_modify moves backing indices; _migrate turns an alias into a stream', async () => {
+    await append('logs-mod', [{ '@timestamp': '2026-11-28T00:00:00Z', n: 1 }]);
+    await http(url, 'POST', '/logs-mod/_rollover');
+    const first = (await http(url, 'GET', '/_data_stream/logs-mod')).json.data_streams[0].indices[0]
+      .index_name;
+    const removed = await http(url, 'POST', '/_data_stream/_modify', {
+      actions: [{ remove_backing_index: { data_stream: 'logs-mod', index: first } }],
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await http(url, 'GET', '/logs-mod/_count')).json.count).toBe(0);
+    const back = await http(url, 'POST', '/_data_stream/_modify', {
+      actions: [{ add_backing_index: { data_stream: 'logs-mod', index: first } }],
+    });
+    expect(back.status, back.text).toBe(200);
+    expect((await http(url, 'GET', '/logs-mod/_count')).json.count).toBe(1);
+    const write = (await http(url, 'GET', '/_data_stream/logs-mod')).json.data_streams[0].indices.at(
+      -1,
+    ).index_name;
+    const noWrite = await http(url, 'POST', '/_data_stream/_modify', {
+      actions: [{ remove_backing_index: { data_stream: 'logs-mod', index: write } }],
+    });
+    expect(noWrite.status).toBe(400);
+
+    // The alias and its index exist before the data stream template that matches them.
+    await http(url, 'PUT', '/mig-000001', {
+      mappings: { properties: { '@timestamp': { type: 'date' } } },
+      aliases: { mig: { is_write_index: true } },
+    });
+    await http(url, 'PUT', '/mig-000001/_doc/1?refresh=true', { '@timestamp': '2026-11-28T00:00:00Z' });
+    await http(url, 'PUT', '/_index_template/mig', { index_patterns: ['mig*'], data_stream: {}, priority: 100 });
+    const migrated = await http(url, 'POST', '/_data_stream/_migrate/mig');
+    expect(migrated.status, migrated.text).toBe(200);
+    const got = (await http(url, 'GET', '/_data_stream/mig')).json.data_streams[0];
+    expect(got.indices.map((i: { index_name: string }) => i.index_name)).toEqual(['mig-000001']);
+    const w = await http(url, 'POST', '/mig/_doc?refresh=true', { '@timestamp': '2026-11-29T00:00:00Z' });
+    expect(w.json._index).toBe('mig-000001');
+    expect((await http(url, 'GET', '/mig/_count')).json.count).toBe(2);
+    expect((await http(url, 'GET', '/_ilm/policy')).status).toBe(501);
+  });
+});
