@@ -289,7 +289,11 @@ describe('a stream written for a while, with rollovers between writes', () => {
       aliases: { mig: { is_write_index: true } },
     });
     await http(url, 'PUT', '/mig-000001/_doc/1?refresh=true', { '@timestamp': '2026-11-28T00:00:00Z' });
-    await http(url, 'PUT', '/_index_template/mig', { index_patterns: ['mig*'], data_stream: {}, priority: 100 });
+    await http(url, 'PUT', '/_index_template/mig', {
+      index_patterns: ['mig*'],
+      data_stream: {},
+      priority: 100,
+    });
     const migrated = await http(url, 'POST', '/_data_stream/_migrate/mig');
     expect(migrated.status, migrated.text).toBe(200);
     const got = (await http(url, 'GET', '/_data_stream/mig')).json.data_streams[0];
