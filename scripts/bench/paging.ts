@@ -15,12 +15,16 @@
  *   beside the node); each figure is the median of its rounds, so a drift in this machine's
  *   speed hits both sides of a ratio alike.
  *
+ * - a PIT walk over a data stream of three backing indices, as a ratio to the same walk over
+ *   the same documents in one index (paging-streams.ts; target ≥ 0.8).
+ *
  * Every walk is checked: each export returns all 200,000 documents exactly once.
  * Results are printed and written to `.bench/paging-<timestamp>.json`.
  */
 import { join } from 'node:path';
 import { flights } from '../sample-data/index.ts';
 import { loadFlights } from './flights-load.ts';
+import { measureStreamWalk, STREAM_TARGET } from './paging-streams.ts';
 import { type BenchChild, repoRoot, startChild, startShoalNode } from './processes.ts';
 import { environment, fixed, int, medianRun, printTable, writeResults } from './report.ts';
 
@@ -254,6 +258,8 @@ export async function runPaging(): Promise<void> {
     console.log('_mget of every id …');
     const mget = await mgetAll(url);
 
+    const stream = await measureStreamWalk(url);
+
     console.log(
       `\npaging: flights-200k (${int(flights.count())} docs) in ${SHARDS} shards, ${WORKERS} shard workers\n`,
     );
@@ -302,6 +308,19 @@ export async function runPaging(): Promise<void> {
         ]),
       ],
     );
+    console.log('');
+    printTable(
+      ['PIT walk, size 1000, _shard_doc (median of rounds)', 'docs/s', 'x one index', 'target'],
+      [
+        ['one index of 2 shards', int(stream.indexDocsPerSec), '1.00', ''],
+        [
+          'a data stream of 3 backing indices',
+          int(stream.streamDocsPerSec),
+          fixed(stream.ratio, 2),
+          stream.ratio >= STREAM_TARGET ? `>= ${STREAM_TARGET} met` : `>= ${STREAM_TARGET} NOT MET`,
+        ],
+      ],
+    );
     const file = writeResults('paging', {
       scenario: 'paging',
       date: new Date(started).toISOString(),
@@ -321,9 +340,12 @@ export async function runPaging(): Promise<void> {
       baselineRounds: baseRuns,
       mget,
       exports,
+      stream,
     });
     console.log(`\nresults: ${file}`);
-    if (depthRows.some((r) => r.ratio > 1.3) || exports.some((e) => !e.met)) process.exitCode = 1;
+    if (depthRows.some((r) => r.ratio > 1.3) || exports.some((e) => !e.met) || stream.ratio < STREAM_TARGET) {
+      process.exitCode = 1;
+    }
   } finally {
     await node.stop();
     await baseServer.stop();
