@@ -10,8 +10,13 @@ import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
+import { DeprecationLog } from './deprecation-log.ts';
 import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
+import { LicenseService } from './license/license-service.ts';
+import { configDir, readVerificationKey } from './license/license-signature.ts';
+import { FileLicenseStore } from './license/license-store.ts';
+import { checkNodeSettings } from './node-settings.ts';
 import { allRoutes } from './routes.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { NodeServices } from './services.ts';
@@ -48,6 +53,9 @@ export async function startNode(
   cluster: { name: string; settings: Record<string, string> },
   logger: Logger,
 ): Promise<StartedNode> {
+  // Refused before anything starts; the deprecated ones in use go to the deprecation log.
+  const deprecationLog = new DeprecationLog(logger);
+  deprecationLog.record(checkNodeSettings(cluster.settings));
   // Each worker thread gets its row of the search-context counters when it starts.
   const counters = ContextCounters.create(Math.max(1, config.shardWorkers));
   const cancelSlots = new CancelSlots();
@@ -103,13 +111,19 @@ export async function startNode(
     leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
     cancelSlots,
     parsedSearches: new ParsedSearchCache(config.searchParseCache),
+    license: new LicenseService(new FileLicenseStore(metadata.stateDir), {
+      clusterName: cluster.name,
+      verificationKey: () => readVerificationKey(configDir()),
+    }),
+    nodeSettings: cluster.settings,
+    deprecationLog,
   };
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
   await services.indices.load();
-  const app = createApp({ routes: allRoutes(), services, logger });
+  const app = createApp({ routes: allRoutes(), services, logger, deprecationLog });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(
       {

@@ -1,6 +1,8 @@
 import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
+import type { DeprecationLog } from './deprecation-log.ts';
+import type { LicenseService } from './license/license-service.ts';
 import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
@@ -47,4 +49,9 @@ export interface NodeServices {
   cancelSlots: CancelSlots;
   /** The searches sent last, parsed (a search sent again is not parsed again). */
   parsedSearches: ParsedSearchCache;
+  /** The cluster's license. */
+  license: LicenseService;
+  /** The node's settings as started (config file and `-E` flags). */
+  nodeSettings: Readonly<Record<string, string>>;
+  deprecationLog: DeprecationLog;
 }

@@ -75,6 +75,7 @@ export {
   parseAutoCreateIndex,
   simpleMatch,
 } from './settings/cluster-settings.ts';
+export { deprecatedKeysIn, settingDeprecationWarnings } from './settings/deprecated-in-use.ts';
 export { getBool, getBytes, getInt, getList, getString, getTimeMs } from './settings/getters.ts';
 export { INDEX_SETTING_GROUPS, INDEX_SETTINGS, parseAutoExpandReplicas } from './settings/index-settings.ts';
 export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts';

@@ -5,6 +5,7 @@ import {
   indexNotFound,
   renderSettings,
   ShoalError,
+  settingDeprecationWarnings,
   simpleMatch,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
@@ -31,6 +32,7 @@ async function createIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
     throw new ShoalError('parse_exception', 'request body must be an object', 400);
   }
   const meta = await s.indices.create(req.params.index!, body);
+  req.warnings.push(...settingDeprecationWarnings(body?.settings, 'index'));
   return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: meta.name } };
 }
 
@@ -253,7 +255,9 @@ async function putSettings(req: RestRequest, s: NodeServices): Promise<RestRespo
     indicesOptionsFrom(req.query, STRICT_SINGLE_INDEX_OPTIONS),
   );
   if (targets.length === 0 && req.params.index) throw indexNotFound(req.params.index);
-  await s.indices.updateSettings(targets, 'settings' in body ? body.settings : body);
+  const settings = 'settings' in body ? body.settings : body;
+  await s.indices.updateSettings(targets, settings);
+  req.warnings.push(...settingDeprecationWarnings(settings, 'index'));
   return { status: 200, body: ack };
 }
 

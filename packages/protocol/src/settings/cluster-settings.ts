@@ -138,4 +138,12 @@ export const CLUSTER_SETTINGS: readonly Setting[] = [
       deprecated: true,
     }),
   ),
+  {
+    // New in 7.8 (Watcher's USE_ILM_INDEX_MANAGEMENT): defaults to `ext.ilm.enabled`.
+    key: 'ext.watcher.use_ilm_index_management',
+    type: { kind: 'bool' },
+    default: (flat) => flat['ext.ilm.enabled'] ?? 'true',
+    scope: 'node',
+    dynamic: false,
+  },
 ];
