@@ -37,22 +37,20 @@ describe('node settings at start', () => {
     expect(logged).toEqual([SETTING('ext.ilm.enabled'), SETTING('node.local_storage')]);
   });
 
-  it('refuses an unknown setting with a suggestion, and node.local_storage=false', async () => {
-    await expect(startTestNode({ args: ['-E', 'ext.ilm.enable=true'] })).rejects.toThrow(
+  it.each([
+    [
+      'ext.ilm.enable=true',
       'unknown setting [ext.ilm.enable] did you mean any of [ext.ilm.enabled, ext.slm.enabled, ext.sql.enabled]?',
-    );
-    await expect(startTestNode({ args: ['-E', 'node.local_storag=true'] })).rejects.toThrow(
-      'unknown setting [node.local_storag] did you mean [node.local_storage]?',
-    );
-    await expect(startTestNode({ args: ['-E', 'no.such.thing=1'] })).rejects.toThrow(
+    ],
+    ['node.local_storag=true', 'unknown setting [node.local_storag] did you mean [node.local_storage]?'],
+    [
+      'no.such.thing=1',
       'unknown setting [no.such.thing] please check that any required plugins are installed, or check the breaking changes documentation for removed settings',
-    );
-    await expect(startTestNode({ args: ['-E', 'node.local_storage=false'] })).rejects.toThrow(
-      '[node.local_storage] may not be false',
-    );
-    await expect(startTestNode({ args: ['-E', 'ext.sql.enabled=maybe'] })).rejects.toThrow(
-      'Failed to parse value [maybe] as only [true] or [false] are allowed.',
-    );
+    ],
+    ['node.local_storage=false', '[node.local_storage] may not be false'],
+    ['ext.sql.enabled=maybe', 'Failed to parse value [maybe] as only [true] or [false] are allowed.'],
+  ])('refuses to start with -E %s', async (setting, message) => {
+    await expect(startTestNode({ args: ['-E', setting] })).rejects.toThrow(message);
   });
 
   it('keeps node settings out of PUT /_cluster/settings', async () => {
