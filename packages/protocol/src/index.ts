@@ -11,6 +11,7 @@ export {
 export { type MgetItem, parseMgetBody } from './documents/mget-body.ts';
 export { parseUpdateBody, type UpdateBody } from './documents/update-body.ts';
 export * from './errors/catalogue.ts';
+export * from './errors/catalogue-script.ts';
 export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
 export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
@@ -42,6 +43,12 @@ export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './re
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
 export { defaultRoutingNumShards, routingHash, shardForRouting } from './routing/shard-routing.ts';
+export {
+  checkScriptLang,
+  INLINE_DEPRECATION,
+  parseScriptSpec,
+  type ScriptSpec,
+} from './script/script-spec.ts';
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {

@@ -1,0 +1,128 @@
+/**
+ * `doc` for scripts: the current document's doc values in one segment, per field as
+ * Elasticsearch's ScriptDocValues give them — longs and doubles as numbers, dates as dates,
+ * booleans, keywords and ips as their values, geo points as points. A field with no doc values
+ * (text without fielddata) or no mapping fails as it does in Elasticsearch.
+ */
+import { illegalArgument } from '@shoal/protocol';
+import type { IndexMapping } from '../contract.ts';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { DateValue, DocField, type DocFieldKind, type DocLookup, GeoPointValue } from './values.ts';
+
+const LONG_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+
+type Reader = (doc: number) => DocField;
+
+export class SegmentDocLookup implements DocLookup {
+  private rs: ReaderSegment | null = null;
+  private readers = new Map<string, Reader>();
+  private fields = new Map<string, DocField>();
+  doc = -1;
+
+  constructor(
+    private readonly mapping: IndexMapping,
+    private readonly index: string,
+  ) {}
+
+  setSegment(rs: ReaderSegment): void {
+    this.rs = rs;
+    this.readers.clear();
+    this.fields.clear();
+    this.doc = -1;
+  }
+
+  setDoc(doc: number): void {
+    if (doc !== this.doc) {
+      this.doc = doc;
+      if (this.fields.size > 0) this.fields.clear();
+    }
+  }
+
+  has(field: string): boolean {
+    return this.mapping.field(field) !== undefined;
+  }
+
+  get(field: string): DocField {
+    let f = this.fields.get(field);
+    if (f === undefined) {
+      let r = this.readers.get(field);
+      if (r === undefined) {
+        r = this.reader(field);
+        this.readers.set(field, r);
+      }
+      f = r(this.doc);
+      this.fields.set(field, f);
+    }
+    return f;
+  }
+
+  private reader(path: string): Reader {
+    const field = this.mapping.field(path);
+    if (!field) throw illegalArgument(`No field found for [${path}] in mapping`);
+    if (field.type === 'text' || !field.docValues) {
+      throw illegalArgument(
+        field.type === 'text'
+          ? `Fielddata is disabled on [${path}] in [${this.index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${path}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`
+          : `Can't load fielddata on [${path}] because fielddata is unsupported on fields of type [${field.type}]. Use doc values instead.`,
+      );
+    }
+    const sf = this.rs?.segment.field(path);
+    const type = field.type as string;
+    const kind: DocFieldKind =
+      type === 'date' || type === 'date_nanos'
+        ? 'date'
+        : type === 'boolean'
+          ? 'boolean'
+          : type === 'geo_point'
+            ? 'geo_point'
+            : type === 'keyword' || type === 'ip' || type === 'constant_keyword' || type === 'wildcard'
+              ? 'string'
+              : LONG_TYPES.has(type)
+                ? 'long'
+                : 'double';
+    const empty = new DocField(path, kind, []);
+    if (!sf) return () => empty;
+    if (sf.geo) {
+      const g = sf.geo;
+      return (doc) => {
+        const out: GeoPointValue[] = [];
+        for (let i = g.starts[doc]!; i < g.starts[doc + 1]!; i++)
+          out.push(new GeoPointValue(g.lat[i]!, g.lon[i]!));
+        return new DocField(path, kind, out);
+      };
+    }
+    const n = sf.numeric;
+    if (n) {
+      const nanos = type === 'date_nanos';
+      return (doc) => {
+        const s = n.starts[doc]!;
+        const e = n.starts[doc + 1]!;
+        if (s === e) return empty;
+        const out: unknown[] = [];
+        for (let i = s; i < e; i++) {
+          const v =
+            n.kind === 'long'
+              ? Number(nanos ? (n.values[i] as bigint) / 1_000_000n : n.values[i])
+              : n.values[i]!;
+          out.push(kind === 'date' ? new DateValue(v as number) : kind === 'boolean' ? v !== 0 : v);
+        }
+        return new DocField(path, kind, out);
+      };
+    }
+    const ss = sf.sortedSet;
+    if (ss) {
+      return (doc) => {
+        const s = ss.starts[doc]!;
+        const e = ss.starts[doc + 1]!;
+        if (s === e) return empty;
+        const out: unknown[] = [];
+        for (let i = s; i < e; i++) {
+          const t = ss.terms[ss.ords[i]!]!;
+          out.push(kind === 'boolean' ? t === 'true' || t === 'T' : t);
+        }
+        return new DocField(path, kind, out);
+      };
+    }
+    return () => empty;
+  }
+}
