@@ -1,0 +1,71 @@
+/**
+ * The values an aggregation's `script` gives a document (AggregationScript / value scripts):
+ * a script alone is run once per document and may give a value, a list of values or none
+ * (null); a script with a `field` is run on each of the field's values as `_value`, and
+ * receives them as the field's own type — a number for a numeric field, a geo point for a
+ * `geo_point` field, never their string form (the 7.8 rule for `value_count`, PR #54854).
+ */
+import { illegalArgument, type ScriptSpec } from '@shoal/protocol';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { SegmentDocLookup } from '../script/doc-lookup.ts';
+import { type CompiledScript, compileSpec } from '../script/script.ts';
+import { DateValue, DocField } from '../script/values.ts';
+import type { AggEnv } from './field-source.ts';
+
+export class ScriptValues {
+  private readonly script: CompiledScript;
+  private readonly lookup: SegmentDocLookup;
+  private readonly params: Record<string, unknown>;
+  private readonly out: unknown[] = [];
+
+  constructor(
+    spec: ScriptSpec,
+    private readonly field: string,
+    env: AggEnv,
+  ) {
+    this.script = compileSpec(spec);
+    this.params = spec.params;
+    this.lookup = new SegmentDocLookup(env.mapping, env.ctx.index);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    this.lookup.setSegment(rs);
+  }
+
+  /** The document's values (a reused array). */
+  values(doc: number): readonly unknown[] {
+    const out = this.out;
+    out.length = 0;
+    const lookup = this.lookup;
+    lookup.setDoc(doc);
+    if (this.field !== '') {
+      const f = lookup.get(this.field);
+      const valueKind = f.kind === 'long' ? 1 : f.kind === 'double' ? 2 : 0;
+      for (const value of f.values) {
+        push(out, this.script.run({ doc: lookup, params: this.params, value, valueKind }));
+      }
+      return out;
+    }
+    push(out, this.script.run({ doc: lookup, params: this.params }));
+    return out;
+  }
+}
+
+function push(out: unknown[], v: unknown): void {
+  if (v === null || v === undefined) return;
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && x !== undefined) out.push(x);
+  } else if (v instanceof DocField) {
+    out.push(...v.values);
+  } else {
+    out.push(v);
+  }
+}
+
+/** ScriptDoubleValues: numbers, dates (as millis) and booleans (1/0) count; anything else fails. */
+export function scriptDouble(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof DateValue) return v.millis;
+  throw illegalArgument(`Unsupported script value [${String(v)}], expected a number, date, or boolean`);
+}
