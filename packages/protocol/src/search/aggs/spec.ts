@@ -4,8 +4,9 @@
  * data, so it crosses to the shard threads as it is. Defaults are already applied (terms size
  * 10, histogram min_doc_count 0, bucket orders with Elasticsearch's tie-breaker, …).
  */
-import type { ScriptSpec } from '../../script/script-spec.ts';
+
 import type { JsonScalar, QueryNode } from '../../query/ast.ts';
+import type { ScriptSpec } from '../../script/script-spec.ts';
 
 export type MetricType =
   | 'avg'

@@ -5,11 +5,11 @@
  * the aggregations of SCRIPTABLE; the others answer 501 for it.
  */
 import { illegalArgument, notImplemented } from '../../errors/catalogue.ts';
-import { parseScriptSpec, type ScriptSpec } from '../../script/script-spec.ts';
 import { ShoalError } from '../../errors/shoal-error.ts';
 import type { JsonScalar } from '../../query/ast.ts';
 import { here, type ParseCtx } from '../../query/parse-context.ts';
 import { intValue, objectText, text } from '../../query/xcontent-values.ts';
+import { parseScriptSpec, type ScriptSpec } from '../../script/script-spec.ts';
 import type { Mutable } from './body-context.ts';
 import { type DeclaredField, requireOneOf, TOKENS } from './object-parser.ts';
 import type { ValuesSourceSpec, ValueTypeHint } from './spec.ts';
