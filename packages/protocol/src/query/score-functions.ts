@@ -5,7 +5,7 @@
  * and offset read depends on the field's type, which only the shard knows (as
  * DecayFunctionBuilder keeps them as bytes until doToFunction).
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
 import { parseScriptSpec, type ScriptSpec } from '../script/script-spec.ts';
 import { javaStringHash } from '../settings/java-hash-order.ts';
 import type { ScoreFunctionBody } from './ast.ts';
