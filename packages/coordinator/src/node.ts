@@ -18,6 +18,8 @@ import { configDir, readVerificationKey } from './license/license-signature.ts';
 import { FileLicenseStore } from './license/license-store.ts';
 import { checkNodeSettings } from './node-settings.ts';
 import { allRoutes } from './routes.ts';
+import { CompilationLimit } from './scripts/compilation-limit.ts';
+import { StoredScripts } from './scripts/stored-scripts.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
@@ -117,7 +119,11 @@ export async function startNode(
     }),
     nodeSettings: cluster.settings,
     deprecationLog,
+    storedScripts: new StoredScripts(metadata.stateDir),
+    compilations: new CompilationLimit(),
   };
+  // A kept search parse holds the stored scripts it resolved: a change makes every parse stale.
+  services.storedScripts.onChange(() => services.parsedSearches.clear());
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });

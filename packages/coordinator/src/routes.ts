@@ -13,6 +13,7 @@ import { licenseRoutes } from './rest/license.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { migrationRoutes } from './rest/migration.ts';
 import { pitRoutes } from './rest/pit.ts';
+import { scriptRoutes } from './rest/scripts.ts';
 import { searchRoutes } from './rest/search.ts';
 import type { NodeServices } from './services.ts';
 
@@ -23,6 +24,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...licenseRoutes(),
     ...extInfoRoutes(),
     ...migrationRoutes(),
+    ...scriptRoutes(),
     ...catRoutes(),
     ...searchRoutes(),
     ...pitRoutes(),

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
 import type { DeprecationLog } from './deprecation-log.ts';
 import type { LicenseService } from './license/license-service.ts';
+import type { CompilationLimit } from './scripts/compilation-limit.ts';
+import type { StoredScripts } from './scripts/stored-scripts.ts';
 import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
@@ -54,4 +56,7 @@ export interface NodeServices {
   /** The node's settings as started (config file and `-E` flags). */
   nodeSettings: Readonly<Record<string, string>>;
   deprecationLog: DeprecationLog;
+  storedScripts: StoredScripts;
+  /** `script.max_compilations_rate`. */
+  compilations: CompilationLimit;
 }

@@ -9,6 +9,7 @@ import type {
   FieldAndFormat,
   QueryNode,
   RescoreSpec,
+  ScriptField,
   ShardAggregations,
   SortSpec,
   SortValue,
@@ -249,6 +250,8 @@ export interface ShardFetchRequest {
 export interface FetchFieldsSpec {
   fields?: FieldAndFormat[];
   docValueFields?: FieldAndFormat[];
+  /** `script_fields`, their stored scripts resolved. */
+  scriptFields?: ScriptField[];
   /** `stored_fields: _none_`: hits carry no `_id` and no `_routing`. */
   storedNone?: true;
 }

@@ -66,6 +66,7 @@ export {
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
+export type { ScriptField } from './search/script-fields.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   type SearchRequest,
@@ -80,6 +81,7 @@ export {
   autoCreateDecision,
   CLUSTER_SETTINGS,
   parseAutoCreateIndex,
+  parseCompilationRate,
   simpleMatch,
 } from './settings/cluster-settings.ts';
 export { deprecatedKeysIn, settingDeprecationWarnings } from './settings/deprecated-in-use.ts';

@@ -7,7 +7,6 @@ import { notImplemented, type SearchRequest } from '@shoal/protocol';
 import { collapseField } from './collapse.ts';
 
 const IGNORED_KEY_FEATURES: Record<string, string> = {
-  script_fields: 'script_fields',
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
   runtime_mappings: 'runtime_mappings',

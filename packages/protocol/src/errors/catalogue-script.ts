@@ -41,12 +41,3 @@ export function scriptException(
   if (detail.position) meta.position = detail.position;
   return new ShoalError('script_exception', reason, 400, meta, causedBy);
 }
-
-/** A stored script that does not exist (`PUT`/`DELETE /_scripts/{id}`, a search naming it). */
-export function storedScriptMissing(id: string): ShoalError {
-  return new ShoalError(
-    'resource_not_found_exception',
-    `unable to find script [${id}] in cluster state`,
-    404,
-  );
-}

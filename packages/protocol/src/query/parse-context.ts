@@ -25,6 +25,8 @@ export interface ParseCtx {
   errorLoc: Loc | undefined;
   /** Every script the body names, when the caller collects them (stored-script lookup, compilation limit). */
   scripts?: ScriptSpec[];
+  /** The stored scripts a script `id` names (absent: ids stay unresolved). */
+  storedScript?: (id: string) => { source: string; lang: string } | undefined;
 }
 
 export function newCtx(root: unknown, basePath: readonly PathSeg[] = []): ParseCtx {

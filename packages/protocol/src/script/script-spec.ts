@@ -4,7 +4,7 @@
  * script), and `lang`, `params`, `options`. Shoal runs Painless only: `expression` and
  * `mustache` answer 501, other languages 400 as ScriptService refuses them.
  */
-import { illegalArgument, notImplemented, parseException } from '../errors/catalogue.ts';
+import { illegalArgument, notImplemented, parseException, resourceNotFound } from '../errors/catalogue.ts';
 import { isObject, type ParseCtx } from '../query/parse-context.ts';
 
 export interface ScriptSpec {
@@ -77,7 +77,18 @@ export function parseScriptSpec(ctx: ParseCtx | undefined, v: unknown, warnings?
     }
     if (id !== undefined && lang !== undefined)
       throw illegalArgument('lang cannot be specified for stored scripts');
-    spec = id !== undefined ? { id, lang: 'painless', params } : { source, lang: lang ?? 'painless', params };
+    if (id !== undefined) {
+      spec = { id, lang: 'painless', params };
+      if (ctx?.storedScript) {
+        // ScriptService.getScriptFromClusterState.
+        const stored = ctx.storedScript(id);
+        if (!stored) throw resourceNotFound(`unable to find script [${id}] in cluster state`);
+        spec.source = stored.source;
+        spec.lang = stored.lang;
+      }
+    } else {
+      spec = { source, lang: lang ?? 'painless', params };
+    }
   } else {
     throw parseException('expected a script as a string or an object');
   }
