@@ -3,7 +3,7 @@
  * ObjectParsers) and from the URL (`?sort=f:desc,g`, RestSearchAction.parseSearchSource).
  * Defaults are applied: `desc` for `_score`, `asc` otherwise, `missing: _last`.
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
 import type { JsonScalar } from '../query/ast.ts';
 import { parsingError, xContentParseError } from '../query/local-errors.ts';
 import {
