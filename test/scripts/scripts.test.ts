@@ -76,7 +76,54 @@ describe('scripts in aggregations', () => {
   });
 });
 
+describe('scripts in bucket aggregations', () => {
+  it('buckets terms by script keys (strings alone, the field type with a value script)', async () => {
+    const got = await aggs({
+      parity: { terms: { script: "doc['n'].value % 2 == 0 ? 'even' : 'odd'" } },
+      doubled: { terms: { field: 'n', script: '_value * 2', order: { _key: 'asc' } } },
+    });
+    expect(got.parity.buckets).toEqual([
+      { key: 'even', doc_count: 2 },
+      { key: 'odd', doc_count: 1 },
+    ]);
+    expect(got.doubled.buckets).toEqual([
+      { key: 6, doc_count: 1 },
+      { key: 8, doc_count: 1 },
+      { key: 10, doc_count: 1 },
+      { key: 20, doc_count: 1 },
+    ]);
+  });
+
+  it('builds a histogram of script values', async () => {
+    const got = await aggs({ h: { histogram: { script: "doc['d'].value * 10", interval: 10 } } });
+    expect(got.h.buckets).toEqual([
+      { key: 0.0, doc_count: 1 },
+      { key: 10.0, doc_count: 1 },
+      { key: 20.0, doc_count: 1 },
+    ]);
+  });
+});
+
 describe('scripts in queries and hits', () => {
+  it('sorts by a _script sort, numbers and strings', async () => {
+    const byNumber = await http(node.url, 'POST', '/s/_search', {
+      sort: {
+        _script: { type: 'number', script: { source: "doc['d'].value * params.f", params: { f: -1 } } },
+      },
+    });
+    expect(byNumber.json.hits.hits.map((h: { _id: string; sort: number[] }) => [h._id, h.sort[0]])).toEqual([
+      ['2', -2],
+      ['1', -1.5],
+      ['3', -0.25],
+    ]);
+    const byString = await http(node.url, 'POST', '/s/_search', {
+      sort: [{ _script: { type: 'string', order: 'desc', script: "doc['k'].value" } }],
+      size: 1,
+      search_after: ['c'],
+    });
+    expect(byString.json.hits.hits.map((h: { _id: string; sort: string[] }) => h.sort)).toEqual([['b']]);
+  });
+
   it('filters with a script query and scores with script_score', async () => {
     const filtered = await http(node.url, 'POST', '/s/_search', {
       query: { script: { script: { source: "doc['n'].value >= params.min", params: { min: 4 } } } },

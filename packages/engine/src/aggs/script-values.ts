@@ -8,6 +8,7 @@
 import { illegalArgument, type ScriptSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { SegmentDocLookup } from '../script/doc-lookup.ts';
+import { javaString } from '../script/members.ts';
 import { type CompiledScript, compileSpec } from '../script/script.ts';
 import { DateValue, DocField } from '../script/values.ts';
 import type { AggEnv } from './field-source.ts';
@@ -68,4 +69,9 @@ export function scriptDouble(v: unknown): number {
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (v instanceof DateValue) return v.millis;
   throw illegalArgument(`Unsupported script value [${String(v)}], expected a number, date, or boolean`);
+}
+
+/** A script value as a terms key of a string kind (Java's toString). */
+export function scriptString(v: unknown): string {
+  return javaString(v);
 }

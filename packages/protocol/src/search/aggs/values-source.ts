@@ -25,7 +25,17 @@ export interface SourceDraft {
 }
 
 /** The aggregations that run a `script` in Shoal. */
-const SCRIPTABLE = new Set(['value_count', 'avg', 'sum', 'min', 'max', 'stats', 'extended_stats']);
+const SCRIPTABLE = new Set([
+  'value_count',
+  'avg',
+  'sum',
+  'min',
+  'max',
+  'stats',
+  'extended_stats',
+  'terms',
+  'histogram',
+]);
 
 export interface SourceOptions {
   formattable: boolean;
