@@ -5,6 +5,7 @@
  *   npm run bench -- bulk   [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- memory
  *   npm run bench -- paging
+ *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
@@ -16,16 +17,18 @@ import type { LoadOptions } from './measure.ts';
 import { runMemory } from './memory.ts';
 import { runPaging } from './paging.ts';
 import { stopAll } from './processes.ts';
+import { runScripts } from './scripts.ts';
 import { runSearch } from './search.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging [--duration 10] [--warmup 2] [--connections 4]';
+  'usage: npm run bench -- search|bulk|memory|paging|scripts [--duration 10] [--warmup 2] [--connections 4]';
 
 const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   search: runSearch,
   bulk: runBulk,
   memory: () => runMemory(),
   paging: () => runPaging(),
+  scripts: runScripts,
 };
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {
