@@ -7,6 +7,7 @@
  */
 import { illegalArgument, type ScriptSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import type { ScriptContext } from '../script/compiler.ts';
 import { SegmentDocLookup } from '../script/doc-lookup.ts';
 import { javaString } from '../script/members.ts';
 import { type CompiledScript, compileSpec } from '../script/script.ts';
@@ -18,6 +19,8 @@ export class ScriptValues {
   private readonly lookup: SegmentDocLookup;
   private readonly params: Record<string, unknown>;
   private readonly out: unknown[] = [];
+  /** One context, refilled for every run (runs never overlap). */
+  private readonly ctx: ScriptContext;
 
   constructor(
     spec: ScriptSpec,
@@ -27,6 +30,7 @@ export class ScriptValues {
     this.script = compileSpec(spec);
     this.params = spec.params;
     this.lookup = new SegmentDocLookup(env.mapping, env.ctx.index);
+    this.ctx = { doc: this.lookup, params: this.params, value: undefined, valueKind: 0 };
   }
 
   setSegment(rs: ReaderSegment): void {
@@ -39,15 +43,19 @@ export class ScriptValues {
     out.length = 0;
     const lookup = this.lookup;
     lookup.setDoc(doc);
+    const ctx = this.ctx;
     if (this.field !== '') {
       const f = lookup.get(this.field);
-      const valueKind = f.kind === 'long' ? 1 : f.kind === 'double' ? 2 : 0;
-      for (const value of f.values) {
-        push(out, this.script.run({ doc: lookup, params: this.params, value, valueKind }));
+      ctx.valueKind = f.kind === 'long' ? 1 : f.kind === 'double' ? 2 : 0;
+      // The field's values are copied first: the script may read the same field through `doc`.
+      const values = f.values.length === 1 ? [f.values[0]] : [...f.values];
+      for (const value of values) {
+        ctx.value = value;
+        push(out, this.script.run(ctx));
       }
       return out;
     }
-    push(out, this.script.run({ doc: lookup, params: this.params }));
+    push(out, this.script.run(ctx));
     return out;
   }
 }

@@ -86,10 +86,10 @@ function normType(t: string): StaticType {
 }
 
 /** Wraps a runtime failure with the offset of the node that raised it. */
-function at<T extends (...a: never[]) => unknown>(offset: number, fn: T): T {
-  return ((...a: never[]) => {
+function at<R>(offset: number, fn: (f: Frame) => R): (f: Frame) => R {
+  return (f) => {
     try {
-      return fn(...a);
+      return fn(f);
     } catch (e) {
       if (e instanceof ScriptRuntimeError && e.offset < 0) e.offset = offset;
       else if (e instanceof RangeError) {
@@ -99,7 +99,7 @@ function at<T extends (...a: never[]) => unknown>(offset: number, fn: T): T {
       }
       throw e;
     }
-  }) as T;
+  };
 }
 
 function isIntegralValue(v: unknown, kind: number): boolean {
@@ -196,10 +196,18 @@ class Compiler {
     if (last?.k === 'expr') tail = this.expr(last.expr);
     const slots = () => this.slots;
     const count = slots();
+    // Runs never overlap (a script calls no script), so one frame serves them all; every
+    // local is written by its declaration before it is read.
+    const frame: Frame = { locals: new Array(count), ctx: { params: {} }, ret: null, kind: 0, loops: 0 };
+    const tailEv = tail === null ? null : tail.ev;
     const run = (ctx: ScriptContext): unknown => {
-      const f: Frame = { locals: new Array(count), ctx, ret: null, kind: 0, loops: 0 };
-      for (const s of stmts) if (s(f) === 3) return f.ret;
-      return tail === null ? null : tail.ev(f);
+      const f = frame;
+      f.ctx = ctx;
+      f.ret = null;
+      f.kind = 0;
+      f.loops = 0;
+      for (let i = 0; i < stmts.length; i++) if (stmts[i]!(f) === 3) return f.ret;
+      return tailEv === null ? null : tailEv(f);
     };
     return { run, needsScore: this.needsScore };
   }
@@ -472,15 +480,38 @@ class Compiler {
         };
       }
       case 'member': {
+        if (e.object.k === 'var' && e.object.name === 'params' && !this.lookup('params')) {
+          const key = e.name;
+          return {
+            ev: (f) => {
+              const p = f.ctx.params;
+              return Object.hasOwn(p, key) ? (p[key] ?? null) : null;
+            },
+            type: 'def',
+          };
+        }
         const obj = this.expr(e.object);
         const name = e.name;
         const nullSafe = e.nullSafe;
-        if (name === 'value' || name === 'length') {
+        if (name === 'value') {
+          const o0 = obj.ev;
+          return {
+            ev: at(e.at, (f: Frame) => {
+              const o = o0(f);
+              if (o instanceof DocField) {
+                f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
+                if (o.values.length > 0) return o.values[0];
+              } else if (nullSafe && (o === null || o === undefined)) return null;
+              return getMember(o, name);
+            }),
+            type: 'def',
+          };
+        }
+        if (name === 'length') {
           return {
             ev: at(e.at, (f: Frame) => {
               const o = obj.ev(f);
               if (nullSafe && (o === null || o === undefined)) return null;
-              if (o instanceof DocField) f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
               return getMember(o, name);
             }),
             type: 'def',
@@ -496,6 +527,10 @@ class Compiler {
         };
       }
       case 'index': {
+        if (e.object.k === 'var' && e.object.name === 'doc' && !this.lookup('doc') && e.index.k === 'str') {
+          const field = e.index.value;
+          return { ev: at(e.at, (f: Frame) => docField(f, field)), type: 'def' };
+        }
         const obj = this.expr(e.object);
         const idx = this.expr(e.index);
         return {
@@ -938,6 +973,13 @@ function defaultOf(type: StaticType): unknown {
     default:
       return null;
   }
+}
+
+/** `doc['f']` with a literal name: straight to the lookup. */
+function docField(f: Frame, field: string): DocField {
+  const d = f.ctx.doc;
+  if (!d) throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [doc]');
+  return d.get(field);
 }
 
 /** `doc` as a script sees it: a map from field names to their values (`doc['f']`, `doc.f`, `doc.containsKey('f')`). */

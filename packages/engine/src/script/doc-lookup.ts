@@ -4,19 +4,23 @@
  * booleans, keywords and ips as their values, geo points as points. A field with no doc values
  * (text without fielddata) or no mapping fails as it does in Elasticsearch.
  */
-import { illegalArgument } from '@shoal/protocol';
 import type { IndexMapping } from '../contract.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { ScriptRuntimeError } from './script-error.ts';
 import { DateValue, DocField, type DocFieldKind, type DocLookup, GeoPointValue } from './values.ts';
+
+function illegalArgument(reason: string): ScriptRuntimeError {
+  return new ScriptRuntimeError('illegal_argument_exception', reason);
+}
 
 const LONG_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 
+/** Refills the field's DocField with the values of `doc` (once per doc). */
 type Reader = (doc: number) => DocField;
 
 export class SegmentDocLookup implements DocLookup {
   private rs: ReaderSegment | null = null;
   private readers = new Map<string, Reader>();
-  private fields = new Map<string, DocField>();
   doc = -1;
 
   constructor(
@@ -27,15 +31,11 @@ export class SegmentDocLookup implements DocLookup {
   setSegment(rs: ReaderSegment): void {
     this.rs = rs;
     this.readers.clear();
-    this.fields.clear();
     this.doc = -1;
   }
 
   setDoc(doc: number): void {
-    if (doc !== this.doc) {
-      this.doc = doc;
-      if (this.fields.size > 0) this.fields.clear();
-    }
+    this.doc = doc;
   }
 
   has(field: string): boolean {
@@ -43,17 +43,12 @@ export class SegmentDocLookup implements DocLookup {
   }
 
   get(field: string): DocField {
-    let f = this.fields.get(field);
-    if (f === undefined) {
-      let r = this.readers.get(field);
-      if (r === undefined) {
-        r = this.reader(field);
-        this.readers.set(field, r);
-      }
-      f = r(this.doc);
-      this.fields.set(field, f);
+    let r = this.readers.get(field);
+    if (r === undefined) {
+      r = this.reader(field);
+      this.readers.set(field, r);
     }
-    return f;
+    return r(this.doc);
   }
 
   private reader(path: string): Reader {
@@ -125,4 +120,13 @@ export class SegmentDocLookup implements DocLookup {
     }
     return () => empty;
   }
+}
+
+function asDoubles(rs: ReaderSegment, path: string, values: BigInt64Array, nanos: boolean): Float64Array {
+  return rs.segment.cached(`script:dbl:${path}`, () => {
+    const out = new Float64Array(values.length);
+    for (let i = 0; i < values.length; i++)
+      out[i] = nanos ? Number(values[i]! / 1_000_000n) : Number(values[i]!);
+    return out;
+  });
 }

@@ -7,6 +7,7 @@ import type { ScriptSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { CompileEnv } from '../search/compile-env.ts';
 import { ConstantWeight, type Weight } from '../search/weights.ts';
+import type { ScriptContext } from './compiler.ts';
 import { SegmentDocLookup } from './doc-lookup.ts';
 import { compileSpec } from './script.ts';
 import { ScriptRuntimeError, scriptException } from './script-error.ts';
@@ -20,9 +21,10 @@ export function scriptQuery(env: CompileEnv, spec: ScriptSpec, boost: number): W
     lookup.setSegment(rs);
     const out: number[] = [];
     const max = rs.segment.maxDoc;
+    const ctx = { doc: lookup, params };
     for (let d = 0; d < max; d++) {
       lookup.setDoc(d);
-      const r = script.run({ doc: lookup, params });
+      const r = script.run(ctx);
       if (r === true) out.push(d);
       else if (r !== false) throw notBoolean(script.source, r);
     }
@@ -50,9 +52,11 @@ export function scriptScoreFunction(
     leaf(rs) {
       const lookup = new SegmentDocLookup(env.mapping, env.index);
       lookup.setSegment(rs);
+      const ctx: ScriptContext = { doc: lookup, params, score: 0 };
       return (doc, score) => {
         lookup.setDoc(doc);
-        const r = script.run({ doc: lookup, params, score: score ?? 0 });
+        ctx.score = score ?? 0;
+        const r = script.run(ctx);
         if (typeof r !== 'number') {
           const e = new ScriptRuntimeError(
             'class_cast_exception',

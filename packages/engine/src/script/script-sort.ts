@@ -8,6 +8,7 @@ import type { IndexMapping } from '../contract.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { ShardContext } from '../search/field-values.ts';
 import type { FieldSort } from '../search/sort-keys.ts';
+import type { ScriptContext } from './compiler.ts';
 import { SegmentDocLookup } from './doc-lookup.ts';
 import { javaString } from './members.ts';
 import { type CompiledScript, compileSpec } from './script.ts';
@@ -59,9 +60,11 @@ export function scriptSortReader(
     }
     return javaString(v);
   };
+  const ctx: ScriptContext = { doc: lookup, params: plan.params, score: 0 };
   return (doc, score) => {
     lookup.setDoc(doc);
-    const r = plan.compiled.run({ doc: lookup, params: plan.params, score });
+    ctx.score = score;
+    const r = plan.compiled.run(ctx);
     const list = Array.isArray(r) ? r : r instanceof DocField ? r.values : null;
     if (list === null) return r === null || r === undefined ? fs.missing : one(r);
     if (list.length === 0) return fs.missing;

@@ -24,12 +24,15 @@ export class InstantValue {
   constructor(readonly millis: number) {}
 }
 
-/** One field of the current document (`doc['f']`): its values in doc-values order. */
+/**
+ * One field of the current document (`doc['f']`): its values in doc-values order. A document
+ * lookup refills one per field as it moves from document to document.
+ */
 export class DocField {
   constructor(
     readonly field: string,
     readonly kind: DocFieldKind,
-    readonly values: readonly unknown[],
+    readonly values: unknown[],
   ) {}
 
   get javaClass(): string {
