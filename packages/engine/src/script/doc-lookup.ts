@@ -75,50 +75,63 @@ export class SegmentDocLookup implements DocLookup {
               : LONG_TYPES.has(type)
                 ? 'long'
                 : 'double';
-    const empty = new DocField(path, kind, []);
-    if (!sf) return () => empty;
+    // One DocField per field, refilled as the lookup moves from document to document.
+    const docField = new DocField(path, kind, []);
+    const out = docField.values;
+    if (!sf) return () => docField;
+    let last = -1;
     if (sf.geo) {
       const g = sf.geo;
       return (doc) => {
-        const out: GeoPointValue[] = [];
+        if (doc === last) return docField;
+        last = doc;
+        out.length = 0;
         for (let i = g.starts[doc]!; i < g.starts[doc + 1]!; i++)
           out.push(new GeoPointValue(g.lat[i]!, g.lon[i]!));
-        return new DocField(path, kind, out);
+        return docField;
       };
     }
     const n = sf.numeric;
     if (n) {
-      const nanos = type === 'date_nanos';
+      // Longs are read as doubles, converted once per segment (as aggregations read them).
+      const nums =
+        n.kind === 'double' ? n.values : asDoubles(this.rs!, path, n.values, type === 'date_nanos');
+      const starts = n.starts;
+      const plain = kind === 'long' || kind === 'double';
       return (doc) => {
-        const s = n.starts[doc]!;
-        const e = n.starts[doc + 1]!;
-        if (s === e) return empty;
-        const out: unknown[] = [];
-        for (let i = s; i < e; i++) {
-          const v =
-            n.kind === 'long'
-              ? Number(nanos ? (n.values[i] as bigint) / 1_000_000n : n.values[i])
-              : n.values[i]!;
-          out.push(kind === 'date' ? new DateValue(v as number) : kind === 'boolean' ? v !== 0 : v);
+        if (doc === last) return docField;
+        last = doc;
+        const s = starts[doc]!;
+        const e = starts[doc + 1]!;
+        if (plain && e === s + 1) {
+          out.length = 1;
+          out[0] = nums[s];
+          return docField;
         }
-        return new DocField(path, kind, out);
+        out.length = 0;
+        for (let i = s; i < e; i++) {
+          const v = nums[i]!;
+          out.push(plain ? v : kind === 'date' ? new DateValue(v) : kind === 'boolean' ? v !== 0 : v);
+        }
+        return docField;
       };
     }
     const ss = sf.sortedSet;
     if (ss) {
       return (doc) => {
+        if (doc === last) return docField;
+        last = doc;
+        out.length = 0;
         const s = ss.starts[doc]!;
         const e = ss.starts[doc + 1]!;
-        if (s === e) return empty;
-        const out: unknown[] = [];
         for (let i = s; i < e; i++) {
           const t = ss.terms[ss.ords[i]!]!;
           out.push(kind === 'boolean' ? t === 'true' || t === 'T' : t);
         }
-        return new DocField(path, kind, out);
+        return docField;
       };
     }
-    return () => empty;
+    return () => docField;
   }
 }
 
