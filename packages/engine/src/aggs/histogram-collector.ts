@@ -83,11 +83,15 @@ export class HistogramCollector implements AggCollector {
 
   collect(doc: number, owner: number): void {
     if (this.script !== null) {
-      const values = this.script.values(doc);
-      const keys = new Set<number>();
-      for (const x of values) keys.add(this.key(scriptDouble(x)));
-      for (const k of keys) this.collectBucket(doc, this.buckets.ord(owner, k));
-      if (values.length === 0 && this.missingKey !== undefined)
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      if (n === 1) this.collectBucket(doc, this.buckets.ord(owner, this.key(scriptDouble(buf[0]))));
+      else if (n > 1) {
+        const keys = new Set<number>();
+        for (let i = 0; i < n; i++) keys.add(this.key(scriptDouble(buf[i])));
+        for (const k of keys) this.collectBucket(doc, this.buckets.ord(owner, k));
+      }
+      if (n === 0 && this.missingKey !== undefined)
         this.collectBucket(doc, this.buckets.ord(owner, this.missingKey));
       return;
     }

@@ -50,9 +50,10 @@ export class StatsCollector implements AggCollector {
 
   collect(doc: number, owner: number): void {
     if (this.script !== null) {
-      const values = this.script.values(doc);
-      for (const x of values) this.add(owner, scriptDouble(x));
-      if (values.length === 0 && this.missing !== undefined) this.add(owner, this.missing);
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      for (let i = 0; i < n; i++) this.add(owner, scriptDouble(buf[i]));
+      if (n === 0 && this.missing !== undefined) this.add(owner, this.missing);
       return;
     }
     const v = this.view;
@@ -134,7 +135,7 @@ export class ValueCountCollector implements AggCollector {
 
   collect(doc: number, owner: number): void {
     if (this.script !== null) {
-      const n = this.script.values(doc).length;
+      const n = this.script.fill(doc);
       if (n > 0) this.counts.add(owner, n);
       else if (this.hasMissing) this.counts.add(owner, 1);
       return;

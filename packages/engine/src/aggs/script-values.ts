@@ -18,7 +18,9 @@ export class ScriptValues {
   private readonly script: CompiledScript;
   private readonly lookup: SegmentDocLookup;
   private readonly params: Record<string, unknown>;
-  private readonly out: unknown[] = [];
+  /** The last document's values, `n` of them. */
+  readonly buf: unknown[] = [];
+  private n = 0;
   /** One context, refilled for every run (runs never overlap). */
   private readonly ctx: ScriptContext;
 
@@ -37,37 +39,48 @@ export class ScriptValues {
     this.lookup.setSegment(rs);
   }
 
-  /** The document's values (a reused array). */
-  values(doc: number): readonly unknown[] {
-    const out = this.out;
-    out.length = 0;
+  /** The document's values: fills `buf` and returns how many there are. */
+  fill(doc: number): number {
     const lookup = this.lookup;
     lookup.setDoc(doc);
     const ctx = this.ctx;
+    this.n = 0;
     if (this.field !== '') {
       const f = lookup.get(this.field);
       ctx.valueKind = f.kind === 'long' ? 1 : f.kind === 'double' ? 2 : 0;
       // The field's values are copied first: the script may read the same field through `doc`.
-      const values = f.values.length === 1 ? [f.values[0]] : [...f.values];
-      for (const value of values) {
-        ctx.value = value;
-        push(out, this.script.run(ctx));
+      const k = f.values.length;
+      if (k === 1) {
+        ctx.value = f.values[0];
+        this.add(this.script.run(ctx));
+      } else {
+        const values = f.values.slice();
+        for (let i = 0; i < k; i++) {
+          ctx.value = values[i];
+          this.add(this.script.run(ctx));
+        }
       }
-      return out;
+      return this.n;
     }
-    push(out, this.script.run(ctx));
-    return out;
+    this.add(this.script.run(ctx));
+    return this.n;
   }
-}
 
-function push(out: unknown[], v: unknown): void {
-  if (v === null || v === undefined) return;
-  if (Array.isArray(v)) {
-    for (const x of v) if (x !== null && x !== undefined) out.push(x);
-  } else if (v instanceof DocField) {
-    out.push(...v.values);
-  } else {
-    out.push(v);
+  /** The document's values, as a fresh array. */
+  values(doc: number): unknown[] {
+    const n = this.fill(doc);
+    return this.buf.slice(0, n);
+  }
+
+  private add(v: unknown): void {
+    if (v === null || v === undefined) return;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && x !== undefined) this.buf[this.n++] = x;
+    } else if (v instanceof DocField) {
+      for (const x of v.values) this.buf[this.n++] = x;
+    } else {
+      this.buf[this.n++] = v;
+    }
   }
 }
 

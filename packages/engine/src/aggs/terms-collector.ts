@@ -187,10 +187,17 @@ export class TermsCollector implements AggCollector {
     let found = false;
     const ss = this.ords;
     if (this.script !== null) {
-      const keys = new Set<Key>();
-      for (const v of this.script.values(doc)) keys.add(this.scriptKey(v));
-      found = keys.size > 0;
-      for (const key of keys) if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      found = n > 0;
+      if (n === 1) {
+        const key = this.scriptKey(buf[0]);
+        if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      } else if (n > 1) {
+        const keys = new Set<Key>();
+        for (let i = 0; i < n; i++) keys.add(this.scriptKey(buf[i]));
+        for (const key of keys) if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      }
     } else if (ss !== null) {
       const s = ss.starts[doc]!;
       const e = ss.starts[doc + 1]!;

@@ -104,7 +104,8 @@ export class SegmentDocLookup implements DocLookup {
         const s = starts[doc]!;
         const e = starts[doc + 1]!;
         if (plain && e === s + 1) {
-          out.length = 1;
+          // Setting an array's length is a native call: only when it changes.
+          if (out.length !== 1) out.length = 1;
           out[0] = nums[s];
           return docField;
         }
@@ -121,9 +122,15 @@ export class SegmentDocLookup implements DocLookup {
       return (doc) => {
         if (doc === last) return docField;
         last = doc;
-        out.length = 0;
         const s = ss.starts[doc]!;
         const e = ss.starts[doc + 1]!;
+        if (e === s + 1) {
+          if (out.length !== 1) out.length = 1;
+          const t = ss.terms[ss.ords[s]!]!;
+          out[0] = kind === 'boolean' ? t === 'true' || t === 'T' : t;
+          return docField;
+        }
+        out.length = 0;
         for (let i = s; i < e; i++) {
           const t = ss.terms[ss.ords[i]!]!;
           out.push(kind === 'boolean' ? t === 'true' || t === 'T' : t);
