@@ -163,6 +163,18 @@ describe('scripts in queries and hits', () => {
     expect(r.body.hits.hits[0].fields).toEqual({ twice: [6], shout: ['A!'], point: [{ lat: 10, lon: 20 }] });
   });
 
+  it('warns that [inline] is deprecated', async () => {
+    const r = await http(node.url, 'POST', '/s/_search', {
+      query: { ids: { values: ['1'] } },
+      script_fields: { one: { script: { inline: '1' } }, two: { script: { inline: '2' } } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.hits.hits[0].fields).toEqual({ one: [1], two: [2] });
+    expect(r.headers.warning).toMatch(
+      /^299 shoal-\S+ "Deprecated field \[inline\] used, expected \[source\] instead"$/,
+    );
+  });
+
   it('reports a script that does not compile or fails with its script_exception', async () => {
     const r = await http(node.url, 'POST', '/s/_search', {
       query: { script: { script: "int x = 1; return doc['n'].valu > x;" } },
