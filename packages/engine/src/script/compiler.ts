@@ -7,162 +7,33 @@
  * and the allow-listed members of members.ts. Loops count their iterations and stop a script
  * past Painless's limit of 1,000,000.
  */
-import { javaDouble } from '@shoal/protocol';
+
+import { callExpr, indexExpr, memberExpr } from './access.ts';
 import type { Expr, Program, Stmt } from './ast.ts';
+import { docProxy } from './doc-access.ts';
 import {
-  callMethod,
-  getMember,
-  indexValue,
-  javaString,
-  npe,
-  STATICS,
-  type StaticType,
-  setIndex,
-  setMember,
-} from './members.ts';
+  at,
+  binaryType,
+  type CExpr,
+  castTo,
+  checkNum,
+  type Ev,
+  type Exec,
+  type Frame,
+  MAX_LOOP_COUNTER,
+  NUMERIC,
+  normType,
+  type ScriptContext,
+  type SType,
+  truthy,
+} from './frame.ts';
+import { setIndex, setMember } from './members.ts';
+import { binary, unary } from './operators.ts';
 import { ScriptCompileError, ScriptRuntimeError } from './script-error.ts';
-import { DocField, type DocLookup, javaClassOf } from './values.ts';
+import { compileStatement } from './statements.ts';
+import { STATICS, type StaticType } from './statics.ts';
 
-/** What a script runs against. */
-export interface ScriptContext {
-  doc?: DocLookup;
-  params: Readonly<Record<string, unknown>>;
-  score?: number;
-  /** A value script's input (`_value`): one value of the aggregation's field. */
-  value?: unknown;
-  /** Set by the value's reader: the value came from an integral (1) or floating (2) field. */
-  valueKind?: number;
-}
-
-export const MAX_LOOP_COUNTER = 1_000_000;
-
-type SType = StaticType | 'void';
-
-/** The frame of one run: locals by slot, the context, and the run's bookkeeping. */
-interface Frame {
-  locals: unknown[];
-  ctx: ScriptContext;
-  ret: unknown;
-  /** Whether the last doc value read was integral (1), floating (2) or neither (0). */
-  kind: number;
-  loops: number;
-}
-
-type Ev = (f: Frame) => unknown;
-interface CExpr {
-  ev: Ev;
-  type: SType;
-}
-
-/** 0 go on, 1 break, 2 continue, 3 return. */
-type Exec = (f: Frame) => number;
-
-const NUMERIC: ReadonlySet<string> = new Set(['int', 'long', 'double', 'def']);
-
-function normType(t: string): StaticType {
-  switch (t) {
-    case 'int':
-    case 'short':
-    case 'byte':
-    case 'char':
-    case 'Integer':
-      return 'int';
-    case 'long':
-    case 'Long':
-      return 'long';
-    case 'float':
-    case 'double':
-    case 'Float':
-    case 'Double':
-      return 'double';
-    case 'boolean':
-    case 'Boolean':
-      return 'boolean';
-    case 'String':
-      return 'String';
-    default:
-      return 'def';
-  }
-}
-
-/** Wraps a runtime failure with the offset of the node that raised it. */
-function at<R>(offset: number, fn: (f: Frame) => R): (f: Frame) => R {
-  return (f) => {
-    try {
-      return fn(f);
-    } catch (e) {
-      if (e instanceof ScriptRuntimeError && e.offset < 0) e.offset = offset;
-      else if (e instanceof RangeError) {
-        const err = new ScriptRuntimeError('illegal_argument_exception', 'stack overflow');
-        err.offset = offset;
-        throw err;
-      }
-      throw e;
-    }
-  };
-}
-
-function isIntegralValue(v: unknown, kind: number): boolean {
-  if (kind === 2) return false;
-  return typeof v === 'number' && Number.isInteger(v);
-}
-
-function binaryType(a: SType, b: SType): SType {
-  if (a === 'double' || b === 'double') return 'double';
-  if (a === 'def' || b === 'def') return 'def';
-  if (a === 'long' || b === 'long') return 'long';
-  return 'int';
-}
-
-function checkNum(op: string, a: unknown, b: unknown): void {
-  if (typeof a !== 'number' || typeof b !== 'number') {
-    throw new ScriptRuntimeError(
-      'class_cast_exception',
-      `Cannot apply [${op}] operation to types [${javaClassOf(a)}] and [${javaClassOf(b)}].`,
-    );
-  }
-}
-
-function truthy(v: unknown, what: string): boolean {
-  if (typeof v !== 'boolean') {
-    throw new ScriptRuntimeError(
-      'class_cast_exception',
-      `Cannot cast ${javaClassOf(v)} to java.lang.Boolean (${what})`,
-    );
-  }
-  return v;
-}
-
-function castTo(type: StaticType, v: unknown): unknown {
-  switch (type) {
-    case 'int':
-      if (typeof v !== 'number') break;
-      return Math.trunc(v) | 0;
-    case 'long':
-      if (typeof v !== 'number') break;
-      return Math.trunc(v);
-    case 'double':
-      if (typeof v !== 'number') break;
-      return v;
-    case 'boolean':
-      if (typeof v !== 'boolean') break;
-      return v;
-    case 'String':
-      if (v !== null && typeof v !== 'string') break;
-      return v;
-    default:
-      return v;
-  }
-  throw new ScriptRuntimeError(
-    'class_cast_exception',
-    `Cannot cast ${javaClassOf(v)} to ${type === 'String' ? 'java.lang.String' : type}`,
-  );
-}
-
-/** Java's `==` on boxed values as Painless's def equality does it: numbers by value, others by equals. */
-function equalsValue(a: unknown, b: unknown): boolean {
-  return a === b || (a !== null && b !== null && typeof a === 'object' && javaString(a) === javaString(b));
-}
+export type { ScriptContext } from './frame.ts';
 
 interface Scope {
   vars: Map<string, { slot: number; type: StaticType }>;
@@ -212,15 +83,15 @@ class Compiler {
     return { run, needsScore: this.needsScore };
   }
 
-  private push(): void {
+  push(): void {
     this.scope = { vars: new Map(), parent: this.scope };
   }
 
-  private pop(): void {
+  pop(): void {
     this.scope = this.scope.parent!;
   }
 
-  private declare(name: string, type: StaticType, offset: number): number {
+  declare(name: string, type: StaticType, offset: number): number {
     if (this.lookup(name) || name === 'doc' || name === 'params' || name === '_score' || name === '_value') {
       throw new ScriptCompileError(`variable [${name}] is already defined`, offset);
     }
@@ -229,7 +100,7 @@ class Compiler {
     return slot;
   }
 
-  private lookup(name: string): { slot: number; type: StaticType } | undefined {
+  lookup(name: string): { slot: number; type: StaticType } | undefined {
     for (let s: Scope | null = this.scope; s; s = s.parent) {
       const v = s.vars.get(name);
       if (v) return v;
@@ -237,7 +108,7 @@ class Compiler {
     return undefined;
   }
 
-  private block(stmts: Stmt[]): Exec {
+  block(stmts: Stmt[]): Exec {
     this.push();
     const list = stmts.map((s) => this.stmt(s));
     this.pop();
@@ -250,7 +121,7 @@ class Compiler {
     };
   }
 
-  private loopTick(offset: number): (f: Frame) => void {
+  loopTick(offset: number): (f: Frame) => void {
     return (f) => {
       if (++f.loops > MAX_LOOP_COUNTER) {
         const e = new ScriptRuntimeError(
@@ -263,7 +134,7 @@ class Compiler {
     };
   }
 
-  private cond(e: Expr, what: string): (f: Frame) => boolean {
+  cond(e: Expr, what: string): (f: Frame) => boolean {
     const c = this.expr(e);
     if (c.type !== 'boolean' && c.type !== 'def') {
       throw new ScriptCompileError(`Cannot cast from [${c.type}] to [boolean].`, e.at);
@@ -271,134 +142,12 @@ class Compiler {
     return at(e.at, (f: Frame) => truthy(c.ev(f), what));
   }
 
-  private stmt(s: Stmt): Exec {
-    switch (s.k) {
-      case 'empty':
-        return () => 0;
-      case 'block':
-        return this.block(s.body);
-      case 'expr': {
-        const e = this.expr(s.expr).ev;
-        return (f) => {
-          e(f);
-          return 0;
-        };
-      }
-      case 'decl': {
-        const type = normType(s.type);
-        const inits = s.vars.map((v) => {
-          const init = v.init ? this.assignable(type, this.expr(v.init), v.init.at) : null;
-          const slot = this.declare(v.name, type, v.at);
-          return { slot, init };
-        });
-        return (f) => {
-          for (const { slot, init } of inits) f.locals[slot] = init ? init(f) : defaultOf(type);
-          return 0;
-        };
-      }
-      case 'if': {
-        const test = this.cond(s.test, 'if');
-        const then = this.block([s.then]);
-        const els = s.else ? this.block([s.else]) : null;
-        return (f) => (test(f) ? then(f) : els ? els(f) : 0);
-      }
-      case 'while': {
-        const test = this.cond(s.test, 'while');
-        const body = this.block([s.body]);
-        const tick = this.loopTick(s.at);
-        return (f) => {
-          while (test(f)) {
-            tick(f);
-            const r = body(f);
-            if (r === 1) break;
-            if (r === 3) return 3;
-          }
-          return 0;
-        };
-      }
-      case 'do': {
-        const body = this.block([s.body]);
-        const test = this.cond(s.test, 'do');
-        const tick = this.loopTick(s.at);
-        return (f) => {
-          do {
-            tick(f);
-            const r = body(f);
-            if (r === 1) break;
-            if (r === 3) return 3;
-          } while (test(f));
-          return 0;
-        };
-      }
-      case 'for': {
-        this.push();
-        const init = s.init ? this.stmt(s.init) : null;
-        const test = s.test ? this.cond(s.test, 'for') : null;
-        const update = s.update.map((u) => this.expr(u).ev);
-        const body = this.block([s.body]);
-        this.pop();
-        const tick = this.loopTick(s.at);
-        return (f) => {
-          if (init) init(f);
-          for (;;) {
-            if (test && !test(f)) break;
-            tick(f);
-            const r = body(f);
-            if (r === 1) break;
-            if (r === 3) return 3;
-            for (const u of update) u(f);
-          }
-          return 0;
-        };
-      }
-      case 'foreach': {
-        const iterable = this.expr(s.iterable);
-        this.push();
-        const type = normType(s.type);
-        const slot = this.declare(s.name, type, s.at);
-        const body = this.block([s.body]);
-        this.pop();
-        const tick = this.loopTick(s.at);
-        return at(s.at, (f: Frame) => {
-          const coll = iterable.ev(f);
-          const items =
-            coll instanceof DocField
-              ? coll.values
-              : Array.isArray(coll)
-                ? coll.slice()
-                : coll instanceof Map
-                  ? [...coll.keys()]
-                  : coll === null || coll === undefined
-                    ? npe('Iterable.iterator()')
-                    : typeof coll === 'object'
-                      ? Object.keys(coll)
-                      : callMethod(coll, 'iterator', []);
-          for (const item of items as unknown[]) {
-            tick(f);
-            f.locals[slot] = castTo(type, item);
-            const r = body(f);
-            if (r === 1) break;
-            if (r === 3) return 3;
-          }
-          return 0;
-        });
-      }
-      case 'return': {
-        const v = s.value ? this.expr(s.value).ev : null;
-        return (f) => {
-          f.ret = v ? v(f) : null;
-          return 3;
-        };
-      }
-      case 'break':
-        return () => 1;
-      case 'continue':
-        return () => 2;
-    }
+  stmt(s: Stmt): Exec {
+    return compileStatement(this, s);
   }
 
   /** The value converted for a variable of `type` (Painless's implicit casts: int → long → double). */
-  private assignable(type: StaticType, e: CExpr, offset: number): Ev {
+  assignable(type: StaticType, e: CExpr, offset: number): Ev {
     if (type === 'def' || e.type === 'def' || e.type === type) {
       return type === 'def' || e.type === type ? e.ev : at(offset, (f: Frame) => castTo(type, e.ev(f)));
     }
@@ -429,9 +178,9 @@ class Compiler {
       case 'var':
         return this.variable(e.name, e.at);
       case 'unary':
-        return this.unary(e.op, this.expr(e.expr), e.at);
+        return unary(e.op, this.expr(e.expr), e.at);
       case 'binary':
-        return this.binary(e.op, this.expr(e.left), this.expr(e.right), e.at);
+        return binary(e.op, this.expr(e.left), this.expr(e.right), e.at);
       case 'logical': {
         const l = this.cond(e.left, e.op);
         const r = this.cond(e.right, e.op);
@@ -479,88 +228,12 @@ class Compiler {
           type: target.type,
         };
       }
-      case 'member': {
-        if (e.object.k === 'var' && e.object.name === 'params' && !this.lookup('params')) {
-          const key = e.name;
-          return {
-            ev: (f) => {
-              const p = f.ctx.params;
-              return Object.hasOwn(p, key) ? (p[key] ?? null) : null;
-            },
-            type: 'def',
-          };
-        }
-        const obj = this.expr(e.object);
-        const name = e.name;
-        const nullSafe = e.nullSafe;
-        if (name === 'value') {
-          const o0 = obj.ev;
-          return {
-            ev: at(e.at, (f: Frame) => {
-              const o = o0(f);
-              if (o instanceof DocField) {
-                f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
-                if (o.values.length > 0) return o.values[0];
-              } else if (nullSafe && (o === null || o === undefined)) return null;
-              return getMember(o, name);
-            }),
-            type: 'def',
-          };
-        }
-        if (name === 'length') {
-          return {
-            ev: at(e.at, (f: Frame) => {
-              const o = obj.ev(f);
-              if (nullSafe && (o === null || o === undefined)) return null;
-              return getMember(o, name);
-            }),
-            type: 'def',
-          };
-        }
-        return {
-          ev: at(e.at, (f: Frame) => {
-            const o = obj.ev(f);
-            if (nullSafe && (o === null || o === undefined)) return null;
-            return getMember(o, name);
-          }),
-          type: 'def',
-        };
-      }
-      case 'index': {
-        if (e.object.k === 'var' && e.object.name === 'doc' && !this.lookup('doc') && e.index.k === 'str') {
-          const field = e.index.value;
-          return { ev: at(e.at, (f: Frame) => docField(f, field)), type: 'def' };
-        }
-        const obj = this.expr(e.object);
-        const idx = this.expr(e.index);
-        return {
-          ev: at(e.at, (f: Frame) => {
-            const o = obj.ev(f);
-            const i = idx.ev(f);
-            if (o instanceof DocField) f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
-            return indexValue(o, i);
-          }),
-          type: 'def',
-        };
-      }
-      case 'call': {
-        const obj = this.expr(e.object);
-        const args = e.args.map((a) => this.expr(a).ev);
-        const name = e.name;
-        const nullSafe = e.nullSafe;
-        const type: SType = name === 'size' || name === 'length' || name === 'indexOf' ? 'int' : 'def';
-        return {
-          ev: at(e.at, (f: Frame) => {
-            const o = obj.ev(f);
-            if (nullSafe && (o === null || o === undefined)) return null;
-            const vals = args.map((a) => a(f));
-            if (o instanceof DocField && (name === 'get' || name === 'getValue'))
-              f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
-            return callMethod(o, name, vals);
-          }),
-          type,
-        };
-      }
+      case 'member':
+        return memberExpr(this, e);
+      case 'index':
+        return indexExpr(this, e);
+      case 'call':
+        return callExpr(this, e);
       case 'static':
         return this.staticMember(e.cls, e.name, e.args, e.at);
       case 'cast': {
@@ -684,220 +357,6 @@ class Compiler {
     return { ev: at(offset, (f: Frame) => call(evs.map((a) => a(f)))), type };
   }
 
-  private unary(op: string, e: CExpr, offset: number): CExpr {
-    const ev = e.ev;
-    switch (op) {
-      case '!':
-        if (e.type !== 'boolean' && e.type !== 'def')
-          throw new ScriptCompileError(`Cannot apply [!] to type [${e.type}].`, offset);
-        return { ev: at(offset, (f: Frame) => !truthy(ev(f), '!')), type: 'boolean' };
-      case '+':
-        return e;
-      case '-':
-        return {
-          ev: at(offset, (f: Frame) => {
-            const v = ev(f);
-            if (typeof v !== 'number')
-              throw new ScriptRuntimeError(
-                'class_cast_exception',
-                `Cannot apply [-] operation to type [${javaClassOf(v)}].`,
-              );
-            return e.type === 'int' ? -v | 0 : -v;
-          }),
-          type: e.type,
-        };
-      default:
-        return {
-          ev: at(offset, (f: Frame) => {
-            const v = ev(f);
-            if (typeof v !== 'number')
-              throw new ScriptRuntimeError(
-                'class_cast_exception',
-                `Cannot apply [~] operation to type [${javaClassOf(v)}].`,
-              );
-            return ~v;
-          }),
-          type: e.type === 'long' ? 'long' : 'int',
-        };
-    }
-  }
-
-  binary(op: string, l: CExpr, r: CExpr, offset: number): CExpr {
-    const a = l.ev;
-    const b = r.ev;
-    const type = binaryType(l.type, r.type);
-    switch (op) {
-      case '+': {
-        if (l.type === 'String' || r.type === 'String') {
-          const sa = stringOf(l.type);
-          const sb = stringOf(r.type);
-          return { ev: (f) => sa(a(f)) + sb(b(f)), type: 'String' };
-        }
-        if (type === 'int') return { ev: (f) => ((a(f) as number) + (b(f) as number)) | 0, type };
-        if (type !== 'def') return { ev: (f) => (a(f) as number) + (b(f) as number), type };
-        return {
-          ev: at(offset, (f: Frame) => {
-            const x = a(f);
-            const y = b(f);
-            if (typeof x === 'string' || typeof y === 'string') return javaString(x) + javaString(y);
-            checkNum('+', x, y);
-            return (x as number) + (y as number);
-          }),
-          type,
-        };
-      }
-      case '-':
-      case '*': {
-        const fn = op === '-' ? (x: number, y: number) => x - y : (x: number, y: number) => x * y;
-        if (type === 'int')
-          return {
-            ev:
-              op === '*'
-                ? (f) => Math.imul(a(f) as number, b(f) as number)
-                : (f) => fn(a(f) as number, b(f) as number) | 0,
-            type,
-          };
-        if (type !== 'def') return { ev: (f) => fn(a(f) as number, b(f) as number), type };
-        return {
-          ev: at(offset, (f: Frame) => {
-            const x = a(f);
-            const y = b(f);
-            checkNum(op, x, y);
-            return fn(x as number, y as number);
-          }),
-          type,
-        };
-      }
-      case '/':
-      case '%': {
-        const mod = op === '%';
-        if (type === 'int' || type === 'long') {
-          return {
-            ev: at(offset, (f: Frame) => {
-              const x = a(f) as number;
-              const y = b(f) as number;
-              if (y === 0)
-                throw new ScriptRuntimeError('arithmetic_exception', mod ? '/ by zero' : '/ by zero');
-              return mod ? x % y : type === 'int' ? (x / y) | 0 : Math.trunc(x / y);
-            }),
-            type,
-          };
-        }
-        if (type === 'double')
-          return {
-            ev: mod ? (f) => (a(f) as number) % (b(f) as number) : (f) => (a(f) as number) / (b(f) as number),
-            type,
-          };
-        const lInt = l.type === 'int' || l.type === 'long';
-        const rInt = r.type === 'int' || r.type === 'long';
-        return {
-          ev: at(offset, (f: Frame) => {
-            f.kind = 0;
-            const x = a(f);
-            const kx = lInt ? 1 : f.kind;
-            f.kind = 0;
-            const y = b(f);
-            const ky = rInt ? 1 : f.kind;
-            f.kind = 0;
-            checkNum(op, x, y);
-            if (isIntegralValue(x, kx) && isIntegralValue(y, ky)) {
-              if (y === 0) throw new ScriptRuntimeError('arithmetic_exception', '/ by zero');
-              return mod ? (x as number) % (y as number) : Math.trunc((x as number) / (y as number));
-            }
-            return mod ? (x as number) % (y as number) : (x as number) / (y as number);
-          }),
-          type,
-        };
-      }
-      case '<':
-      case '<=':
-      case '>':
-      case '>=': {
-        const cmp =
-          op === '<'
-            ? (x: number, y: number) => x < y
-            : op === '<='
-              ? (x: number, y: number) => x <= y
-              : op === '>'
-                ? (x: number, y: number) => x > y
-                : (x: number, y: number) => x >= y;
-        if (type !== 'def' && NUMERIC.has(l.type) && NUMERIC.has(r.type)) {
-          return { ev: (f) => cmp(a(f) as number, b(f) as number), type: 'boolean' };
-        }
-        return {
-          ev: at(offset, (f: Frame) => {
-            const x = a(f);
-            const y = b(f);
-            checkNum(op, x, y);
-            return cmp(x as number, y as number);
-          }),
-          type: 'boolean',
-        };
-      }
-      case '==':
-      case '!=': {
-        const neg = op === '!=';
-        return { ev: (f) => equalsValue(a(f), b(f)) !== neg, type: 'boolean' };
-      }
-      case '===':
-      case '!==': {
-        const neg = op === '!==';
-        return { ev: (f) => (a(f) === b(f)) !== neg, type: 'boolean' };
-      }
-      case '&':
-      case '|':
-      case '^': {
-        if (l.type === 'boolean' && r.type === 'boolean') {
-          const fn =
-            op === '&'
-              ? (x: boolean, y: boolean) => x && y
-              : op === '|'
-                ? (x: boolean, y: boolean) => x || y
-                : (x: boolean, y: boolean) => x !== y;
-          return { ev: (f) => fn(a(f) as boolean, b(f) as boolean), type: 'boolean' };
-        }
-        const fn =
-          op === '&'
-            ? (x: number, y: number) => x & y
-            : op === '|'
-              ? (x: number, y: number) => x | y
-              : (x: number, y: number) => x ^ y;
-        return {
-          ev: at(offset, (f: Frame) => {
-            const x = a(f);
-            const y = b(f);
-            if (typeof x === 'boolean' && typeof y === 'boolean')
-              return op === '&' ? x && y : op === '|' ? x || y : x !== y;
-            checkNum(op, x, y);
-            return fn(x as number, y as number);
-          }),
-          type: l.type === 'boolean' ? 'boolean' : type === 'double' ? 'def' : type,
-        };
-      }
-      case '<<':
-      case '>>':
-      case '>>>': {
-        const fn =
-          op === '<<'
-            ? (x: number, y: number) => x << y
-            : op === '>>'
-              ? (x: number, y: number) => x >> y
-              : (x: number, y: number) => x >>> y;
-        return {
-          ev: at(offset, (f: Frame) => {
-            const x = a(f);
-            const y = b(f);
-            checkNum(op, x, y);
-            return fn(x as number, y as number);
-          }),
-          type: 'int',
-        };
-      }
-    }
-    throw new ScriptCompileError(`unexpected operator [${op}].`, offset);
-  }
-
-  /** A function that stores into an assignable expression. */
   private writer(target: Expr): (f: Frame, v: unknown) => void {
     if (target.k === 'var') {
       const local = this.lookup(target.name);
@@ -942,7 +401,7 @@ class Compiler {
         type: t.type,
       };
     }
-    const combined = this.binary(op.slice(0, -1), t, v, offset);
+    const combined = binary(op.slice(0, -1), t, v, offset);
     const type = t.type;
     return {
       ev: at(offset, (f: Frame) => {
@@ -954,58 +413,5 @@ class Compiler {
       }),
       type,
     };
-  }
-}
-
-/** Java's string conversion of a value of a static type: a double keeps its `.0`. */
-function stringOf(type: SType): (v: unknown) => string {
-  return type === 'double' ? (v) => (typeof v === 'number' ? javaDouble(v) : javaString(v)) : javaString;
-}
-
-function defaultOf(type: StaticType): unknown {
-  switch (type) {
-    case 'int':
-    case 'long':
-    case 'double':
-      return 0;
-    case 'boolean':
-      return false;
-    default:
-      return null;
-  }
-}
-
-/** `doc['f']` with a literal name: straight to the lookup. */
-function docField(f: Frame, field: string): DocField {
-  const d = f.ctx.doc;
-  if (!d) throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [doc]');
-  return d.get(field);
-}
-
-/** `doc` as a script sees it: a map from field names to their values (`doc['f']`, `doc.f`, `doc.containsKey('f')`). */
-const DOC_PROXIES = new WeakMap<DocLookup, Map<string, unknown>>();
-
-function docProxy(d: DocLookup): unknown {
-  let m = DOC_PROXIES.get(d);
-  if (!m) {
-    m = new DocMap(d);
-    DOC_PROXIES.set(d, m);
-  }
-  return m;
-}
-
-/** A read-only Map over the doc lookup, so the map allow-list serves `doc` too. */
-class DocMap extends Map<string, unknown> {
-  constructor(private readonly lookup: DocLookup) {
-    super();
-  }
-  override get(key: string): unknown {
-    return this.lookup.get(key);
-  }
-  override has(key: string): boolean {
-    return this.lookup.has(key);
-  }
-  override set(): this {
-    throw new ScriptRuntimeError('unsupported_operation_exception', 'doc is read-only');
   }
 }

@@ -2,7 +2,8 @@
  * The allow-list: the members and methods a script may reach on each kind of value, and the
  * static members of Math, Integer, Long, Double, String and Boolean (Painless's whitelist,
  * reduced to what Shoal's values are). Anything else is Painless's `dynamic method [...] not
- * found` / `dynamic getter [...] not found` — never a JavaScript property lookup.
+ * found` / `dynamic getter [...] not found` — never a JavaScript property lookup. The static
+ * members are in statics.ts.
  */
 import { javaDouble } from '@shoal/protocol';
 import { ScriptRuntimeError } from './script-error.ts';
@@ -18,7 +19,7 @@ export function npe(what: string): never {
   throw new ScriptRuntimeError('null_pointer_exception', `Cannot invoke "${what}" because value is null`);
 }
 
-function toRad(d: number): number {
+export function toRad(d: number): number {
   return (d * Math.PI) / 180;
 }
 
@@ -177,7 +178,7 @@ export function callMethod(receiver: unknown, name: string, args: unknown[]): un
   return r;
 }
 
-function str(v: unknown, what: string): string {
+export function str(v: unknown, what: string): string {
   if (typeof v !== 'string')
     throw new ScriptRuntimeError(
       'class_cast_exception',
@@ -186,7 +187,7 @@ function str(v: unknown, what: string): string {
   return v;
 }
 
-function int(v: unknown): number {
+export function int(v: unknown): number {
   if (typeof v !== 'number')
     throw new ScriptRuntimeError(
       'class_cast_exception',
@@ -435,109 +436,8 @@ function tryCall(r: unknown, name: string, a: unknown[]): unknown {
   return NOT_FOUND;
 }
 
-function num(v: unknown): number {
+export function num(v: unknown): number {
   if (typeof v !== 'number')
     throw new ScriptRuntimeError('class_cast_exception', `Cannot cast ${javaClassOf(v)} to java.lang.Double`);
   return v;
 }
-
-export type StaticType = 'int' | 'long' | 'double' | 'boolean' | 'String' | 'def';
-
-export interface StaticMember {
-  type: StaticType;
-  /** A constant (fields), or a function of the arguments (methods). */
-  value?: unknown;
-  call?: (args: unknown[]) => unknown;
-  /** For methods whose result type follows their arguments (Math.abs/max/min). */
-  promote?: boolean;
-}
-
-function parseJavaInt(s: unknown, long: boolean): number {
-  const t = str(s, 'parse');
-  if (!/^[+-]?\d+$/.test(t))
-    throw new ScriptRuntimeError('number_format_exception', `For input string: "${t}"`);
-  const v = Number(t);
-  if (!long && (v > 2147483647 || v < -2147483648)) {
-    throw new ScriptRuntimeError('number_format_exception', `For input string: "${t}"`);
-  }
-  return v;
-}
-
-const math1 = (f: (x: number) => number): StaticMember => ({ type: 'double', call: (a) => f(num(a[0])) });
-
-/** `Class.member` → its declaration, keyed `Class.name/arity` (arity -1 for fields). */
-export const STATICS: Record<string, StaticMember> = {
-  'Math.PI/-1': { type: 'double', value: Math.PI },
-  'Math.E/-1': { type: 'double', value: Math.E },
-  'Math.abs/1': { type: 'def', promote: true, call: (a) => Math.abs(num(a[0])) },
-  'Math.max/2': { type: 'def', promote: true, call: (a) => Math.max(num(a[0]), num(a[1])) },
-  'Math.min/2': { type: 'def', promote: true, call: (a) => Math.min(num(a[0]), num(a[1])) },
-  'Math.pow/2': { type: 'double', call: (a) => num(a[0]) ** num(a[1]) },
-  'Math.atan2/2': { type: 'double', call: (a) => Math.atan2(num(a[0]), num(a[1])) },
-  'Math.hypot/2': { type: 'double', call: (a) => Math.hypot(num(a[0]), num(a[1])) },
-  'Math.round/1': { type: 'long', call: (a) => Math.floor(num(a[0]) + 0.5) },
-  'Math.sqrt/1': math1(Math.sqrt),
-  'Math.cbrt/1': math1(Math.cbrt),
-  'Math.log/1': math1(Math.log),
-  'Math.log10/1': math1(Math.log10),
-  'Math.log1p/1': math1(Math.log1p),
-  'Math.exp/1': math1(Math.exp),
-  'Math.expm1/1': math1(Math.expm1),
-  'Math.floor/1': math1(Math.floor),
-  'Math.ceil/1': math1(Math.ceil),
-  'Math.rint/1': math1((x) => {
-    const r = Math.round(x);
-    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-  }),
-  'Math.sin/1': math1(Math.sin),
-  'Math.cos/1': math1(Math.cos),
-  'Math.tan/1': math1(Math.tan),
-  'Math.asin/1': math1(Math.asin),
-  'Math.acos/1': math1(Math.acos),
-  'Math.atan/1': math1(Math.atan),
-  'Math.sinh/1': math1(Math.sinh),
-  'Math.cosh/1': math1(Math.cosh),
-  'Math.tanh/1': math1(Math.tanh),
-  'Math.signum/1': math1(Math.sign),
-  'Math.toRadians/1': math1(toRad),
-  'Math.toDegrees/1': math1((x) => (x * 180) / Math.PI),
-  'Integer.MAX_VALUE/-1': { type: 'int', value: 2147483647 },
-  'Integer.MIN_VALUE/-1': { type: 'int', value: -2147483648 },
-  'Integer.parseInt/1': { type: 'int', call: (a) => parseJavaInt(a[0], false) },
-  'Integer.valueOf/1': {
-    type: 'int',
-    call: (a) => (typeof a[0] === 'number' ? a[0] : parseJavaInt(a[0], false)),
-  },
-  'Integer.toString/1': { type: 'String', call: (a) => javaString(int(a[0])) },
-  'Long.MAX_VALUE/-1': { type: 'long', value: Number.MAX_SAFE_INTEGER },
-  'Long.MIN_VALUE/-1': { type: 'long', value: Number.MIN_SAFE_INTEGER },
-  'Long.parseLong/1': { type: 'long', call: (a) => parseJavaInt(a[0], true) },
-  'Long.valueOf/1': {
-    type: 'long',
-    call: (a) => (typeof a[0] === 'number' ? a[0] : parseJavaInt(a[0], true)),
-  },
-  'Long.toString/1': { type: 'String', call: (a) => javaString(int(a[0])) },
-  'Double.MAX_VALUE/-1': { type: 'double', value: Number.MAX_VALUE },
-  'Double.MIN_VALUE/-1': { type: 'double', value: Number.MIN_VALUE },
-  'Double.POSITIVE_INFINITY/-1': { type: 'double', value: Number.POSITIVE_INFINITY },
-  'Double.NEGATIVE_INFINITY/-1': { type: 'double', value: Number.NEGATIVE_INFINITY },
-  'Double.NaN/-1': { type: 'double', value: Number.NaN },
-  'Double.parseDouble/1': {
-    type: 'double',
-    call: (a) => {
-      const t = str(a[0], 'parseDouble').trim();
-      const v = Number(t);
-      if (t === '' || Number.isNaN(v))
-        throw new ScriptRuntimeError('number_format_exception', `For input string: "${t}"`);
-      return v;
-    },
-  },
-  'Double.isNaN/1': { type: 'boolean', call: (a) => Number.isNaN(num(a[0])) },
-  'Double.toString/1': { type: 'String', call: (a) => javaDouble(num(a[0])) },
-  'Float.parseFloat/1': { type: 'double', call: (a) => Math.fround(Number(str(a[0], 'parseFloat'))) },
-  'String.valueOf/1': { type: 'String', call: (a) => javaString(a[0]) },
-  'Boolean.parseBoolean/1': {
-    type: 'boolean',
-    call: (a) => typeof a[0] === 'string' && a[0].toLowerCase() === 'true',
-  },
-};
