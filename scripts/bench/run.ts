@@ -6,6 +6,7 @@
  *   npm run bench -- memory
  *   npm run bench -- paging
  *   npm run bench -- reindex [--connections 4]
+ *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
@@ -18,10 +19,11 @@ import { runMemory } from './memory.ts';
 import { runPaging } from './paging.ts';
 import { stopAll } from './processes.ts';
 import { runReindex } from './reindex.ts';
+import { runScripts } from './scripts.ts';
 import { runSearch } from './search.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging|reindex [--duration 10] [--warmup 2] [--connections 4]';
+  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex [--duration 10] [--warmup 2] [--connections 4]';
 
 const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   search: runSearch,
@@ -29,6 +31,7 @@ const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   memory: () => runMemory(),
   paging: () => runPaging(),
   reindex: runReindex,
+  scripts: runScripts,
 };
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {

@@ -197,8 +197,15 @@ describe('function_score', () => {
     );
   });
 
-  it('answers 501 for script_score', async () => {
-    const script = await search({ function_score: { script_score: { script: { source: '1' } } } });
-    expect(script.status).toBe(501);
+  it('runs a script_score function, with the query score as _score', async () => {
+    const script = await search({
+      function_score: {
+        query: two,
+        script_score: { script: { source: '_score * 3' } },
+        boost_mode: 'replace',
+      },
+    });
+    expect(script.status).toBe(200);
+    for (const score of Object.values(scores(script))) expect(score).toBe(6);
   });
 });

@@ -35,6 +35,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse this data path (a restart) instead of a new temporary one. */
   dataPath?: string;
+  /** More command-line arguments for the node (`-E key=value` settings). */
+  args?: string[];
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
@@ -54,6 +56,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     String(opts.workers ?? 2),
   ];
   if (opts.name) args.push('--node', opts.name);
+  if (opts.args) args.push(...opts.args);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
@@ -110,7 +113,14 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     },
     async restart(more = {}) {
       await terminate();
-      return startTestNode({ workers: opts.workers, name: opts.name, env: opts.env, ...more, dataPath });
+      return startTestNode({
+        workers: opts.workers,
+        name: opts.name,
+        env: opts.env,
+        args: opts.args,
+        ...more,
+        dataPath,
+      });
     },
   };
 }

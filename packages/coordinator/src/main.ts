@@ -7,10 +7,22 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadClusterConfig, nodeConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startNode } from './node.ts';
+import { checkNodeSettings, NodeSettingsError } from './node-settings.ts';
 
 const USAGE =
   'usage: node --import tsx packages/coordinator/src/main.ts [--config cluster.config.json] ' +
-  '[--node NAME] [--http-port N] [--data-path PATH] [--workers N]';
+  '[--node NAME] [--http-port N] [--data-path PATH] [--workers N] [-E setting=value ...]';
+
+/** `-E key=value` (Elasticsearch's flag): a node setting over the config file's `settings`. */
+function settingFlags(flags: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of flags ?? []) {
+    const eq = f.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`setting [${f}] must be in the form [key=value]`);
+    out[f.slice(0, eq)] = f.slice(eq + 1);
+  }
+  return out;
+}
 
 function startupConfig() {
   try {
@@ -21,6 +33,7 @@ function startupConfig() {
         'http-port': { type: 'string' },
         'data-path': { type: 'string' },
         workers: { type: 'string' },
+        setting: { type: 'string', short: 'E', multiple: true },
       },
     });
     const cluster = loadClusterConfig(resolve(values.config!));
@@ -30,9 +43,11 @@ function startupConfig() {
       dataPath: values['data-path'],
       shardWorkers: values.workers,
     });
+    cluster.settings = { ...cluster.settings, ...settingFlags(values.setting) };
+    checkNodeSettings(cluster.settings);
     return { cluster, config };
   } catch (e) {
-    const usage = e instanceof ConfigError ? '' : `\n${USAGE}`;
+    const usage = e instanceof ConfigError || e instanceof NodeSettingsError ? '' : `\n${USAGE}`;
     console.error(`shoal: ${e instanceof Error ? e.message : String(e)}${usage}`);
     process.exit(2);
   }

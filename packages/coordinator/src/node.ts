@@ -11,9 +11,16 @@ import type { Logger } from 'pino';
 import { recoverInterruptedTasks } from './bulk-by-scroll/interrupted-tasks.ts';
 import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
+import { DeprecationLog } from './deprecation-log.ts';
 import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
+import { LicenseService } from './license/license-service.ts';
+import { configDir, readVerificationKey } from './license/license-signature.ts';
+import { FileLicenseStore } from './license/license-store.ts';
+import { checkNodeSettings } from './node-settings.ts';
 import { allRoutes } from './routes.ts';
+import { CompilationLimit } from './scripts/compilation-limit.ts';
+import { StoredScripts } from './scripts/stored-scripts.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
@@ -50,6 +57,9 @@ export async function startNode(
   cluster: { name: string; settings: Record<string, string> },
   logger: Logger,
 ): Promise<StartedNode> {
+  // Refused before anything starts; the deprecated ones in use go to the deprecation log.
+  const deprecationLog = new DeprecationLog(logger);
+  deprecationLog.record(checkNodeSettings(cluster.settings));
   // Each worker thread gets its row of the search-context counters when it starts.
   const counters = ContextCounters.create(Math.max(1, config.shardWorkers));
   const cancelSlots = new CancelSlots();
@@ -106,7 +116,19 @@ export async function startNode(
     cancelSlots,
     parsedSearches: new ParsedSearchCache(config.searchParseCache),
     tasks: new TaskRegistry(nodeState.nodeId),
+    license: new LicenseService(new FileLicenseStore(metadata.stateDir), {
+      clusterName: cluster.name,
+      verificationKey: () => readVerificationKey(configDir()),
+    }),
+    nodeSettings: cluster.settings,
+    deprecationLog,
+    storedScripts: new StoredScripts(metadata.stateDir),
+    compilations: new CompilationLimit(),
   };
+  // A kept search parse holds the stored scripts it resolved: a change makes every parse stale.
+  services.storedScripts.onChange(() => services.parsedSearches.clear());
+  // Stored search templates are the stored scripts in the mustache language.
+  services.storedTemplates = (id) => services.storedScripts.get(id);
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
@@ -118,7 +140,7 @@ export async function startNode(
   });
   if (interrupted > 0)
     logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
-  const app = createApp({ routes: allRoutes(), services, logger });
+  const app = createApp({ routes: allRoutes(), services, logger, deprecationLog });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(
       {

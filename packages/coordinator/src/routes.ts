@@ -7,6 +7,7 @@ import { catRoutes } from './rest/cat.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { dataStreamRoutes } from './rest/data-streams.ts';
 import { documentRoutes } from './rest/documents.ts';
+import { extInfoRoutes } from './rest/ext-info.ts';
 import { faultInjectionRoutes } from './rest/fault-injection.ts';
 import { fieldCapsRoutes } from './rest/field-caps.ts';
 import { flushMergeRoutes } from './rest/flush-merge.ts';
@@ -14,10 +15,13 @@ import { indexBlockRoutes } from './rest/index-blocks.ts';
 import { indexStatsRoutes } from './rest/index-stats.ts';
 import { indexTemplateRoutes } from './rest/index-templates.ts';
 import { indexRoutes } from './rest/indices.ts';
+import { licenseRoutes } from './rest/license.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
+import { migrationRoutes } from './rest/migration.ts';
 import { msearchRoutes } from './rest/msearch.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { rolloverRoutes } from './rest/rollover.ts';
+import { scriptRoutes } from './rest/scripts.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
@@ -28,6 +32,10 @@ import type { NodeServices } from './services.ts';
 export function allRoutes(): Route<NodeServices>[] {
   return [
     ...clusterRoutes(),
+    ...licenseRoutes(),
+    ...extInfoRoutes(),
+    ...migrationRoutes(),
+    ...scriptRoutes(),
     ...catRoutes(),
     ...searchRoutes(),
     ...searchTemplateRoutes(),

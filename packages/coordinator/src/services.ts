@@ -1,6 +1,10 @@
 import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
+import type { DeprecationLog } from './deprecation-log.ts';
+import type { LicenseService } from './license/license-service.ts';
+import type { CompilationLimit } from './scripts/compilation-limit.ts';
+import type { StoredScripts } from './scripts/stored-scripts.ts';
 import type { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { TemplateLookup } from './search/search-template.ts';
 import type { ShardTable } from './shards/shard-table.ts';
@@ -53,4 +57,12 @@ export interface NodeServices {
   tasks: TaskRegistry;
   /** Stored mustache templates by id (`PUT /_scripts/{id}` with `lang: mustache`), when kept. */
   storedTemplates?: TemplateLookup;
+  /** The cluster's license. */
+  license: LicenseService;
+  /** The node's settings as started (config file and `-E` flags). */
+  nodeSettings: Readonly<Record<string, string>>;
+  deprecationLog: DeprecationLog;
+  storedScripts: StoredScripts;
+  /** `script.max_compilations_rate`. */
+  compilations: CompilationLimit;
 }

@@ -10,6 +10,7 @@ import type {
   FieldBoost,
   QueryNode,
   RescoreSpec,
+  ScriptField,
   ShardAggregations,
   SortSpec,
   SortValue,
@@ -254,6 +255,8 @@ export interface ShardFetchRequest {
 export interface FetchFieldsSpec {
   fields?: FieldAndFormat[];
   docValueFields?: FieldAndFormat[];
+  /** `script_fields`, their stored scripts resolved. */
+  scriptFields?: ScriptField[];
   /** `stored_fields: _none_`: hits carry no `_id` and no `_routing`. */
   storedNone?: true;
 }

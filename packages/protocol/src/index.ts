@@ -20,6 +20,7 @@ export {
 export { type MgetItem, parseMgetBody } from './documents/mget-body.ts';
 export { parseUpdateBody, type UpdateBody } from './documents/update-body.ts';
 export * from './errors/catalogue.ts';
+export * from './errors/catalogue-script.ts';
 export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
 export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
@@ -64,6 +65,12 @@ export {
   routingSearchShards,
   shardForRouting,
 } from './routing/shard-routing.ts';
+export {
+  checkScriptLang,
+  INLINE_DEPRECATION,
+  parseScriptSpec,
+  type ScriptSpec,
+} from './script/script-spec.ts';
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {
@@ -82,6 +89,7 @@ export {
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
+export type { ScriptField } from './search/script-fields.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   type SearchRequest,
@@ -97,8 +105,10 @@ export {
   autoCreateDecision,
   CLUSTER_SETTINGS,
   parseAutoCreateIndex,
+  parseCompilationRate,
   simpleMatch,
 } from './settings/cluster-settings.ts';
+export { deprecatedKeysIn, settingDeprecationWarnings } from './settings/deprecated-in-use.ts';
 export { getBool, getBytes, getInt, getList, getLong, getString, getTimeMs } from './settings/getters.ts';
 export {
   BLOCK_NAMES,

@@ -8,7 +8,6 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import {
-  deprecationWarning,
   errorBody,
   filterPath,
   isShoalError,
@@ -19,6 +18,7 @@ import {
   parseJson,
   stringifyJson,
   stringifyJsonBytes,
+  warningHeaders,
 } from '@shoal/protocol';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -33,6 +33,8 @@ export interface AppOptions<S> {
   routes: Route<S>[];
   services: S;
   logger: Logger;
+  /** Where the deprecated items requests use are logged (besides their `Warning` headers). */
+  deprecationLog?: { record(messages: Iterable<string>, opaqueId?: string): void };
 }
 
 function queryParams(url: string): Record<string, string> {
@@ -192,7 +194,8 @@ export interface RenderContext {
 export function render(ctx: RenderContext, res: RestResponse): Rendered {
   const { method, query, warnings } = ctx;
   const out: Record<string, string | string[]> = {};
-  if (warnings.length > 0) out.warning = warnings.map((w) => deprecationWarning(w));
+  // One header per distinct message, however often the request used the item.
+  if (warnings.length > 0) out.warning = warningHeaders(warnings);
   if (res.headers) for (const k in res.headers) out[k.toLowerCase()] = res.headers[k]!;
   out[PRODUCT_HEADER] = PRODUCT;
   let text: string | Uint8Array;
@@ -204,8 +207,8 @@ export function render(ctx: RenderContext, res: RestResponse): Rendered {
     if (query.filter_path && value !== undefined && ctx.error !== true)
       value = filterPath(value, query.filter_path);
     // Pages of hits the shards rendered go out as the bytes they arrived in.
-    text =
-      value === undefined ? '' : isPretty(query) ? stringifyJson(value, true) : stringifyJsonBytes(value);
+    const pretty = 'pretty' in query ? isPretty(query) : res.pretty === true;
+    text = value === undefined ? '' : pretty ? stringifyJson(value, true) : stringifyJsonBytes(value);
     out['content-type'] = res.contentType ?? ctx.contentType;
   }
   if (method === 'HEAD') {
@@ -291,6 +294,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
         return send(fail({ method, query, contentType, warnings }, err));
       } finally {
         disconnect.done();
+        if (warnings.length > 0) opts.deprecationLog?.record(warnings, headers['x-opaque-id']);
       }
     });
   }

@@ -42,6 +42,8 @@ export interface RestResponse {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** Pretty-printed unless the request has a `pretty` parameter of its own (`GET /_license`). */
+  pretty?: boolean;
 }
 
 export type RestHandler<S> = (req: RestRequest, services: S) => Promise<RestResponse> | RestResponse;

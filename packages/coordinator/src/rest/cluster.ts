@@ -18,6 +18,9 @@ import { boolParam, statsLevelParam } from './params.ts';
 /** The Elasticsearch version Shoal answers as (its wire behaviour follows the newest 8.x). */
 export const COMPATIBLE_ES_VERSION = '8.17.0';
 
+/** The build date `GET /` and `GET /_ext` report. */
+export const BUILD_DATE = '2026-11-21T00:00:00.000Z';
+
 function root(_req: RestRequest, s: NodeServices): RestResponse {
   return {
     status: 200,
@@ -30,7 +33,7 @@ function root(_req: RestRequest, s: NodeServices): RestResponse {
         build_flavor: 'default',
         build_type: 'shoal',
         build_hash: `shoal-${SHOAL_VERSION}`,
-        build_date: '2026-11-21T00:00:00.000Z',
+        build_date: BUILD_DATE,
         build_snapshot: false,
         lucene_version: '9.12.0',
         minimum_wire_compatibility_version: '7.17.0',
@@ -158,6 +161,7 @@ function getClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
 function putClusterSettings(req: RestRequest, s: NodeServices): RestResponse {
   const body = (req.json() ?? {}) as { persistent?: unknown; transient?: unknown };
   const applied = s.clusterSettings.update(body);
+  req.warnings.push(...applied.warnings);
   // The echo honours `flat_settings` like every Settings rendering.
   const flat = boolParam(req.query, 'flat_settings', false);
   return {

@@ -5,6 +5,7 @@ import {
   indexNotFound,
   renderSettings,
   ShoalError,
+  settingDeprecationWarnings,
   simpleMatch,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
@@ -32,6 +33,7 @@ async function createIndex(req: RestRequest, s: NodeServices): Promise<RestRespo
     throw new ShoalError('parse_exception', 'request body must be an object', 400);
   }
   const meta = await s.indices.create(req.params.index!, body, req.warnings);
+  req.warnings.push(...settingDeprecationWarnings(body?.settings, 'index'));
   return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: meta.name } };
 }
 

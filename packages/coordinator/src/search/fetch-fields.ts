@@ -19,8 +19,10 @@ export function fetchFieldsSpec(search: SearchRequest): FetchFieldsSpec | undefi
   const { fetchFields, storedFields } = search;
   const docValueFields =
     search.collapse !== undefined ? withCollapseDocValues(search) : search.docValueFields;
-  if (!fetchFields && !docValueFields && !storedFields) return undefined;
+  const scriptFields = search.scriptFields;
+  if (!fetchFields && !docValueFields && !storedFields && !scriptFields) return undefined;
   const spec: FetchFieldsSpec = {};
+  if (scriptFields) spec.scriptFields = scriptFields;
   if (fetchFields && fetchFields.length > 0) spec.fields = fetchFields;
   if (docValueFields) spec.docValueFields = docValueFields;
   if (storedFields && !storedFields.fetch) spec.storedNone = true;

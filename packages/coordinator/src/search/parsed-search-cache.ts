@@ -80,6 +80,11 @@ export class ParsedSearchCache {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Forgets every parse (they resolved stored scripts that changed). */
+  clear(): void {
+    this.entries.clear();
+  }
 }
 
 function sameBody(a: Buffer | undefined, b: Buffer | undefined): boolean {

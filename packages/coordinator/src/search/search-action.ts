@@ -7,7 +7,7 @@
  */
 
 import type { ShardFetchRequest } from '@shoal/engine';
-import { isShoalError, parseSearchRequest, type SearchRequest, ShoalError } from '@shoal/protocol';
+import { getString, isShoalError, parseSearchRequest, type SearchRequest, ShoalError } from '@shoal/protocol';
 import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -103,7 +103,10 @@ export function hasPit(body: unknown): boolean {
 
 function parse(req: RestRequest, s: NodeServices, targets: ShardTarget[]): SearchRequest {
   try {
-    return parseSearchRequest(req.json(), req.query, { path: req.path });
+    return parseSearchRequest(req.json(), req.query, {
+      path: req.path,
+      storedScript: (id) => s.storedScripts.get(id),
+    });
   } catch (e) {
     // A `q` that does not parse fails on every shard in Elasticsearch, so it is reported that way.
     if (isShoalError(e) && e.type === 'query_shard_exception' && targets.length > 0) {
@@ -149,6 +152,12 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);
   const targets = pit ? [] : searchShardTargets(s, req.params.index, indicesOptions, req.query);
   const search = kept ? kept.search : parse(req, s, targets);
+  if (search.scripts) {
+    s.compilations.admit(
+      search.scripts,
+      getString(s.clusterSettings.effective(), 'script.max_compilations_rate'),
+    );
+  }
   // Index boosts are resolved against the cluster state into a table kept with the request
   // (index-boosts.ts): such a request is not shared between searches.
   if (!kept && key !== undefined && !search.indicesBoost) cache.set(key, { search, pit });

@@ -4,11 +4,11 @@
  * the rest (through the protocol settings registry's getters).
  */
 import {
+  clusterUpdateCheck,
   type FlatSettings,
   normalizeSettings,
   type SettingsUpdate,
   simpleMatch,
-  validateSettings,
 } from '@shoal/protocol';
 
 /**
@@ -53,17 +53,24 @@ export class ClusterSettings {
     this.listeners.push(listener);
   }
 
-  /** Validates both parts whole, then applies them; a `null` value resets a setting. */
+  /**
+   * Validates both parts whole, then applies them; a `null` value resets a setting. Returns the
+   * applied parts and the deprecation warnings of the deprecated settings they set.
+   */
   update(body: { persistent?: unknown; transient?: unknown }): {
     persistent: SettingsUpdate;
     transient: SettingsUpdate;
+    warnings: string[];
   } {
     const pw = splitWildcardResets(body.persistent ?? {});
     const tw = splitWildcardResets(body.transient ?? {});
     const p = normalizeSettings(pw.rest, 'cluster');
     const t = normalizeSettings(tw.rest, 'cluster');
-    validateSettings(p, 'cluster');
-    validateSettings(t, 'cluster');
+    const current = this.effective();
+    const warnings = [
+      ...clusterUpdateCheck(p, 'persistent', current),
+      ...clusterUpdateCheck(t, 'transient', current),
+    ];
     const resetMatching = (current: FlatSettings, patterns: string[], changes: SettingsUpdate) => {
       for (const k of Object.keys(current)) {
         if (!(k in changes) && patterns.some((pattern) => simpleMatch(pattern, k))) changes[k] = null;
@@ -81,6 +88,6 @@ export class ClusterSettings {
     apply(this.transient, t);
     const effective = this.effective();
     for (const l of this.listeners) l(effective);
-    return { persistent: p, transient: t };
+    return { persistent: p, transient: t, warnings };
   }
 }

@@ -27,6 +27,7 @@ import {
   numberFor,
   resolveSource,
 } from './field-source.ts';
+import { ScriptValues, scriptDouble } from './script-values.ts';
 
 export class HistogramCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -38,6 +39,7 @@ export class HistogramCollector implements AggCollector {
   private readonly missingKey: number | undefined;
   private readonly bounds: { min?: number; max?: number } | undefined;
   private view: DoubleView | null = null;
+  private readonly script: ScriptValues | null;
 
   constructor(
     private readonly spec: HistogramSpec | DateHistogramSpec,
@@ -47,6 +49,7 @@ export class HistogramCollector implements AggCollector {
     checkOrderPaths(spec.order, spec.aggs);
     const date = spec.type === 'date_histogram';
     this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env, date);
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
     if (spec.type === 'histogram') {
       this.interval = spec.interval;
       this.offset = spec.offset;
@@ -75,9 +78,23 @@ export class HistogramCollector implements AggCollector {
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
+    this.script?.setSegment(rs);
   }
 
   collect(doc: number, owner: number): void {
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      if (n === 1) this.collectBucket(doc, this.buckets.ord(owner, this.key(scriptDouble(buf[0]))));
+      else if (n > 1) {
+        const keys = new Set<number>();
+        for (let i = 0; i < n; i++) keys.add(this.key(scriptDouble(buf[i])));
+        for (const k of keys) this.collectBucket(doc, this.buckets.ord(owner, k));
+      }
+      if (n === 0 && this.missingKey !== undefined)
+        this.collectBucket(doc, this.buckets.ord(owner, this.missingKey));
+      return;
+    }
     const v = this.view;
     if (v !== null) {
       const s = v.starts[doc]!;
@@ -113,7 +130,7 @@ export class HistogramCollector implements AggCollector {
       buckets,
       fmt: this.src.fmt,
     };
-    if (this.src.kind === 'unmapped') out.unmapped = true;
+    if (this.src.kind === 'unmapped' && this.script === null) out.unmapped = true;
     if (this.spec.minDocCount === 0 && this.subs.length > 0)
       out.empty = this.subs.map((s) => s.build(NO_OWNER));
     if (this.bounds) out.bounds = this.bounds;

@@ -18,6 +18,7 @@ import {
   numberFor,
   resolveSource,
 } from './field-source.ts';
+import { ScriptValues, scriptDouble } from './script-values.ts';
 
 export class StatsCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -29,12 +30,14 @@ export class StatsCollector implements AggCollector {
   private readonly maxs = new BucketDoubles(Number.NEGATIVE_INFINITY);
   private readonly squares: BucketDoubles | null;
   private view: DoubleView | null = null;
+  private readonly script: ScriptValues | null;
 
   constructor(
     private readonly spec: SimpleMetricSpec | ExtendedStatsSpec,
     env: AggEnv,
   ) {
     this.src = resolveSource(spec.source, spec.type, NUMERIC_KINDS, env);
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
     this.missing =
       spec.source.missing === undefined ? undefined : numberFor(this.src, spec.source.missing, env);
     this.squares = spec.type === 'extended_stats' ? new BucketDoubles() : null;
@@ -42,9 +45,17 @@ export class StatsCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
+    this.script?.setSegment(rs);
   }
 
   collect(doc: number, owner: number): void {
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      for (let i = 0; i < n; i++) this.add(owner, scriptDouble(buf[i]));
+      if (n === 0 && this.missing !== undefined) this.add(owner, this.missing);
+      return;
+    }
     const v = this.view;
     if (v !== null) {
       const s = v.starts[doc]!;
@@ -75,7 +86,7 @@ export class StatsCollector implements AggCollector {
 
   build(owner: number): AggPartial {
     const fmt = this.src.fmt;
-    const unmapped = this.src.kind === 'unmapped' ? { unmapped: true } : {};
+    const unmapped = this.src.kind === 'unmapped' && this.script === null ? { unmapped: true } : {};
     const count = this.counts.get(owner);
     const sum = this.sums.get(owner);
     switch (this.spec.type) {
@@ -108,18 +119,27 @@ export class ValueCountCollector implements AggCollector {
   private readonly hasMissing: boolean;
   private readonly counts = new BucketDoubles();
   private starts: Uint32Array | null = null;
+  private readonly script: ScriptValues | null;
 
   constructor(spec: SimpleMetricSpec, env: AggEnv) {
     this.src = resolveSource(spec.source, 'value_count', ANY_KINDS, env);
     this.hasMissing = spec.source.missing !== undefined || this.src.constant !== undefined;
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
   }
 
   setSegment(rs: ReaderSegment): void {
+    this.script?.setSegment(rs);
     const sf = this.src.kind === 'unmapped' ? undefined : rs.segment.field(this.src.path);
     this.starts = sf?.numeric?.starts ?? sf?.sortedSet?.starts ?? sf?.geo?.starts ?? null;
   }
 
   collect(doc: number, owner: number): void {
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      if (n > 0) this.counts.add(owner, n);
+      else if (this.hasMissing) this.counts.add(owner, 1);
+      return;
+    }
     const st = this.starts;
     const n = st === null ? 0 : st[doc + 1]! - st[doc]!;
     if (n > 0) this.counts.add(owner, n);

@@ -37,6 +37,7 @@ import {
   resolveSource,
   TERMS_KINDS,
 } from './field-source.ts';
+import { ScriptValues, scriptDouble, scriptString } from './script-values.ts';
 
 type Key = string | number | bigint;
 
@@ -107,6 +108,7 @@ export class TermsCollector implements AggCollector {
   private topBuckets: Int32Array | null = null;
   private longs: Extract<NumericValues, { kind: 'long' }> | null = null;
   private doubles: DoubleView | null = null;
+  private readonly script: ScriptValues | null;
 
   constructor(
     private readonly spec: TermsSpec,
@@ -116,6 +118,7 @@ export class TermsCollector implements AggCollector {
     checkOrderPaths(spec.order, spec.aggs);
     this.src = resolveSource(spec.source, 'terms', TERMS_KINDS, env);
     this.kind = termsKind(this.src);
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
     if (spec.regex) checkRegex(spec, this.src, this.kind);
     this.include = spec.include ? new Set(spec.include.map((v) => this.keyOf(v))) : null;
     this.exclude = spec.exclude ? new Set(spec.exclude.map((v) => this.keyOf(v))) : null;
@@ -137,6 +140,13 @@ export class TermsCollector implements AggCollector {
     }
   }
 
+  /** A script value as a key: a string for string terms (a script alone gives those), else a number. */
+  private scriptKey(v: unknown): Key {
+    if (this.kind === 'string') return scriptString(v);
+    const d = scriptDouble(v);
+    return this.kind === 'long' ? normalizeLong(BigInt(Math.trunc(d))) : d;
+  }
+
   private accepts(key: Key): boolean {
     return (
       (this.include === null || this.include.has(key)) && (this.exclude === null || !this.exclude.has(key))
@@ -151,6 +161,10 @@ export class TermsCollector implements AggCollector {
     this.allowed = null;
     this.topBuckets = null;
     const src = this.src;
+    if (this.script !== null) {
+      this.script.setSegment(rs);
+      return;
+    }
     if (src.kind === 'unmapped') return;
     if (src.kind === 'keyword' || src.kind === 'ip') {
       const ss = rs.segment.field(src.path)?.sortedSet ?? null;
@@ -172,7 +186,19 @@ export class TermsCollector implements AggCollector {
   collect(doc: number, owner: number): void {
     let found = false;
     const ss = this.ords;
-    if (ss !== null) {
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      found = n > 0;
+      if (n === 1) {
+        const key = this.scriptKey(buf[0]);
+        if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      } else if (n > 1) {
+        const keys = new Set<Key>();
+        for (let i = 0; i < n; i++) keys.add(this.scriptKey(buf[i]));
+        for (const key of keys) if (this.accepts(key)) this.collectBucket(doc, this.buckets.ord(owner, key));
+      }
+    } else if (ss !== null) {
       const s = ss.starts[doc]!;
       const e = ss.starts[doc + 1]!;
       found = s < e;
@@ -261,12 +287,15 @@ export class TermsCollector implements AggCollector {
       docCountError,
       fmt: this.src.fmt,
     };
-    return this.src.kind === 'unmapped' && this.src.constant === undefined ? { ...out, unmapped: true } : out;
+    return this.src.kind === 'unmapped' && this.src.constant === undefined && this.script === null
+      ? { ...out, unmapped: true }
+      : out;
   }
 
   /** min_doc_count 0: every value of the field on the shard gets a bucket, empty or not. */
   private addEmptyTerms(owner: number): void {
     const src = this.src;
+    if (this.script !== null) return;
     if (src.kind === 'unmapped') return;
     for (const rs of this.env.reader.segments) {
       const sf = rs.segment.field(src.path);

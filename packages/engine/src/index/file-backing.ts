@@ -82,7 +82,6 @@ export class FileBacking implements SegmentBacking {
   }
 
   private storedView(): StoredFields {
-    const self = this;
     const { file, dir } = this;
     const meta = this.section('meta', () => ({
       value: {
@@ -90,19 +89,19 @@ export class FileBacking implements SegmentBacking {
         versions: file.array(dir.versions) as Float64Array,
         primaryTerms: file.array(dir.primaryTerms) as Float64Array,
       },
-      bytes: self.maxDoc * 24,
+      bytes: this.maxDoc * 24,
     }));
     const ids = this.section('ids', () => {
-      const value: string[] = new Array(self.maxDoc);
-      for (let d = 0; d < self.maxDoc; d++) value[d] = self.id(d);
+      const value: string[] = new Array(this.maxDoc);
+      for (let d = 0; d < this.maxDoc; d++) value[d] = this.id(d);
       return { value, bytes: stringsBytes(value) + 8 * value.length };
     });
     const routing = this.section('routing', () => {
-      const value: (string | null)[] = new Array(self.maxDoc).fill(null);
+      const value: (string | null)[] = new Array(this.maxDoc).fill(null);
       if (dir.routing) {
         const present = file.array(dir.routing.present) as Uint8Array;
         const values = file.strings(dir.routing.values);
-        for (let d = 0; d < self.maxDoc; d++) if (present[d]) value[d] = values[d]!;
+        for (let d = 0; d < this.maxDoc; d++) if (present[d]) value[d] = values[d]!;
       }
       return { value, bytes: 8 * value.length };
     });

@@ -5,6 +5,7 @@
  */
 import type { IndexMapping, ShardFetchRequest } from '../contract.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
+import { ScriptFieldsFetcher } from '../script/script-fields.ts';
 import { hitFieldsJson, planFields } from './field-fetcher.ts';
 
 export function fetchFieldsJson(
@@ -15,13 +16,15 @@ export function fetchFieldsJson(
 ): string[] {
   const spec = req.fields!;
   const out: string[] = new Array(req.docs.length).fill('');
-  if (!spec.fields && !spec.docValueFields) return out;
+  if (!spec.fields && !spec.docValueFields && !spec.scriptFields) return out;
   const plan = planFields(mapping, spec, index);
+  const scripts = spec.scriptFields ? new ScriptFieldsFetcher(spec.scriptFields, mapping, index) : null;
   for (let i = 0; i < req.docs.length; i++) {
     const doc = req.docs[i]!;
     const rs: ReaderSegment = segmentOf(reader, doc);
     const local = doc - rs.docBase;
-    out[i] = hitFieldsJson(plan, rs, local, () => rs.segment.source(local));
+    const source = () => rs.segment.source(local);
+    out[i] = hitFieldsJson(plan, rs, local, source, scripts?.values(rs, local, source));
   }
   return out;
 }

@@ -153,8 +153,11 @@ export function hitFieldsJson(
   rs: ReaderSegment,
   local: number,
   sourceBytes: () => Uint8Array,
+  /** `script_fields` values (JSON texts) by name. */
+  scripted?: readonly [string, string[]][],
 ): string {
   const hit = new JavaHashMap<FieldValues>();
+  if (scripted) for (const [name, values] of scripted) hit.put(name, { values, ignored: [] });
   for (const dv of plan.docValues) {
     const values: string[] = [];
     dv.read(rs, local, values);

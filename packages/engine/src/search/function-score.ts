@@ -104,25 +104,25 @@ function has(bits: Uint32Array | null, doc: number): boolean {
 }
 
 /** FunctionFactorScorer.computeScore. */
-function factorOf(mode: ScoreMode, leaf: LeafFunctions, doc: number): number {
+function factorOf(mode: ScoreMode, leaf: LeafFunctions, doc: number, sub: number): number {
   const { fns, bits } = leaf;
   let factor = 1;
   switch (mode) {
     case 'first':
-      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) return fns[i]!(doc);
+      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) return fns[i]!(doc, sub);
       return factor;
     case 'max': {
       let max = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) max = Math.max(fns[i]!(doc), max);
+      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) max = Math.max(fns[i]!(doc, sub), max);
       return max !== Number.NEGATIVE_INFINITY ? max : factor;
     }
     case 'min': {
       let min = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) min = Math.min(fns[i]!(doc), min);
+      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) min = Math.min(fns[i]!(doc, sub), min);
       return min !== Number.POSITIVE_INFINITY ? min : factor;
     }
     case 'multiply':
-      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) factor *= fns[i]!(doc);
+      for (let i = 0; i < fns.length; i++) if (has(bits[i]!, doc)) factor *= fns[i]!(doc, sub);
       return factor;
     case 'sum':
     case 'avg': {
@@ -130,7 +130,7 @@ function factorOf(mode: ScoreMode, leaf: LeafFunctions, doc: number): number {
       let weightSum = 0;
       for (let i = 0; i < fns.length; i++) {
         if (!has(bits[i]!, doc)) continue;
-        total += fns[i]!(doc);
+        total += fns[i]!(doc, sub);
         weightSum += leaf.weights[i]!;
       }
       if (weightSum === 0) return factor;
@@ -156,7 +156,8 @@ export class FunctionScoreWeight implements Weight {
     readonly inner: Weight,
     readonly opts: FunctionScoreOptions,
   ) {
-    this.innerScores = opts.boostMode !== 'replace';
+    // A script_score reading `_score` needs the inner scores even when they are replaced.
+    this.innerScores = opts.boostMode !== 'replace' || opts.functions.some((x) => x.fn.needsScore === true);
   }
 
   /** Without scores and without min_score, the query is its inner query (createWeight). */
@@ -272,7 +273,7 @@ class FunctionScoreScorer extends Scorer {
   private compute(doc: number): number {
     const sub = this.innerScores ? f(this.inner.score()) : 0;
     if (this.leaf.fns.length === 0) return sub;
-    const factor = factorOf(this.opts.scoreMode, this.leaf, doc);
+    const factor = factorOf(this.opts.scoreMode, this.leaf, doc, sub);
     const score = combine(this.opts.boostMode, sub, factor, this.opts.maxBoost);
     if (score < 0 || Number.isNaN(score)) {
       // These scores are invalid for score-ordered collection (TopScoreDocCollector).

@@ -5,6 +5,7 @@
  */
 import { illegalArgument, type QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
+import { scriptQuery } from '../script/script-query.ts';
 import { BoolWeight } from './bool-weight.ts';
 import { combinedFieldsQuery } from './combined-fields.ts';
 import type { CompileEnv } from './compile-env.ts';
@@ -67,6 +68,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return termsSetQuery(env, node, boost);
     case 'range':
       return withField(env, node.field, (fd) => rangeQuery(env, fd, node, boost));
+    case 'script':
+      return scriptQuery(env, node.script, boost);
     case 'exists':
       if (node.field === '_id' || node.field === '_index') return new MatchAllWeight(boost);
       return existsQuery(env, node.field, boost);

@@ -40,6 +40,7 @@ export function tryFastPath(plan: QueryPlan): Collected | undefined {
     fs.conversion === 'none' &&
     fs.kind !== 'ip' &&
     fs.source !== 'geo' &&
+    fs.source !== 'script' &&
     (fs.mode === 'min' || fs.mode === 'max') &&
     k0.spec.kind === 'field' &&
     (k0.spec.missing === '_last' || k0.spec.missing === '_first') &&

@@ -16,6 +16,7 @@ import {
 import type { ResolvedField } from '../contract.ts';
 import type { NumericValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { scriptScoreFunction } from '../script/script-query.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { decay } from './decay-functions.ts';
 import { failedToCreateQuery, isNumericType } from './field-values.ts';
@@ -25,31 +26,45 @@ type Body = FunctionSpec['fn'];
 type FieldValueFactor = Extract<Body, { kind: 'field_value_factor' }>;
 export type Decay = Extract<Body, { kind: 'decay' }>;
 
-/** A function's value for a segment doc (a double, as LeafScoreFunction.score). */
-export type LeafFunction = (doc: number) => number;
+/** A function's value for a segment doc (a double, as LeafScoreFunction.score); `score` is the inner query's. */
+export type LeafFunction = (doc: number, score?: number) => number;
 
 /** A ScoreFunction: its per-segment values and ScoreFunction.getWeight() (1 without a weight). */
 export interface ScoreFunction {
   readonly weight: number;
   leaf(rs: ReaderSegment): LeafFunction;
+  /** Whether it reads the inner query's score (a script using `_score`). */
+  readonly needsScore?: boolean;
 }
 
 /** ScoreFunctionBuilder.toFunction: the function, times its weight when it has one. */
 export function scoreFunction(spec: FunctionSpec, env: CompileEnv): ScoreFunction {
-  const inner = bodyFunction(spec.fn, env);
+  let needsScore = false;
+  let inner: (rs: ReaderSegment) => LeafFunction;
+  if (spec.fn.kind === 'script') {
+    const s = scriptScoreFunction(env, spec.fn.script);
+    needsScore = s.needsScore;
+    inner = (rs) => s.leaf(rs);
+  } else {
+    inner = bodyFunction(spec.fn, env);
+  }
   const w = spec.weight;
-  if (w === undefined) return { weight: 1, leaf: inner };
+  if (w === undefined) return { weight: 1, leaf: inner, needsScore };
   // WeightFactorFunction: the function's double times the float weight.
   return {
     weight: w,
+    needsScore,
     leaf: (rs) => {
       const fn = inner(rs);
-      return (doc) => fn(doc) * w;
+      return (doc, score) => fn(doc, score) * w;
     },
   };
 }
 
-function bodyFunction(fn: Body, env: CompileEnv): (rs: ReaderSegment) => LeafFunction {
+function bodyFunction(
+  fn: Exclude<Body, { kind: 'script' }>,
+  env: CompileEnv,
+): (rs: ReaderSegment) => LeafFunction {
   switch (fn.kind) {
     case 'weight':
       return () => () => 1;

@@ -8,6 +8,7 @@
 import type { SortMode, SortValue } from '@shoal/protocol';
 import type { NumericValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { scriptSortReader } from '../script/script-sort.ts';
 import { geoDistanceReader } from './geo-distance-sort.ts';
 import { ipSortKey, parseIp } from './ip.ts';
 import type { Conversion, FieldSort, SortKey } from './sort-keys.ts';
@@ -31,6 +32,7 @@ export function valueReader(key: SortKey, rs: ReaderSegment): ValueReader {
 
 function fieldReader(fs: FieldSort, rs: ReaderSegment): ValueReader {
   if (fs.source === 'geo') return geoDistanceReader(fs, rs);
+  if (fs.source === 'script') return scriptSortReader(fs, rs);
   const missing = fs.missing;
   const sf = fs.unmapped ? undefined : rs.segment.field(fs.path);
   if (fs.source === 'numeric') {

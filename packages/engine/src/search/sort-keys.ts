@@ -14,6 +14,7 @@ import {
 import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { formatDate } from '../dates/index.ts';
 import type { LeafType } from '../index/segment.ts';
+import { resolveScriptSort, type ScriptSortPlan } from '../script/script-sort.ts';
 import type { ShardContext } from './field-values.ts';
 import { type GeoSortPlan, resolveGeoDistanceSort } from './geo-distance-sort.ts';
 import { formatIp } from './ip.ts';
@@ -36,8 +37,8 @@ export interface FieldSort {
   type: LeafType;
   /** Unmapped with unmapped_type: every doc is missing. */
   unmapped: boolean;
-  /** `geo`: distances computed from a geo_point field (the `_geo_distance` sort). */
-  source: 'numeric' | 'ords' | 'geo';
+  /** `geo`: distances computed from a geo_point field (the `_geo_distance` sort); `script`: a `_script` sort. */
+  source: 'numeric' | 'ords' | 'geo' | 'script';
   mode: SortMode;
   /** Integer-valued mode arithmetic (Elasticsearch's long-typed numeric field data). */
   longSemantics: boolean;
@@ -50,6 +51,8 @@ export interface FieldSort {
   target: ValueTarget;
   /** The `_geo_distance` sort's points and unit (source `geo`). */
   geo?: GeoSortPlan;
+  /** The `_script` sort's compiled script (source `script`). */
+  script?: ScriptSortPlan;
 }
 
 export interface SortKey {
@@ -81,6 +84,7 @@ function resolveFieldSort(
   ctx: ShardContext,
 ): FieldSort {
   if (spec.geoDistance) return resolveGeoDistanceSort(spec, spec.geoDistance, mapping, ctx);
+  if (spec.script) return resolveScriptSort(spec, mapping, ctx);
   let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format'> | undefined = mapping.field(
     spec.field,
   );

@@ -4,6 +4,7 @@
  * workers (which compile it against their mapping). Field names are as the user wrote them;
  * they may be patterns (`title*`, `*`) where Elasticsearch allows patterns.
  */
+import type { ScriptSpec } from '../script/script-spec.ts';
 import type { GeoBoundingBoxQuery, GeoDistanceQuery } from './geo.ts';
 
 export type JsonScalar = string | number | bigint | boolean | null;
@@ -48,6 +49,8 @@ export type QueryNode =
       boost: number;
     }
   | { type: 'exists'; field: string; boost: number }
+  /** Matches the documents the script returns true for. */
+  | { type: 'script'; script: ScriptSpec; boost: number }
   | { type: 'ids'; values: string[]; boost: number }
   | { type: 'prefix'; field: string; value: string; boost: number; caseInsensitive: boolean }
   | { type: 'wildcard'; field: string; value: string; boost: number; caseInsensitive: boolean }
@@ -243,6 +246,8 @@ export interface ScoreFunctionSpec {
 
 export type ScoreFunctionBody =
   | { kind: 'weight' }
+  /** script_score: the script's value, with the query's score as `_score`. */
+  | { kind: 'script'; script: ScriptSpec }
   | { kind: 'random_score'; seed?: number; field?: string }
   | {
       kind: 'field_value_factor';

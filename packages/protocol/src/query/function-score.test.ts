@@ -107,7 +107,9 @@ describe('function_score parsing', () => {
     expect(fail({ function_score: { linear: { n: {}, multi_value_mode: 'mean' } } }).reason).toBe(
       'Illegal sort mode: mean',
     );
-    expect(fail({ function_score: { script_score: { script: 'x' } } })).toMatchObject({ status: 501 });
+    expect(fail({ function_score: { script_score: { script: 'x', lang: 'p' } } }).reason).toBe(
+      'script_score query does not support [lang]',
+    );
   });
 });
 

@@ -6,6 +6,7 @@
  * location, so the happy path pays one push/pop per level and nothing else.
  */
 import { isShoalError, type ShoalError } from '../errors/shoal-error.ts';
+import type { ScriptSpec } from '../script/script-spec.ts';
 import { type At, type Loc, locate, type PathSeg } from './json-location.ts';
 import { xContentParseError } from './local-errors.ts';
 import { suggest } from './suggest.ts';
@@ -22,6 +23,10 @@ export interface ParseCtx {
    * `failed to parse field`) report this position, as the Java parser has not moved since.
    */
   errorLoc: Loc | undefined;
+  /** Every script the body names, when the caller collects them (stored-script lookup, compilation limit). */
+  scripts?: ScriptSpec[];
+  /** The stored scripts a script `id` names (absent: ids stay unresolved). */
+  storedScript?: (id: string) => { source: string; lang: string } | undefined;
 }
 
 export function newCtx(root: unknown, basePath: readonly PathSeg[] = []): ParseCtx {

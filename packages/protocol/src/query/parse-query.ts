@@ -22,6 +22,7 @@ import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
 import { parseRegexp } from './regexp.ts';
+import { parseScriptQuery } from './script-query.ts';
 import { parseSimpleQueryString } from './simple-query-string.ts';
 import { suggest } from './suggest.ts';
 import {
@@ -69,6 +70,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['function_score', parseFunctionScore],
   ['simple_query_string', parseSimpleQueryString],
   ['query_string', parseQueryStringQuery],
+  ['script', parseScriptQuery],
 ]);
 
 /**

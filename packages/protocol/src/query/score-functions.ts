@@ -5,7 +5,8 @@
  * and offset read depends on the field's type, which only the shard knows (as
  * DecayFunctionBuilder keeps them as bytes until doToFunction).
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
+import { parseScriptSpec, type ScriptSpec } from '../script/script-spec.ts';
 import { javaStringHash } from '../settings/java-hash-order.ts';
 import type { ScoreFunctionBody } from './ast.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
@@ -45,8 +46,7 @@ export function parseScoreFunction(
     case 'linear':
       return parseDecay(name, body, ctx);
     case 'script_score':
-      here(ctx, 'value');
-      throw notImplemented('the [script_score] function of [function_score] (Shoal runs no scripts)');
+      return parseScriptScoreFunction(body, ctx);
     default: {
       ctx.path.pop();
       const loc = here(ctx, 'value', name);
@@ -175,4 +175,25 @@ export function enumValue<T extends string>(allowed: readonly T[], value: string
 export function longHash(v: bigint): number {
   const u = BigInt.asUintN(64, v);
   return Number(BigInt.asIntN(32, (u ^ (u >> 32n)) & 0xffffffffn));
+}
+
+/** ScriptScoreFunctionBuilder.fromXContent: `{"script": …}`. */
+function parseScriptScoreFunction(body: Record<string, unknown>, ctx: ParseCtx): ScoreFunctionBody {
+  let script: ScriptSpec | undefined;
+  for (const [key, v] of Object.entries(body)) {
+    if (key !== 'script')
+      throw parsingError(`script_score query does not support [${key}]`, here(ctx, 'value', key));
+    ctx.path.push(key);
+    try {
+      script = parseScriptSpec(ctx, v);
+    } catch (e) {
+      here(ctx, 'value');
+      throw e;
+    } finally {
+      ctx.path.pop();
+    }
+  }
+  if (script === undefined)
+    throw parsingError('script_score function must be provided with a [script]', here(ctx, 'end'));
+  return { kind: 'script', script };
 }

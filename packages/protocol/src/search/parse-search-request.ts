@@ -31,6 +31,8 @@ export interface SearchRequestOptions {
   hasScroll?: boolean;
   /** The request path, quoted by the "missing query string parameter 'q'" error. */
   path?: string;
+  /** The node's stored scripts: a script `id` gets its source while the body is parsed. */
+  storedScript?: (id: string) => { source: string; lang: string } | undefined;
 }
 
 const DEFAULT_SIZE = 10;
@@ -45,7 +47,7 @@ export function parseSearchRequest(
   params: Params,
   opts: SearchRequestOptions = {},
 ): SearchRequest {
-  const s = readBody(body);
+  const s = readBody(body, opts.storedScript);
   const deferredQ = applySearchParams(s, params, opts.path ?? '/_search');
   applyFetchFieldParams(s, params);
   const requestCache = paramAsBoolean(params, 'request_cache');
@@ -97,6 +99,8 @@ export function parseSearchRequest(
   if (s.storedFields !== undefined) req.storedFields = s.storedFields;
   if (s.ignoredKeys.length > 0) req.ignoredKeys = s.ignoredKeys;
   if (s.scriptFieldsCount !== undefined) req.scriptFieldsCount = s.scriptFieldsCount;
+  if (s.scriptFields !== undefined && s.scriptFields.length > 0) req.scriptFields = s.scriptFields;
+  if (s.scripts !== undefined) req.scripts = s.scripts;
   if (paramAsBoolean(params, 'typed_keys')) req.typedKeys = true;
   return req;
 }
@@ -123,13 +127,17 @@ function effectiveSource(s: SearchSource): SearchRequest['source'] {
   return { enabled: sf === undefined, includes: [], excludes: [] };
 }
 
-function readBody(body: unknown): SearchSource {
+function readBody(body: unknown, storedScript: SearchRequestOptions['storedScript']): SearchSource {
   if (body === undefined) return { ignoredKeys: [], warnings: [] };
   const ctx = newCtx(body);
   if (!isObject(body)) {
     throw parsingError(`Expected [START_OBJECT] but found [${tokenOf(body)}]`, here(ctx, 'value'));
   }
-  return readSearchBody(ctx, body);
+  ctx.scripts = [];
+  if (storedScript) ctx.storedScript = storedScript;
+  const s = readSearchBody(ctx, body);
+  if (ctx.scripts.length > 0) s.scripts = ctx.scripts;
+  return s;
 }
 
 export interface CountRequest {

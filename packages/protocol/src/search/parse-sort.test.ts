@@ -108,7 +108,10 @@ describe('parseSort (body)', () => {
       'x_content_parse_exception: [1:12] [_score] unknown field [mode]',
     ]);
     expect(err(() => parseSort({ _script: { type: 'number' } }))).toEqual([
-      'unsupported_operation_exception: the [_script] sort is not implemented in Shoal',
+      'illegal_argument_exception: Required [script]',
+    ]);
+    expect(err(() => parseSort({ _script: { type: 'version', script: '1' } }))).toEqual([
+      'unsupported_operation_exception: the [version] type of the [_script] sort is not implemented in Shoal',
     ]);
     expect(parseSort({ _geo_distance: { pin: [0, 1], unit: 'km', order: 'desc' } })).toEqual([
       {

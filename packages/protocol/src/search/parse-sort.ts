@@ -3,7 +3,7 @@
  * ObjectParsers) and from the URL (`?sort=f:desc,g`, RestSearchAction.parseSearchSource).
  * Defaults are applied: `desc` for `_score`, `asc` otherwise, `missing: _last`.
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
 import type { JsonScalar } from '../query/ast.ts';
 import { parsingError, xContentParseError } from '../query/local-errors.ts';
 import {
@@ -21,6 +21,7 @@ import {
 } from '../query/parse-context.ts';
 import { objectText, scalarText, text } from '../query/xcontent-values.ts';
 import { parseGeoDistanceSort } from './geo-distance-sort.ts';
+import { parseScriptSort } from './script-sort.ts';
 import type { NumericType, SortMode, SortOrder, SortSpec } from './sort-spec.ts';
 
 const FIELD_SORT_FIELDS = [
@@ -173,8 +174,11 @@ function compound(ctx: ParseCtx, obj: Record<string, unknown>, out: SortSpec[]):
       continue;
     }
     if (name === '_script') {
-      here(ctx, 'value', name);
-      throw notImplemented(`the [${name}] sort`);
+      if (!isObject(v)) throw parsingError(`[${name}] expects an object`, here(ctx, 'value', name));
+      ctx.path.push(name);
+      out.push(parseScriptSort(ctx, v, sortOrder, sortMode));
+      ctx.path.pop();
+      continue;
     }
     const parser = name === '_score' ? '_score' : 'field_sort';
     if (!isObject(v)) {

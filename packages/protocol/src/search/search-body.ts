@@ -20,6 +20,7 @@ import {
 } from '../query/parse-context.ts';
 import { parseInnerQuery } from '../query/parse-query.ts';
 import { booleanValue, floatValue, intValue, scalarText, text } from '../query/xcontent-values.ts';
+import type { ScriptSpec } from '../script/script-spec.ts';
 import { parseTimeValue } from '../values/time-value.ts';
 import { parseAggregations } from './aggs/parse-aggs.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
@@ -34,6 +35,7 @@ import { type HighlightSpec, readHighlight } from './highlight.ts';
 import { type IndexBoost, readIndicesBoost, readIndicesBoostObject } from './indices-boost.ts';
 import { readSort } from './parse-sort.ts';
 import { type RescoreSpec, readRescorer } from './rescore.ts';
+import { readScriptFields, type ScriptField } from './script-fields.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
 import type { SortSpec } from './sort-spec.ts';
 
@@ -67,6 +69,9 @@ export interface SearchSource {
   docValueFields?: FieldAndFormat[];
   storedFields?: StoredFieldsSpec;
   highlight?: HighlightSpec;
+  scriptFields?: ScriptField[];
+  /** Every script the body names (filled by the caller that collects them). */
+  scripts?: ScriptSpec[];
   ignoredKeys: string[];
   /** How many `script_fields` the body names (checked against `index.max_script_fields`). */
   scriptFieldsCount?: number;
@@ -95,7 +100,7 @@ export function checkTrackTotalHitsUpTo(n: number): number {
 }
 
 /** Keys accepted for validity but not acted on by Shoal (response decorations, mostly). */
-const IGNORED_OBJECT_KEYS = new Set(['script_fields', 'suggest', 'ext', 'runtime_mappings']);
+const IGNORED_OBJECT_KEYS = new Set(['suggest', 'ext', 'runtime_mappings']);
 const IGNORED_ARRAY_KEYS = new Set<string>();
 
 /** Parses a decoded `_search` body (already known to be an object) at `ctx.path`. */
@@ -193,7 +198,7 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       break;
     case 'aggregations':
     case 'aggs': {
-      const parsed = parseAggregations(v, { body: ctx.root, path: ctx.path });
+      const parsed = parseAggregations(v, { body: ctx.root, path: ctx.path, parent: ctx });
       if (parsed.aggs.length > 0) s.aggs = parsed.aggs;
       s.warnings.push(...parsed.warnings);
       break;
@@ -219,10 +224,14 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
     case 'indices_boost':
       s.indicesBoost = readIndicesBoostObject(ctx, v, s.warnings);
       break;
+    case 'script_fields':
+      // Counted for index.max_script_fields before the fields are read.
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) s.scriptFieldsCount = Object.keys(v).length;
+      s.scriptFields = readScriptFields(ctx, v, s.warnings);
+      break;
     default:
       ctx.path.pop();
       if (!IGNORED_OBJECT_KEYS.has(key)) throw unknownKey(ctx, key, v);
-      if (key === 'script_fields') s.scriptFieldsCount = Object.keys(v).length;
       s.ignoredKeys.push(key);
       return;
   }

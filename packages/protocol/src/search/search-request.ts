@@ -1,9 +1,11 @@
 import type { QueryNode } from '../query/ast.ts';
+import type { ScriptSpec } from '../script/script-spec.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
 import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
 import type { HighlightSpec } from './highlight.ts';
 import type { IndexBoost } from './indices-boost.ts';
 import type { RescoreSpec } from './rescore.ts';
+import type { ScriptField } from './script-fields.ts';
 import type { SortSpec } from './sort-spec.ts';
 
 export interface SourceFilter {
@@ -70,6 +72,13 @@ export interface SearchRequest {
   storedFields?: StoredFieldsSpec;
   /** The `highlight` object: shards highlight the fetched hits with it. */
   highlight?: HighlightSpec;
+  /** `script_fields`: per hit, each script's values under `fields`. */
+  scriptFields?: ScriptField[];
+  /**
+   * Every script the request names, in body order: the coordinator resolves stored scripts in
+   * them and counts new sources against `script.max_compilations_rate`.
+   */
+  scripts?: ScriptSpec[];
   /**
    * Body keys Elasticsearch accepts that Shoal does not run (`script_fields`, `suggest`, `ext`,
    * `runtime_mappings`): the coordinator refuses each with a 501 naming it (unsupported.ts).

@@ -1,5 +1,6 @@
 import type { JsonScalar } from '../query/ast.ts';
 import type { GeoDistanceSortOptions } from './geo-distance-sort.ts';
+import type { ScriptSortOptions } from './script-sort.ts';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
@@ -25,6 +26,8 @@ export type SortSpec =
       nested?: Record<string, unknown>;
       /** `_geo_distance`: the values are distances from these points to the geo_point `field`. */
       geoDistance?: GeoDistanceSortOptions;
+      /** `_script` (field `_script`): the values are the script's. */
+      script?: ScriptSortOptions;
     };
 
 /**

@@ -3,6 +3,7 @@
  * EnableAllocationDecider, coordination; changes78.md §5.3 and §8).
  */
 import { illegalArgument } from '../errors/catalogue.ts';
+import { parseTimeValue } from '../values/time-value.ts';
 import type { Setting } from './setting.ts';
 
 function cluster(key: string, type: Setting['type'], def: Setting['default'], dynamic = true): Setting {
@@ -79,6 +80,31 @@ export function simpleMatch(pattern: string, s: string): boolean {
   return true;
 }
 
+/**
+ * ScriptService's `script.max_compilations_rate`: `N/time`, a positive count over at least a
+ * minute (or `unlimited`).
+ */
+export function parseCompilationRate(value: string): { count: number; perMs: number } {
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) {
+    throw illegalArgument(
+      `parameter must contain a positive integer and a timevalue, i.e. 10/1m, but was [${value}]`,
+    );
+  }
+  const countText = value.slice(0, slash);
+  const time = value.slice(slash + 1);
+  const count = Number(countText);
+  if (!/^-?\d+$/.test(countText)) {
+    throw illegalArgument(`could not parse [${countText}] as integer in value [${value}]`);
+  }
+  if (count < 0) throw illegalArgument(`rate [${count}] must be positive`);
+  const perMs = parseTimeValue(time, 'script.max_compilations_rate');
+  if (perMs <= 0) throw illegalArgument(`time value [${time}] must be positive`);
+  if (perMs < 60_000)
+    throw illegalArgument(`time value [${time}] must be at least on a one minute resolution`);
+  return { count, perMs };
+}
+
 const ALLOCATION_ENABLE = ['all', 'primaries', 'new_primaries', 'none'];
 
 /** Features whose `ext.<feature>.enabled` was deprecated and made a no-op in 7.8 (changes78.md §5.3). */
@@ -111,6 +137,11 @@ export const CLUSTER_SETTINGS: readonly Setting[] = [
     { kind: 'enum', values: ALLOCATION_ENABLE, invalid: (v) => `Illegal allocation.enable value [${v}]` },
     'all',
   ),
+  cluster(
+    'script.max_compilations_rate',
+    { kind: 'string', validate: (v) => void (v === 'unlimited' || parseCompilationRate(v)) },
+    '150/5m',
+  ),
   cluster('cluster.max_voting_config_exclusions', { kind: 'int', min: 1 }, '10'),
   cluster('cluster.auto_shrink_voting_configuration', { kind: 'bool' }, 'true'),
   {
@@ -138,4 +169,12 @@ export const CLUSTER_SETTINGS: readonly Setting[] = [
       deprecated: true,
     }),
   ),
+  {
+    // New in 7.8 (Watcher's USE_ILM_INDEX_MANAGEMENT): defaults to `ext.ilm.enabled`.
+    key: 'ext.watcher.use_ilm_index_management',
+    type: { kind: 'bool' },
+    default: (flat) => flat['ext.ilm.enabled'] ?? 'true',
+    scope: 'node',
+    dynamic: false,
+  },
 ];

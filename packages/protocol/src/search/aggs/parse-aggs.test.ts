@@ -146,7 +146,10 @@ describe('the aggregation tree', () => {
       status: 501,
       reason: 'partitions in the [include] of a terms aggregation is not implemented in Shoal',
     });
-    expect(failure({ a: { avg: { script: { source: '1' } } } })).toMatchObject({ status: 501 });
+    expect(failure({ a: { cardinality: { script: { source: '1' } } } })).toMatchObject({
+      status: 501,
+      reason: 'scripts in the [cardinality] aggregation is not implemented in Shoal',
+    });
     expect(failure({ a: { histogram: { field: 'x', interval: 1, hard_bounds: { min: 0 } } } })).toMatchObject(
       {
         status: 501,

@@ -162,9 +162,15 @@ export interface ParsedAggregations {
  */
 export function parseAggregations(
   raw: unknown,
-  where: { body: unknown; path: readonly PathSeg[] } = { body: { aggs: raw }, path: ['aggs'] },
+  where: { body: unknown; path: readonly PathSeg[]; parent?: ParseCtx } = {
+    body: { aggs: raw },
+    path: ['aggs'],
+  },
 ): ParsedAggregations {
   const ctx = newCtx(where.body, where.path);
+  // Scripts are collected and stored ones resolved as in the rest of the body.
+  if (where.parent?.scripts) ctx.scripts = where.parent.scripts;
+  if (where.parent?.storedScript) ctx.storedScript = where.parent.storedScript;
   const warnings: string[] = [];
   if (!isObject(raw)) {
     throw parsingError(

@@ -4,7 +4,9 @@
  * data, so it crosses to the shard threads as it is. Defaults are already applied (terms size
  * 10, histogram min_doc_count 0, bucket orders with Elasticsearch's tie-breaker, …).
  */
+
 import type { JsonScalar, QueryNode } from '../../query/ast.ts';
+import type { ScriptSpec } from '../../script/script-spec.ts';
 
 export type MetricType =
   | 'avg'
@@ -40,7 +42,10 @@ export type ValueTypeHint = 'string' | 'long' | 'double' | 'number' | 'date' | '
 
 /** Where an aggregation reads its values (ValuesSourceAggregationBuilder's common fields). */
 export interface ValuesSourceSpec {
+  /** Empty when a script alone gives the values. */
   readonly field: string;
+  /** A script giving the values (with `field`: a value script run on each of its values as `_value`). */
+  readonly script?: ScriptSpec;
   /** The value a doc without one counts with, as the request gave it. */
   readonly missing?: JsonScalar;
   /** A date format for date fields (the field's own format otherwise). */

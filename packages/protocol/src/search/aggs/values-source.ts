@@ -1,13 +1,15 @@
 /**
  * The fields every values-source aggregation accepts (ValuesSourceAggregationBuilder.declareFields):
  * `field`, `missing`, `value_type`, `script`, and where the aggregation takes them `format` and
- * `time_zone`. Scripts are not implemented in Shoal: a `script` answers 501.
+ * `time_zone`. A `script` (alone, or with `field` as a value script over `_value`) is run by
+ * the aggregations of SCRIPTABLE; the others answer 501 for it.
  */
 import { illegalArgument, notImplemented } from '../../errors/catalogue.ts';
 import { ShoalError } from '../../errors/shoal-error.ts';
 import type { JsonScalar } from '../../query/ast.ts';
 import { here, type ParseCtx } from '../../query/parse-context.ts';
 import { intValue, objectText, text } from '../../query/xcontent-values.ts';
+import { parseScriptSpec, type ScriptSpec } from '../../script/script-spec.ts';
 import type { Mutable } from './body-context.ts';
 import { type DeclaredField, requireOneOf, TOKENS } from './object-parser.ts';
 import type { ValuesSourceSpec, ValueTypeHint } from './spec.ts';
@@ -19,7 +21,21 @@ export interface SourceDraft {
   format?: string;
   valueType?: ValueTypeHint;
   timeZone?: string;
+  script?: ScriptSpec;
 }
+
+/** The aggregations that run a `script` in Shoal. */
+const SCRIPTABLE = new Set([
+  'value_count',
+  'avg',
+  'sum',
+  'min',
+  'max',
+  'stats',
+  'extended_stats',
+  'terms',
+  'histogram',
+]);
 
 export interface SourceOptions {
   formattable: boolean;
@@ -45,8 +61,9 @@ export function sourceFields(
     value_type: { tokens: TOKENS.STRING, read: (v) => (draft.valueType = valueType(ctx, text(ctx, v))) },
     script: {
       tokens: TOKENS.OBJECT_OR_STRING,
-      read: () => {
-        throw notImplemented(`scripts in the [${type}] aggregation`);
+      read: (v) => {
+        if (!SCRIPTABLE.has(type)) throw notImplemented(`scripts in the [${type}] aggregation`);
+        draft.script = parseScriptSpec(ctx, v);
       },
     },
   };
@@ -60,10 +77,11 @@ export function sourceFields(
   return fields;
 }
 
-/** The finished values source: `field` is required (Shoal has no scripts to stand in for it). */
+/** The finished values source: `field` or `script` is required (`field` is empty when only a script gives the values). */
 export function finishSource(draft: SourceDraft, seen: ReadonlySet<string>): ValuesSourceSpec {
   requireOneOf(seen, ['field', 'script']);
-  const out: Mutable<ValuesSourceSpec> = { field: draft.field! };
+  const out: Mutable<ValuesSourceSpec> = { field: draft.field ?? '' };
+  if (draft.script !== undefined) out.script = draft.script;
   if (draft.missing !== undefined) out.missing = draft.missing;
   if (draft.format !== undefined) out.format = draft.format;
   if (draft.valueType !== undefined) out.valueType = draft.valueType;
