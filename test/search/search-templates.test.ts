@@ -114,6 +114,23 @@ describe('_search/template', () => {
     expect(unknown.json.error.reason).toMatch(/\[search_template\] unknown field \[junk\]/);
   });
 
+  it('a stored template (PUT /_scripts with lang mustache), rendered and searched by id', async () => {
+    const put = await http(url, 'PUT', '/_scripts/tpl_by_id', {
+      script: { lang: 'mustache', source: { query: { term: { text: '{{v}}' } }, size: '{{size}}' } },
+    });
+    expect(put.status, put.text).toBe(200);
+    const rendered = await http(url, 'POST', '/_render/template/tpl_by_id', { params: { v: 'value2', size: 1 } });
+    expect(rendered.json.template_output).toEqual({ query: { term: { text: 'value2' } }, size: '1' });
+    const r = await http(url, 'POST', '/tpl/_search/template', { id: 'tpl_by_id', params: { v: 'value2', size: 5 } });
+    expect(r.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['2']);
+    const stored = await http(url, 'GET', '/_scripts/tpl_by_id');
+    expect(stored.json.script.lang).toBe('mustache');
+    const broken = await http(url, 'PUT', '/_scripts/tpl_broken', {
+      script: { lang: 'mustache', source: '{"a":"{{{x}}"}' },
+    });
+    expect(broken.status).toBe(400);
+  });
+
   it('a stored template that does not exist is a 404', async () => {
     const r = await http(url, 'POST', '/_search/template', { id: 'unknown', params: { template: 'value1' } });
     expect(r.status).toBe(404);

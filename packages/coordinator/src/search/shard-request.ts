@@ -14,7 +14,6 @@ import {
   getInt,
   getList,
   illegalArgument,
-  notImplemented,
   type QueryNode,
   type RescoreSpec,
   type SearchRequest,
@@ -194,18 +193,13 @@ function indexDefaultFields(meta: IndexMetadata): FieldBoost[] | undefined {
   });
 }
 
-/**
- * SearchService.parseSource: too many `script_fields` fail each shard of the index. Within the
- * limit, the scripts would run, and Shoal runs no scripts: that is a 501.
- */
+/** SearchService.parseSource: too many `script_fields` fail each shard of the index. */
 function scriptFieldsError(meta: IndexMetadata, count: number) {
   const max = getInt(meta.settings, 'index.max_script_fields');
-  if (count > max) {
-    return illegalArgument(
-      `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [index.max_script_fields] index level setting.`,
-    );
-  }
-  throw notImplemented('script_fields');
+  if (count <= max) return undefined;
+  return illegalArgument(
+    `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [index.max_script_fields] index level setting.`,
+  );
 }
 
 /** The query limits the shards of `meta` apply, where the index changed the defaults. */
@@ -218,7 +212,10 @@ function limitError(meta: IndexMetadata, search: SearchRequest, scroll: boolean)
     const error = fetchFieldsError(meta, search);
     if (error) return error;
   }
-  if (search.scriptFieldsCount !== undefined) return scriptFieldsError(meta, search.scriptFieldsCount);
+  if (search.scriptFieldsCount !== undefined) {
+    const error = scriptFieldsError(meta, search.scriptFieldsCount);
+    if (error) return error;
+  }
   const { window, maxSlices } = indexLimits(meta);
   const wanted = search.from + search.size;
   if (wanted > window) {

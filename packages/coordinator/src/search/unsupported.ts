@@ -6,7 +6,7 @@ import { refuseUnhighlightable } from '@shoal/engine';
 import { notImplemented, type SearchRequest } from '@shoal/protocol';
 import { collapseField } from './collapse.ts';
 
-// `script_fields` is refused per index, after its `index.max_script_fields` check (shard-request.ts).
+// `script_fields` beyond `index.max_script_fields` are refused per index (shard-request.ts).
 const IGNORED_KEY_FEATURES: Record<string, string> = {
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
