@@ -119,9 +119,14 @@ describe('_search/template', () => {
       script: { lang: 'mustache', source: { query: { term: { text: '{{v}}' } }, size: '{{size}}' } },
     });
     expect(put.status, put.text).toBe(200);
-    const rendered = await http(url, 'POST', '/_render/template/tpl_by_id', { params: { v: 'value2', size: 1 } });
+    const rendered = await http(url, 'POST', '/_render/template/tpl_by_id', {
+      params: { v: 'value2', size: 1 },
+    });
     expect(rendered.json.template_output).toEqual({ query: { term: { text: 'value2' } }, size: '1' });
-    const r = await http(url, 'POST', '/tpl/_search/template', { id: 'tpl_by_id', params: { v: 'value2', size: 5 } });
+    const r = await http(url, 'POST', '/tpl/_search/template', {
+      id: 'tpl_by_id',
+      params: { v: 'value2', size: 5 },
+    });
     expect(r.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['2']);
     const stored = await http(url, 'GET', '/_scripts/tpl_by_id');
     expect(stored.json.script.lang).toBe('mustache');

@@ -226,7 +226,8 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       break;
     case 'script_fields':
       // Counted for index.max_script_fields before the fields are read.
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) s.scriptFieldsCount = Object.keys(v).length;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v))
+        s.scriptFieldsCount = Object.keys(v).length;
       s.scriptFields = readScriptFields(ctx, v, s.warnings);
       break;
     default:
