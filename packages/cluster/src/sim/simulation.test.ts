@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from './simulation.ts';
 
 /** `SHOAL_SIM_SEEDS` / `SHOAL_SIM_FIRST_SEED` widen or move the range; a failure names its seed. */
-const SEEDS = Number(process.env.SHOAL_SIM_SEEDS ?? 2000);
+const SEEDS = Number(process.env.SHOAL_SIM_SEEDS ?? 4000);
 const FIRST = Number(process.env.SHOAL_SIM_FIRST_SEED ?? 1);
 
 describe('coordination under a simulated network', () => {

@@ -16,7 +16,7 @@ import {
 import { Coordinator, type Effects, type StateTask } from '../coordination/coordinator.ts';
 import { withExclusionsAdded, withExclusionsCleared } from '../coordination/exclusions.ts';
 import type { CoordinationMessage } from '../coordination/messages.ts';
-import { AUTO_SHRINK_SETTING } from '../coordination/settings.ts';
+import { AUTO_SHRINK_SETTING, type CoordinationSettings } from '../coordination/settings.ts';
 import { EventQueue } from './event-queue.ts';
 import { Invariants, InvariantViolation, logOf } from './invariants.ts';
 import { Prng } from './prng.ts';
@@ -87,6 +87,7 @@ export class Simulation {
   private readonly faults: Faults = { loss: 0, duplicate: 0, maxDelay: 20, slow: 0, cut: new Set() };
   private chaos = true;
   private initial: readonly string[] = [];
+  private settings: Partial<CoordinationSettings> = {};
   private nextTask = 1;
   private nextValue = 1;
   private readonly pendingValues = new Map<number, string>();
@@ -134,6 +135,18 @@ export class Simulation {
     this.faults.duplicate = this.rng.pick([0, 0.02, 0.1]);
     this.faults.maxDelay = this.rng.pick([5, 20, 100, 500]);
     this.faults.slow = this.rng.pick([0, 0.02, 0.1, 0.3]);
+    // Timings vary by seed: the defaults, or elections so eager that candidates collide.
+    if (this.rng.chance(0.5)) {
+      this.settings = {
+        electionInitialTimeoutMs: this.rng.pick([5, 20, 100]),
+        electionBackOffMs: this.rng.pick([1, 10, 100]),
+        electionDurationMs: this.rng.pick([20, 100, 500]),
+        leaderCheckIntervalMs: this.rng.pick([300, 1_000]),
+        followerCheckIntervalMs: this.rng.pick([300, 1_000]),
+        leaderCheckRetries: this.rng.pick([1, 3]),
+        followerCheckRetries: this.rng.pick([1, 3]),
+      };
+    }
     this.initial = initial;
     for (const n of this.nodes) this.boot(n, initial);
     const chaosMs = this.opts.chaosMs ?? 40_000;
@@ -172,6 +185,7 @@ export class Simulation {
     n.info = { ...n.info, ephemeralId: `${n.info.id}-e${n.incarnation}` };
     const rng = n.rng;
     n.core = new Coordinator(n.info, n.disk, {
+      settings: this.settings,
       random: () => rng.next(),
       uuid: () => rng.uuid(),
       initialMasterNodes: initial,
