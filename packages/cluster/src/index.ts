@@ -26,3 +26,10 @@ export {
 } from './coordination/exclusions.ts';
 export { resolveNodeDescriptions } from './coordination/node-filters.ts';
 export { AUTO_SHRINK_SETTING, type CoordinationSettings } from './coordination/settings.ts';
+export {
+  type ClusterLog,
+  ClusterService,
+  type ClusterServiceOptions,
+  type ClusterTaskSpec,
+} from './node/cluster-service.ts';
+export { TcpTransport } from './transport/tcp-transport.ts';
