@@ -56,7 +56,8 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   if (opts.name) args.push('--node', opts.name);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
+    // A test node is a cluster of one unless the test asks for more (SHOAL_DISCOVERY_TYPE in env).
+    env: { SHOAL_DISCOVERY_TYPE: 'single-node', ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

@@ -1,6 +1,7 @@
 /**
  * The node program: `node --import tsx packages/coordinator/src/main.ts --config
- * cluster.config.json --node node-1 [--http-port N] [--data-path P] [--workers N]`.
+ * cluster.config.json --node node-1 [--http-port N] [--transport-port N] [--data-path P] [--workers N]
+ * [--discovery-type multi-node|single-node]`.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,8 @@ import { startNode } from './node.ts';
 
 const USAGE =
   'usage: node --import tsx packages/coordinator/src/main.ts [--config cluster.config.json] ' +
-  '[--node NAME] [--http-port N] [--data-path PATH] [--workers N]';
+  '[--node NAME] [--http-port N] [--transport-port N] [--data-path PATH] [--workers N] ' +
+  '[--discovery-type multi-node|single-node]';
 
 function startupConfig() {
   try {
@@ -21,6 +23,8 @@ function startupConfig() {
         'http-port': { type: 'string' },
         'data-path': { type: 'string' },
         workers: { type: 'string' },
+        'transport-port': { type: 'string' },
+        'discovery-type': { type: 'string' },
       },
     });
     const cluster = loadClusterConfig(resolve(values.config!));
@@ -29,6 +33,8 @@ function startupConfig() {
       httpPort: values['http-port'],
       dataPath: values['data-path'],
       shardWorkers: values.workers,
+      transportPort: values['transport-port'],
+      discoveryType: values['discovery-type'],
     });
     return { cluster, config };
   } catch (e) {

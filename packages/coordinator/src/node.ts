@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
+import { ClusterService } from '@shoal/cluster';
 import { getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
@@ -12,6 +13,7 @@ import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
+import { localNodeInfo, NODE_INFO_ACTION } from './rest/node-info.ts';
 import { allRoutes } from './routes.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import type { NodeServices } from './services.ts';
@@ -45,7 +47,7 @@ const id = () => randomBytes(16).toString('base64url').slice(0, 22);
 
 export async function startNode(
   config: NodeConfig,
-  cluster: { name: string; settings: Record<string, string> },
+  clusterInfo: { name: string; settings: Record<string, string> },
   logger: Logger,
 ): Promise<StartedNode> {
   // Each worker thread gets its row of the search-context counters when it starts.
@@ -71,11 +73,28 @@ export async function startNode(
   const metadata = new MetadataStore(config.dataPath);
   const nodeState = metadata.loadNodeState() ?? { nodeId: id(), clusterUuid: id(), persistentSettings: {} };
   metadata.saveNodeState(nodeState);
+  const cluster = new ClusterService({
+    local: {
+      id: nodeState.nodeId,
+      name: config.name,
+      ephemeralId: id(),
+      host: config.host,
+      transportPort: config.transportPort,
+      httpPort: config.httpPort,
+      roles: [...config.roles].sort(),
+    },
+    clusterName: clusterInfo.name,
+    dataPath: config.dataPath,
+    singleNode: config.discoveryType === 'single-node',
+    seedHosts: config.seedHosts,
+    initialMasterNodes: config.initialMasterNodes,
+    log: logger,
+  });
   const services: NodeServices = {
     node: {
       name: config.name,
       id: nodeState.nodeId,
-      clusterName: cluster.name,
+      clusterName: clusterInfo.name,
       clusterUuid: nodeState.clusterUuid,
       host: config.host,
       httpPort: config.httpPort,
@@ -86,7 +105,7 @@ export async function startNode(
     indices: new IndicesService(shards, logger, metadata),
     shards,
     workers,
-    clusterSettings: new ClusterSettings(cluster.settings, nodeState.persistentSettings),
+    clusterSettings: new ClusterSettings(clusterInfo.settings, nodeState.persistentSettings),
     logger,
     counters: {
       queryTotal: 0,
@@ -103,7 +122,9 @@ export async function startNode(
     leases: new LeaseRegistry(nodeState.nodeId, workers, Date.now, counters),
     cancelSlots,
     parsedSearches: new ParsedSearchCache(config.searchParseCache),
+    cluster,
   };
+  cluster.handle(NODE_INFO_ACTION, () => localNodeInfo(services));
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
@@ -128,12 +149,16 @@ export async function startNode(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.httpPort;
   services.node.httpPort = port;
+  cluster.local.httpPort = port;
+  await cluster.start();
+  services.node.transportPort = cluster.local.transportPort;
   const url = `http://${config.host}:${port}`;
   return {
     url,
     services,
     async stop() {
       services.leases.stop();
+      await cluster.stop();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

@@ -1,3 +1,4 @@
+import type { ClusterService } from '@shoal/cluster';
 import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
@@ -47,4 +48,6 @@ export interface NodeServices {
   cancelSlots: CancelSlots;
   /** The searches sent last, parsed (a search sent again is not parsed again). */
   parsedSearches: ParsedSearchCache;
+  /** Coordination: the cluster state this node applied, the master, voting-config changes. */
+  cluster: ClusterService;
 }

@@ -51,7 +51,7 @@ type TaskReply = { ok: true } | { ok: false; error: WireError | null; notMaster:
 
 export class ClusterService {
   private readonly store: CoordinationStore;
-  private core!: Coordinator;
+  private readonly core: Coordinator;
   private transport: TcpTransport | null = null;
   private timer: NodeJS.Timeout | null = null;
   private discovery: NodeJS.Timeout | null = null;
@@ -60,11 +60,25 @@ export class ClusterService {
   private nextTask = 1;
   private stopped = false;
   private lastMode: Mode | null = null;
+  private readonly handlers = new Map<
+    string,
+    (from: DiscoveryNode, body: unknown, signal: AbortSignal) => unknown
+  >();
   local: DiscoveryNode;
 
   constructor(private readonly opts: ClusterServiceOptions) {
     this.store = new CoordinationStore(opts.dataPath);
     this.local = opts.local;
+    const persisted = this.store.load() ?? {
+      currentTerm: 0,
+      lastAccepted: initialClusterState(opts.clusterName),
+    };
+    this.core = new Coordinator(this.local, persisted, {
+      settings: opts.settings,
+      random: Math.random,
+      uuid,
+      initialMasterNodes: opts.singleNode ? [this.local.name] : opts.initialMasterNodes,
+    });
   }
 
   async start(): Promise<void> {
@@ -81,18 +95,9 @@ export class ClusterService {
       );
       t.onRequest('cluster/task', (_from, body) => this.executeHere(body as ClusterTaskSpec));
       t.onDisconnect((n) => this.run(this.core.peerDisconnected(n.id, clock())));
+      for (const [action, h] of this.handlers) t.onRequest(action, h);
       this.transport = t;
     }
-    const persisted = this.store.load() ?? {
-      currentTerm: 0,
-      lastAccepted: initialClusterState(this.opts.clusterName),
-    };
-    this.core = new Coordinator(this.local, persisted, {
-      settings: this.opts.settings,
-      random: Math.random,
-      uuid,
-      initialMasterNodes: this.opts.singleNode ? [this.local.name] : this.opts.initialMasterNodes,
-    });
     this.run(this.core.start(clock()));
     if (this.transport) this.discover();
     else await this.waitForState((s) => s.masterNodeId === this.local.id, 10_000);
@@ -126,6 +131,32 @@ export class ClusterService {
   onApplied(listener: (s: ClusterState) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Serves `action` for the other nodes (and for this one, through `request`). */
+  handle(
+    action: string,
+    handler: (from: DiscoveryNode, body: unknown, signal: AbortSignal) => unknown,
+  ): void {
+    this.handlers.set(action, handler);
+    this.transport?.onRequest(action, handler);
+  }
+
+  /** Asks a node (this one included) to serve `action`. */
+  async request<T>(
+    to: DiscoveryNode,
+    action: string,
+    body: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (to.id === this.local.id) {
+      const h = this.handlers.get(action);
+      if (!h) throw new Error(`no handler for action [${action}]`);
+      return (await h(this.local, body, signal ?? new AbortController().signal)) as T;
+    }
+    if (!this.transport) throw new Error(`[${to.name}] cannot be reached from a single-node cluster`);
+    return this.transport.request<T>(to, action, body, { timeoutMs, signal });
   }
 
   /** Resolves true once `test` holds for the applied state, false when `timeoutMs` passes first. */

@@ -18,13 +18,19 @@ import { boolParam, statsLevelParam } from './params.ts';
 /** The Elasticsearch version Shoal answers as (its wire behaviour follows the newest 8.x). */
 export const COMPATIBLE_ES_VERSION = '8.17.0';
 
+function clusterUuidOf(s: NodeServices): string {
+  const st = s.cluster.state();
+  return st.clusterUuidCommitted ? st.clusterUuid : '_na_';
+}
+
 function root(_req: RestRequest, s: NodeServices): RestResponse {
   return {
     status: 200,
     body: {
       name: s.node.name,
       cluster_name: s.node.clusterName,
-      cluster_uuid: s.node.clusterUuid,
+      // `_na_` until the cluster has formed and committed its uuid, as Elasticsearch answers.
+      cluster_uuid: clusterUuidOf(s),
       version: {
         number: COMPATIBLE_ES_VERSION,
         build_flavor: 'default',
