@@ -77,7 +77,9 @@ function routingJson(metas: IndexMetadata[], s: NodeServices, nodeId: string): R
     const shards: Record<string, unknown[]> = {};
     for (const c of s.shards.copies(meta.uuid)) {
       const started = c.state === 'STARTED' || c.state === 'INITIALIZING';
-      (shards[String(c.shardId)] ??= []).push({
+      const list = shards[String(c.shardId)] ?? [];
+      shards[String(c.shardId)] = list;
+      list.push({
         state: c.state === 'FAILED' ? 'UNASSIGNED' : c.state,
         primary: c.primary,
         node: started ? nodeId : null,
