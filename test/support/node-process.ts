@@ -35,6 +35,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse this data path (a restart) instead of a new temporary one. */
   dataPath?: string;
+  /** Another cluster config than the repository's (cluster tests write their own). */
+  config?: string;
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
@@ -45,7 +47,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     require.resolve('tsx'),
     join(root, 'packages/coordinator/src/main.ts'),
     '--config',
-    join(root, 'cluster.config.json'),
+    opts.config ?? join(root, 'cluster.config.json'),
     '--http-port',
     '0',
     '--data-path',
@@ -111,7 +113,14 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     },
     async restart(more = {}) {
       await terminate();
-      return startTestNode({ workers: opts.workers, name: opts.name, env: opts.env, ...more, dataPath });
+      return startTestNode({
+        workers: opts.workers,
+        name: opts.name,
+        env: opts.env,
+        config: opts.config,
+        ...more,
+        dataPath,
+      });
     },
   };
 }

@@ -109,7 +109,7 @@ export class TcpTransport {
     this.requestHandlers.set(action, h);
   }
 
-  /** Called when an established connection to a node is lost. */
+  /** Called when a connection to a node is lost, or a message finds the node unreachable. */
   onDisconnect(listener: (node: DiscoveryNode) => void): void {
     this.disconnectListeners.push(listener);
   }
@@ -141,18 +141,34 @@ export class TcpTransport {
     return this.connection(host, port).ready;
   }
 
-  /** A one-way message; dropped (and false) when the node cannot be reached now. */
+  /**
+   * A one-way message; dropped (and false) when the node cannot be reached now. A node that
+   * cannot be reached — refused, backing off, or another incarnation at its address — is
+   * reported to the disconnect listeners, as a lost connection is.
+   */
   send(to: DiscoveryNode, action: string, body: unknown): boolean {
     const c = this.connectionTo(to);
-    if (!c) return false;
-    if (c.remote) return this.checked(c, to) && c.write({ k: 'msg', action, body });
+    if (!c) {
+      this.unreachable(to);
+      return false;
+    }
+    if (c.remote) {
+      if (this.checked(c, to)) return c.write({ k: 'msg', action, body });
+      this.unreachable(to);
+      return false;
+    }
     c.ready.then(
       () => {
         if (this.checked(c, to)) c.write({ k: 'msg', action, body });
+        else this.unreachable(to);
       },
-      () => {},
+      () => this.unreachable(to),
     );
     return true;
+  }
+
+  private unreachable(node: DiscoveryNode): void {
+    if (!this.stopped) for (const l of this.disconnectListeners) l(node);
   }
 
   /** A request; rejects with ConnectTransportError, RequestTimeoutError, an abort, or the remote error. */
