@@ -82,7 +82,8 @@ async function addExclusions(req: RestRequest, s: NodeServices): Promise<RestRes
 
 async function clearExclusions(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const waitForRemoval = boolParam(req.query, 'wait_for_removal', true);
-  const timeoutMs = timeParam(req, 'master_timeout', 30_000);
+  const timeoutMs = timeParam(req, 'timeout', 30_000);
+  const masterTimeoutMs = timeParam(req, 'master_timeout', 30_000);
   if (waitForRemoval) {
     const gone = (st: ReturnType<typeof s.cluster.state>) =>
       !st.coordination.exclusions.some((e) => e.nodeId in st.nodes);
@@ -94,7 +95,7 @@ async function clearExclusions(req: RestRequest, s: NodeServices): Promise<RestR
       );
     }
   }
-  await s.cluster.execute({ op: 'clear_voting_config_exclusions' }, timeoutMs, req.signal);
+  await s.cluster.execute({ op: 'clear_voting_config_exclusions' }, masterTimeoutMs, req.signal);
   return { status: 200, body: {} };
 }
 
