@@ -96,6 +96,8 @@ export class Coordinator {
   /** The last committed publication, to send its commit to nodes that accept it late. */
   private committedPub: { term: number; version: number } | null = null;
   private readonly queue: StateTask[] = [];
+  /** Followers seen behind the last committed version at their last check, with the version they had. */
+  private readonly lagging = new Map<string, number>();
   private lastApplied: ClusterState | null = null;
   private bootstrapped = false;
   private readonly selfQueue: CoordinationMessage[] = [];
@@ -339,7 +341,10 @@ export class Coordinator {
         this.updateMaxTermSeen(msg.term);
         if (this.modeNow === 'LEADER') {
           this.onCheckResult(this.faults.followerAnswered(from, msg.id, msg.ok));
-          if (msg.ok) this.maybeReconfigure();
+          if (msg.ok) {
+            this.catchUp(from, msg.accepted, msg.appliedVersion);
+            this.maybeReconfigure();
+          }
         }
         return;
     }
@@ -376,6 +381,7 @@ export class Coordinator {
     this.preVote = null;
     this.faults.clear();
     this.committedPub = null;
+    this.lagging.clear();
     for (const id of this.cs.votes.keys()) {
       const n = this.known.get(id);
       if (n && !this.joining.has(id)) this.joining.set(id, n);
@@ -648,13 +654,60 @@ export class Coordinator {
   // ---- fault detection ----
 
   private onFollowerCheck(from: string, id: number, term: number): void {
+    const answer = (ok: boolean) =>
+      this.send(from, {
+        t: 'follower_check_res',
+        id,
+        ok,
+        term: this.cs.term,
+        accepted: { term: this.cs.acceptedTerm, version: this.cs.acceptedVersion },
+        appliedVersion: this.lastApplied?.version ?? -1,
+      });
     if (term < this.cs.term) {
-      this.send(from, { t: 'follower_check_res', id, ok: false, term: this.cs.term });
+      answer(false);
       return;
     }
     this.ensureTermAtLeast(from, term);
     this.becomeFollower(from);
-    this.send(from, { t: 'follower_check_res', id, ok: true, term: this.cs.term });
+    answer(true);
+  }
+
+  /**
+   * A follower that answers checks but has not applied the last committed state (it lost the
+   * publication or its commit) is sent them again once it is seen behind twice in a row, so a
+   * quiet cluster converges without waiting for its next change; a publication in flight that
+   * it has not accepted is sent again at once.
+   */
+  private catchUp(from: string, accepted: { term: number; version: number }, appliedVersion: number): void {
+    const p = this.publication;
+    if (p) {
+      // A publication waiting on this follower, which has not accepted it: it was lost, send it again.
+      const ps = p.state;
+      const node = ps.nodes[from];
+      if (
+        node &&
+        !p.acked.has(from) &&
+        (accepted.term !== ps.coordination.term || accepted.version !== ps.version)
+      ) {
+        this.send(node, { t: 'publish', state: ps });
+      }
+      return;
+    }
+    const c = this.committedPub;
+    const s = this.cs.accepted;
+    if (!c || s.version !== c.version || appliedVersion >= c.version) {
+      this.lagging.delete(from);
+      return;
+    }
+    if (this.lagging.get(from) !== appliedVersion) {
+      this.lagging.set(from, appliedVersion);
+      return;
+    }
+    this.lagging.delete(from);
+    const node = s.nodes[from];
+    if (!node) return;
+    if (accepted.term === c.term && accepted.version === c.version) this.send(node, { t: 'commit', ...c });
+    else this.send(node, { t: 'publish', state: s });
   }
 
   private onCheckResult(r: CheckResult): void {
@@ -689,7 +742,10 @@ export class Coordinator {
     for (const action of this.faults.due(now, this.modeNow)) {
       if (action.kind === 'send_leader_check') this.send(action.to, { t: 'leader_check', id: action.id });
       else if (action.kind === 'send_follower_check') {
-        this.send(action.to, { t: 'follower_check', id: action.id, term: this.cs.term });
+        // Addressed to the node as the state has it: another incarnation at its address fails
+        // the check, and the node is removed and joins again (Elasticsearch's FollowersChecker).
+        const member = this.lastApplied?.nodes[action.to] ?? action.to;
+        this.send(member, { t: 'follower_check', id: action.id, term: this.cs.term });
       } else this.onCheckResult(action);
     }
   }

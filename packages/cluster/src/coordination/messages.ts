@@ -38,6 +38,14 @@ export type CoordinationMessage =
   | { t: 'leader_check'; id: number }
   | { t: 'leader_check_res'; id: number; ok: boolean; term: number }
   | { t: 'follower_check'; id: number; term: number }
-  | { t: 'follower_check_res'; id: number; ok: boolean; term: number };
+  /** With what the follower last accepted and applied, so that a master can bring it up to date. */
+  | {
+      t: 'follower_check_res';
+      id: number;
+      ok: boolean;
+      term: number;
+      accepted: { term: number; version: number };
+      appliedVersion: number;
+    };
 
 export type MessageType = CoordinationMessage['t'];

@@ -116,9 +116,15 @@ export class ClusterService {
     return this.core.mode;
   }
 
-  /** The last state this node applied; before its first, the last it accepted. */
+  /**
+   * The last state this node applied. Before its first (a node that has not joined since it
+   * started), what it last accepted, with no master and itself as the only node, as
+   * Elasticsearch's initial applied state has.
+   */
   state(): ClusterState {
-    return this.core.appliedState ?? this.core.acceptedState;
+    const applied = this.core.appliedState;
+    if (applied) return applied;
+    return { ...this.core.acceptedState, masterNodeId: null, nodes: { [this.local.id]: this.local } };
   }
 
   /** The elected master this node follows (or is), if any. */

@@ -330,7 +330,8 @@ export class Simulation {
         return;
       }
       case 'client':
-        if (this.chaos || this.rng.chance(0.5)) this.submitValue();
+        // Quiet once healed: the cluster must settle without changes to carry it along.
+        if (this.chaos) this.submitValue();
         this.queue.push(this.now + this.rng.int(50, 600), { k: 'client' });
         return;
       case 'chaos':
@@ -520,16 +521,15 @@ export class Simulation {
       });
     }
     // Cleared exclusions and auto-shrink on: the configuration is every master-eligible node, odd-sized.
-    let cleared = false;
-    let seenTask = 0;
+    let clearedAt = Number.NEGATIVE_INFINITY;
     this.waitFor(ms, 'exclusions cleared and auto-shrink on', () => {
       const l = this.stable();
       if (!l) return false;
       const s = l.core!.appliedState!;
       if (s.coordination.exclusions.length === 0 && s.settings[AUTO_SHRINK_SETTING] !== 'false') return true;
-      if (!cleared || this.nextTask - seenTask > 20) {
-        cleared = true;
-        seenTask = this.nextTask;
+      // Asked again every 2 s: a master may lose its place (an excluded master hands over) before committing it.
+      if (this.now - clearedAt >= 2_000) {
+        clearedAt = this.now;
         this.submit(l, 'heal', (st) => ({
           ...withExclusionsCleared(st),
           settings: { ...st.settings, [AUTO_SHRINK_SETTING]: 'true' },
@@ -548,10 +548,13 @@ export class Simulation {
     });
     // And a change submitted now is committed.
     const before = this.acked.length;
+    let submittedAt = Number.NEGATIVE_INFINITY;
     this.waitFor(ms, 'a new change committed', () => {
       if (this.acked.length > before) return true;
-      const l = this.stable();
-      if (l && this.pendingValues.size < 50) this.submitValue();
+      if (this.stable() && this.now - submittedAt >= 1_000) {
+        submittedAt = this.now;
+        this.submitValue();
+      }
       return false;
     });
   }
