@@ -513,11 +513,10 @@ export class Simulation {
       this.waitFor(ms, 'excluded nodes out of the committed configuration', () => {
         const l = this.stable();
         const s = l?.core?.appliedState;
-        return (
-          !!s &&
-          !s.coordination.lastCommittedConfig.some((id) => excluded.has(id)) &&
-          !excluded.has(l!.info.id)
-        );
+        if (!s) return false;
+        // The exclusions as they are now: a clear sent during the chaos may still commit.
+        const now = new Set(s.coordination.exclusions.map((e) => e.nodeId));
+        return !s.coordination.lastCommittedConfig.some((id) => now.has(id)) && !now.has(l!.info.id);
       });
     }
     // Cleared exclusions and auto-shrink on: the configuration is every master-eligible node, odd-sized.
