@@ -20,13 +20,17 @@ describe('a full-cluster restart', () => {
     cluster = await startTestCluster({ nodes: 3 });
     await agreedMaster(cluster.nodes, 3);
     const url = cluster.nodes[0]!.url;
-    expect((await http(url, 'POST', '/_cluster/voting_config_exclusions?node_names=retired-node')).status).toBe(200);
+    expect(
+      (await http(url, 'POST', '/_cluster/voting_config_exclusions?node_names=retired-node')).status,
+    ).toBe(200);
     const before = (await http(url, 'GET', '/_cluster/state/metadata')).json;
     await eventually('the exclusion everywhere', async () => {
       const all = await Promise.all(
         cluster!.nodes.map(async (n) => (await http(n.url, 'GET', '/_cluster/state/metadata')).json.metadata),
       );
-      return all.every((m) => m.cluster_coordination.voting_config_exclusions.length === 1) ? true : undefined;
+      return all.every((m) => m.cluster_coordination.voting_config_exclusions.length === 1)
+        ? true
+        : undefined;
     });
 
     // Stopped one after another, then started together.
@@ -42,7 +46,9 @@ describe('a full-cluster restart', () => {
     expect(after.metadata.cluster_coordination.last_committed_config.sort()).toEqual(
       before.metadata.cluster_coordination.last_committed_config.sort(),
     );
-    expect(after.metadata.cluster_coordination.term).toBeGreaterThan(before.metadata.cluster_coordination.term);
+    expect(after.metadata.cluster_coordination.term).toBeGreaterThan(
+      before.metadata.cluster_coordination.term,
+    );
     const root = (await http(restarted[2]!.url, 'GET', '/')).json;
     expect(root.cluster_uuid).toBe(before.cluster_uuid);
   });
