@@ -95,6 +95,10 @@ describe('TcpTransport over loopback', () => {
     await b.stop();
     await waitFor(() => lost.includes('b'));
     await expect(a.request(bn, 'echo', null)).rejects.toBeInstanceOf(ConnectTransportError);
+    // A message to a node that cannot be reached is reported too (so coordination fails it at once).
+    lost.length = 0;
+    a.send(bn, 'note', null);
+    await waitFor(() => lost.includes('b'));
     const b2 = await transport('b', { port });
     b2.onRequest('echo', () => 'back');
     let answer: unknown;
