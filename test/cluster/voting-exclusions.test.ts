@@ -49,6 +49,37 @@ describe('voting-config exclusions: bad requests', () => {
     expect((await coordination(url)).voting_config_exclusions).toEqual([]);
   });
 
+  it('takes cluster.max_voting_config_exclusions from the cluster settings, whichever node set it', async () => {
+    const setting = (v: number | null) =>
+      http(cluster.nodes[0]!.url, 'PUT', '/_cluster/settings', {
+        persistent: { 'cluster.max_voting_config_exclusions': v },
+      });
+    expect((await setting(1)).status).toBe(200);
+    const r = await eventually('the limit of 1 applied by the master', async () => {
+      const x = await http(
+        cluster.nodes[2]!.url,
+        'POST',
+        '/_cluster/voting_config_exclusions?node_names=x,y',
+      );
+      return x.status === 400 ? x : undefined;
+    });
+    expect(r.json.error.reason).toBe(
+      'add voting config exclusions request for [] would add [2] exclusions to the existing [0] which would exceed the maximum of [1] set by [cluster.max_voting_config_exclusions]',
+    );
+    expect((await setting(null)).status).toBe(200);
+    await eventually('the default limit again', async () => {
+      const x = await http(
+        cluster.nodes[1]!.url,
+        'POST',
+        '/_cluster/voting_config_exclusions?node_names=x,y',
+      );
+      return x.status === 200 ? x : undefined;
+    });
+    expect((await http(cluster.nodes[1]!.url, 'DELETE', '/_cluster/voting_config_exclusions')).status).toBe(
+      200,
+    );
+  });
+
   it('answers the deprecated path with its two warnings, and 400 when it names no master-eligible node', async () => {
     const r = await http(cluster.nodes[2]!.url, 'POST', '/_cluster/voting_config_exclusions/nobody');
     expect(r.status).toBe(400);

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { ClusterService } from '@shoal/cluster';
-import { getTimeMs } from '@shoal/protocol';
+import { AUTO_SHRINK_SETTING, ClusterService, MAX_EXCLUSIONS_SETTING } from '@shoal/cluster';
+import { type FlatSettings, getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { NodeConfig } from './config.ts';
@@ -44,6 +44,27 @@ async function logScheduling(workers: ShardWorker[], logger: Logger): Promise<vo
 }
 
 const id = () => randomBytes(16).toString('base64url').slice(0, 22);
+
+/** The cluster settings the master's coordination reads, carried into the cluster state when they change here. */
+const COORDINATION_SETTINGS = [AUTO_SHRINK_SETTING, MAX_EXCLUSIONS_SETTING];
+
+function shareCoordinationSettings(cluster: ClusterService, effective: FlatSettings, logger: Logger): void {
+  const state = cluster.state().settings;
+  const settings: Record<string, string | null> = {};
+  let changed = false;
+  for (const key of COORDINATION_SETTINGS) {
+    const raw = effective[key];
+    const v = raw === undefined || raw === null ? null : String(raw);
+    if ((state[key] ?? null) !== v) {
+      settings[key] = v;
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  cluster
+    .execute({ op: 'put_settings', settings })
+    .catch((err) => logger.warn({ err, settings }, 'coordination settings not shared with the master'));
+}
 
 export async function startNode(
   config: NodeConfig,
@@ -125,6 +146,7 @@ export async function startNode(
     cluster,
   };
   cluster.handle(NODE_INFO_ACTION, () => localNodeInfo(services));
+  services.clusterSettings.onChange((effective) => shareCoordinationSettings(cluster, effective, logger));
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });

@@ -17,8 +17,6 @@ export interface ExclusionRequest {
   nodeIds?: readonly string[];
   /** The deprecated `{node_name}` path: node descriptions. */
   nodeDescriptions?: readonly string[];
-  /** `cluster.max_voting_config_exclusions` as the asking node has it (else the state's setting). */
-  max?: number;
 }
 
 export function maxExclusions(state: ClusterState): number {
@@ -68,7 +66,7 @@ export function withExclusionsAdded(state: ClusterState, req: ExclusionRequest):
   for (const e of resolveExclusions(state, req)) {
     if (!old.some((o) => sameExclusion(o, e)) && !fresh.some((f) => sameExclusion(f, e))) fresh.push(e);
   }
-  const max = req.max ?? maxExclusions(state);
+  const max = maxExclusions(state);
   if (old.length + fresh.length > max) {
     // Elasticsearch prints the deprecated node descriptions here, so `[]` for names and ids.
     throw illegalArgument(

@@ -124,6 +124,12 @@ describe('ClusterService over loopback TCP', () => {
     await until('exclusions cleared', () =>
       rest.every((s) => s.state().coordination.exclusions.length === 0),
     );
+    // Settings coordination reads travel to the master like any change, and null removes one.
+    const key = 'cluster.auto_shrink_voting_configuration';
+    await follower.execute({ op: 'put_settings', settings: { [key]: 'false' } });
+    await until('the setting everywhere', () => rest.every((s) => s.state().settings[key] === 'false'));
+    await follower.execute({ op: 'put_settings', settings: { [key]: null } });
+    await until('the setting removed', () => rest.every((s) => !(key in s.state().settings)));
   }, 60_000);
 
   it('keeps its state across a full restart', async () => {

@@ -22,7 +22,29 @@ import { CoordinationStore } from './persisted-state.ts';
 /** A change to the cluster state, as it travels from the node that was asked to the master. */
 export type ClusterTaskSpec =
   | { op: 'add_voting_config_exclusions'; request: ExclusionRequest }
-  | { op: 'clear_voting_config_exclusions' };
+  | { op: 'clear_voting_config_exclusions' }
+  /** Cluster settings coordination reads (`cluster.auto_shrink_voting_configuration`, …); null removes one. */
+  | { op: 'put_settings'; settings: Record<string, string | null> };
+
+function updateOf(spec: ClusterTaskSpec): (s: ClusterState) => ClusterState {
+  switch (spec.op) {
+    case 'add_voting_config_exclusions':
+      return (s) => withExclusionsAdded(s, spec.request);
+    case 'clear_voting_config_exclusions':
+      return withExclusionsCleared;
+    case 'put_settings':
+      return (s) => {
+        const next: Record<string, string> = { ...s.settings };
+        let changed = false;
+        for (const [k, v] of Object.entries(spec.settings)) {
+          if (v === null ? k in next : next[k] !== v) changed = true;
+          if (v === null) delete next[k];
+          else next[k] = v;
+        }
+        return changed ? { ...s, settings: next } : s;
+      };
+  }
+}
 
 export interface ClusterLog {
   info(obj: object, msg: string): void;
@@ -217,10 +239,7 @@ export class ClusterService {
   }
 
   private executeHere(spec: ClusterTaskSpec): Promise<TaskReply> {
-    const update =
-      spec.op === 'add_voting_config_exclusions'
-        ? (s: ClusterState) => withExclusionsAdded(s, spec.request)
-        : withExclusionsCleared;
+    const update = updateOf(spec);
     const id = this.nextTask++;
     const outcome = new Promise<TaskReply>((resolve) => {
       this.waiting.set(id, (o) => {

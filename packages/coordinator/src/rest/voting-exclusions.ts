@@ -13,7 +13,7 @@ import {
   type VotingConfigExclusion,
   withExclusionsAdded,
 } from '@shoal/cluster';
-import { getInt, illegalArgument, parseTimeValue, timeoutException } from '@shoal/protocol';
+import { illegalArgument, parseTimeValue, timeoutException } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { boolParam } from './params.ts';
@@ -51,10 +51,7 @@ function exclusionRequest(req: RestRequest): ExclusionRequest {
 
 async function addExclusions(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   if (req.params.node_name !== undefined) req.warnings.push(ROUTE_DEPRECATION, DESCRIPTION_DEPRECATION);
-  const request = {
-    ...exclusionRequest(req),
-    max: getInt(s.clusterSettings.effective(), 'cluster.max_voting_config_exclusions'),
-  };
+  const request = exclusionRequest(req);
   const timeoutMs = timeParam(req, 'timeout', 30_000);
   const masterTimeoutMs = timeParam(req, 'master_timeout', 30_000);
   // Checked here first (unknown descriptions, the limit), as Elasticsearch's transport action does.
