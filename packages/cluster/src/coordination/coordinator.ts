@@ -222,8 +222,12 @@ export class Coordinator {
   private learn(node: DiscoveryNode): void {
     if (node.id === this.local.id) return;
     const had = this.known.get(node.id);
-    if (!had || had.ephemeralId !== node.ephemeralId) this.known.set(node.id, node);
-    if (this.modeNow === 'CANDIDATE') this.maybeBootstrap();
+    const fresh = !had || had.ephemeralId !== node.ephemeralId;
+    if (fresh) this.known.set(node.id, node);
+    if (this.modeNow !== 'CANDIDATE') return;
+    this.maybeBootstrap();
+    // A candidate asks a node it has just heard of at once, not at its next round of peer finding.
+    if (fresh) this.send(node, { t: 'peers', node: this.local, known: this.knownPeers() });
   }
 
   private masterEligiblePeers(): DiscoveryNode[] {
