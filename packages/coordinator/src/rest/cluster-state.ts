@@ -7,11 +7,18 @@
  * index metadata and routing are this node's own (indices are not yet in the published state).
  */
 import type { ClusterState } from '@shoal/cluster';
-import { illegalArgument, renderSettings } from '@shoal/protocol';
+import { renderSettings } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
-import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { type IndicesOptions, indicesOptionsFrom } from '../state/resolve-indices.ts';
+
+/** ClusterStateRequest's default, IndicesOptions.lenientExpandOpen. */
+const CLUSTER_STATE_INDICES_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: true,
+  allowNoIndices: true,
+  expandWildcards: new Set(['open']),
+};
 
 const METRICS = [
   'version',
@@ -24,13 +31,13 @@ const METRICS = [
   'customs',
 ];
 
+/** ClusterState.Metric.parseString with ignoreUnknown, as RestClusterStateAction calls it: an unknown metric is left out. */
 function parseMetrics(param: string | undefined): Set<string> {
   if (param === undefined || param === '' || param === '_all') return new Set(METRICS);
   const out = new Set<string>();
   for (const m of param.split(',')) {
     if (m === '_all') for (const x of METRICS) out.add(x);
     else if (METRICS.includes(m)) out.add(m);
-    else throw illegalArgument(`Unknown metric [${m}]`);
   }
   return out;
 }
@@ -101,7 +108,7 @@ function clusterState(req: RestRequest, s: NodeServices): RestResponse {
   const metas =
     indexExpr === undefined || indexExpr === '' || indexExpr === '_all'
       ? [...s.indices.all().values()]
-      : s.indices.resolve(indexExpr, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
+      : s.indices.resolve(indexExpr, indicesOptionsFrom(req.query, CLUSTER_STATE_INDICES_OPTIONS));
   const c = state.coordination;
   const body: Record<string, unknown> = { cluster_name: state.clusterName, cluster_uuid: state.clusterUuid };
   if (metrics.has('version')) {
