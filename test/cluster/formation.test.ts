@@ -76,6 +76,17 @@ describe('a three-node cluster', () => {
     expect(Object.values(onlyMaster.nodes)[0]).not.toHaveProperty('jvm');
     const byName = (await http(cluster.nodes[0]!.url, 'GET', '/_nodes/node-2,node-3')).json;
     expect(byName._nodes.total).toBe(2);
+
+    // Node stats too: every node answers for itself, and the node filter applies.
+    const stats = (await http(cluster.nodes[0]!.url, 'GET', '/_nodes/stats')).json;
+    expect(stats._nodes).toEqual({ total: 3, successful: 3, failed: 0 });
+    expect(
+      Object.values(stats.nodes)
+        .map((n: unknown) => (n as { name: string }).name)
+        .sort(),
+    ).toEqual(cluster.names);
+    const one = (await http(cluster.nodes[1]!.url, 'GET', '/_nodes/node-3/stats')).json;
+    expect(Object.values(one.nodes).map((n: unknown) => (n as { name: string }).name)).toEqual(['node-3']);
   });
 
   it('elects another master when the master is killed with SIGKILL, and drops the dead node', async () => {

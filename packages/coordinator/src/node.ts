@@ -13,6 +13,7 @@ import type { NodeConfig } from './config.ts';
 import { LeaseRegistry } from './contexts/lease-registry.ts';
 import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
+import { localNodeStats, NODE_STATS_ACTION } from './rest/cluster.ts';
 import { localNodeInfo, NODE_INFO_ACTION } from './rest/node-info.ts';
 import { allRoutes } from './routes.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
@@ -146,6 +147,7 @@ export async function startNode(
     cluster,
   };
   cluster.handle(NODE_INFO_ACTION, () => localNodeInfo(services));
+  cluster.handle(NODE_STATS_ACTION, () => localNodeStats(services));
   services.clusterSettings.onChange((effective) => shareCoordinationSettings(cluster, effective, logger));
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {

@@ -2,7 +2,8 @@
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { type CatColumn, catResponse } from './cat-table.ts';
-import { filteredNodes, gatherNodeInfo } from './nodes-info.ts';
+import { filteredNodes } from './node-filter.ts';
+import { gatherNodeInfo } from './nodes-info.ts';
 
 const NODE_COLUMNS: CatColumn[] = [
   { name: 'id', aliases: ['nodeId'], desc: 'unique node id', default: false },

@@ -5,10 +5,11 @@
  * counts under `_nodes.failed`. A single path part that is made of metric names only is taken
  * as metrics, as Elasticsearch's RestNodesInfoAction does (`/_nodes/os`).
  */
-import { type DiscoveryNode, resolveNodeDescriptions } from '@shoal/cluster';
+import type { DiscoveryNode } from '@shoal/cluster';
 import { parseTimeValue } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { filteredNodes, split } from './node-filter.ts';
 import { type LocalNodeInfo, NODE_INFO_ACTION, nodeInfoJson } from './node-info.ts';
 
 const METRICS = new Set([
@@ -25,17 +26,6 @@ const METRICS = new Set([
   'aggregations',
   'indices',
 ]);
-
-const split = (v: string | undefined) => (v ?? '').split(',').filter((x) => x !== '');
-
-/** The nodes a `{node_id}` filter names, in the applied state. */
-export function filteredNodes(s: NodeServices, spec: string | undefined): DiscoveryNode[] {
-  const state = s.cluster.state();
-  const all = Object.values(state.nodes);
-  const nodes = all.length > 0 ? all : [s.cluster.local];
-  const ids = resolveNodeDescriptions(split(spec), nodes, s.cluster.local.id, state.masterNodeId);
-  return nodes.filter((n) => ids.has(n.id));
-}
 
 /** Each node's own details, asked in parallel; null for a node that did not answer. */
 export async function gatherNodeInfo(
