@@ -3,7 +3,7 @@
  * node's URL, and stops them all on Ctrl-C (SIGINT) or SIGTERM. The nodes find each other on
  * their transport ports and elect a master.
  *   npm run cluster -- --config other.json
- *   npm run cluster -- --nodes 5     (the first N nodes of the config; more follow its pattern)
+ *   npm run cluster -- --nodes 5     (the first N nodes of the config, more after its pattern; data in data/nodes-5/)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ function loadConfig(): { configPath: string; cluster: ClusterConfig } {
 /**
  * A config of exactly `count` nodes, written beside the data: the first nodes of the given
  * config, and further ones named, numbered and placed after the pattern of the config's first
- * node (node-4 on the next HTTP and transport ports, data/node-4). Every one of them is in
+ * node (node-4 on the next HTTP and transport ports), each with its data under data/nodes-N/. Every one of them is in
  * `cluster.initial_master_nodes` and the seed hosts, as the config's own nodes are.
  */
 function withNodeCount(configPath: string, nodes: string): string {
@@ -51,7 +51,9 @@ function withNodeCount(configPath: string, nodes: string): string {
     n.name ??= `node-${i + 1}`;
     n.http_port ??= Number(first.http_port ?? 9200) + i;
     n.transport_port ??= Number(first.transport_port ?? 9300) + i;
-    n.path_data = resolve(base, String(n.path_data ?? `data/${n.name}`));
+    // A cluster of another size is another cluster: its own data, so that nodes that once
+    // voted in a three-node configuration do not wait for a quorum that will never come.
+    n.path_data = resolve(base, `data/nodes-${count}/${n.name}`);
     return n;
   });
   const out = join(base, 'data', `cluster.${count}-nodes.config.json`);
