@@ -152,7 +152,7 @@ export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
       String(opts.workers),
     ],
     {
-      env: { SHOAL_LOG_LEVEL: 'info' },
+      env: { SHOAL_LOG_LEVEL: 'info', SHOAL_DISCOVERY_TYPE: 'single-node' },
       timeoutMs: 60_000,
       onStop: () => rmSync(dataPath, { recursive: true, force: true }),
     },

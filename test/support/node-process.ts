@@ -37,6 +37,8 @@ export interface StartOptions {
   dataPath?: string;
   /** More command-line arguments for the node (`-E key=value` settings). */
   args?: string[];
+  /** Another cluster config than the repository's (cluster tests write their own). */
+  config?: string;
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
@@ -47,7 +49,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     require.resolve('tsx'),
     join(root, 'packages/coordinator/src/main.ts'),
     '--config',
-    join(root, 'cluster.config.json'),
+    opts.config ?? join(root, 'cluster.config.json'),
     '--http-port',
     '0',
     '--data-path',
@@ -59,7 +61,8 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   if (opts.args) args.push(...opts.args);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
+    // A test node is a cluster of one unless the test asks for more (SHOAL_DISCOVERY_TYPE in env).
+    env: { SHOAL_DISCOVERY_TYPE: 'single-node', ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -118,6 +121,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
         name: opts.name,
         env: opts.env,
         args: opts.args,
+        config: opts.config,
         ...more,
         dataPath,
       });

@@ -22,7 +22,16 @@ export interface NodeConfig {
   shardWorkerScheduling: ThreadScheduling;
   /** How many parsed searches the node keeps for requests sent again (0: none). */
   searchParseCache: number;
+  /** `discovery.type`: `multi-node` (find the others and elect) or `single-node` (a cluster of one). */
+  discoveryType: DiscoveryType;
+  /** `discovery.seed_hosts`: transport addresses (`host:port`); by default every node of the config. */
+  seedHosts: string[];
+  /** `cluster.initial_master_nodes`; by default the master-eligible nodes of the config. */
+  initialMasterNodes: string[];
 }
+
+export const DISCOVERY_TYPES = ['multi-node', 'single-node'] as const;
+export type DiscoveryType = (typeof DISCOVERY_TYPES)[number];
 
 export interface ClusterConfig {
   clusterName: string;
@@ -44,6 +53,9 @@ const rawNode = z.strictObject({
   shard_workers: z.number().int().min(1).optional(),
   shard_worker_scheduling: z.enum(THREAD_SCHEDULING_VALUES).optional(),
   search_parse_cache: z.number().int().min(0).max(MAX_SEARCH_PARSE_CACHE).optional(),
+  discovery_type: z.enum(DISCOVERY_TYPES).optional(),
+  seed_hosts: z.array(z.string().regex(/^[^\s:]+:\d+$/, 'a seed host is host:port')).optional(),
+  initial_master_nodes: z.array(z.string().min(1)).optional(),
 });
 
 const rawConfig = z.strictObject({
@@ -94,8 +106,19 @@ export function loadClusterConfig(path: string): ClusterConfig {
       shardWorkers: merged.shard_workers ?? availableParallelism(),
       shardWorkerScheduling: merged.shard_worker_scheduling ?? 'batch',
       searchParseCache: merged.search_parse_cache ?? DEFAULT_PARSED_SEARCHES,
+      discoveryType: merged.discovery_type ?? 'multi-node',
+      seedHosts: merged.seed_hosts ?? [],
+      initialMasterNodes: merged.initial_master_nodes ?? [],
     };
   });
+  // Unless told otherwise, a node finds every node of the config, and the master-eligible ones
+  // of the config bootstrap the cluster the first time.
+  const allSeeds = nodes.map((n) => `${n.host}:${n.transportPort}`);
+  const allMasters = nodes.filter((n) => n.roles.includes('master')).map((n) => n.name);
+  for (const n of nodes) {
+    if (n.seedHosts.length === 0) n.seedHosts = allSeeds;
+    if (n.initialMasterNodes.length === 0) n.initialMasterNodes = allMasters;
+  }
   const names = new Set<string>();
   for (const n of nodes) {
     if (names.has(n.name)) throw new ConfigError(`the cluster config [${path}] names node [${n.name}] twice`);
@@ -112,6 +135,8 @@ export interface NodeOverrides {
   httpPort?: string | number;
   dataPath?: string;
   shardWorkers?: string | number;
+  transportPort?: string | number;
+  discoveryType?: string;
 }
 
 /** A whole number in [min, max] from a flag or variable, or a ConfigError naming it. */
@@ -138,6 +163,13 @@ function schedulingFrom(what: string, v: string | undefined): ThreadScheduling |
   return found;
 }
 
+function discoveryFrom(what: string, v: string | undefined): DiscoveryType | undefined {
+  if (v === undefined) return undefined;
+  const found = DISCOVERY_TYPES.find((x) => x === v);
+  if (!found) throw new ConfigError(`${what} must be one of [${DISCOVERY_TYPES.join(', ')}], got [${v}]`);
+  return found;
+}
+
 /** Picks one node of the config and applies overrides (flags, then `SHOAL_*` variables). */
 export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): NodeConfig {
   const env = process.env;
@@ -154,6 +186,14 @@ export function nodeConfig(cluster: ClusterConfig, overrides: NodeOverrides): No
       wholeNumber('--http-port', overrides.httpPort, 0, 65535) ??
       wholeNumber('SHOAL_HTTP_PORT', env.SHOAL_HTTP_PORT, 0, 65535) ??
       found.httpPort,
+    transportPort:
+      wholeNumber('--transport-port', overrides.transportPort, 0, 65535) ??
+      wholeNumber('SHOAL_TRANSPORT_PORT', env.SHOAL_TRANSPORT_PORT, 0, 65535) ??
+      found.transportPort,
+    discoveryType:
+      discoveryFrom('--discovery-type', overrides.discoveryType) ??
+      discoveryFrom('SHOAL_DISCOVERY_TYPE', env.SHOAL_DISCOVERY_TYPE) ??
+      found.discoveryType,
     dataPath: overrides.dataPath ?? env.SHOAL_PATH_DATA ?? found.dataPath,
     shardWorkers:
       wholeNumber('--workers', overrides.shardWorkers, 1, 1024) ??

@@ -1,6 +1,7 @@
 /**
  * The node program: `node --import tsx packages/coordinator/src/main.ts --config
- * cluster.config.json --node node-1 [--http-port N] [--data-path P] [--workers N]`.
+ * cluster.config.json --node node-1 [--http-port N] [--transport-port N] [--data-path P] [--workers N]
+ * [--discovery-type multi-node|single-node]`.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,7 +12,8 @@ import { checkNodeSettings, NodeSettingsError } from './node-settings.ts';
 
 const USAGE =
   'usage: node --import tsx packages/coordinator/src/main.ts [--config cluster.config.json] ' +
-  '[--node NAME] [--http-port N] [--data-path PATH] [--workers N] [-E setting=value ...]';
+  '[--node NAME] [--http-port N] [--transport-port N] [--data-path PATH] [--workers N] ' +
+  '[--discovery-type multi-node|single-node] [-E setting=value ...]';
 
 /** `-E key=value` (Elasticsearch's flag): a node setting over the config file's `settings`. */
 function settingFlags(flags: string[] | undefined): Record<string, string> {
@@ -34,6 +36,8 @@ function startupConfig() {
         'data-path': { type: 'string' },
         workers: { type: 'string' },
         setting: { type: 'string', short: 'E', multiple: true },
+        'transport-port': { type: 'string' },
+        'discovery-type': { type: 'string' },
       },
     });
     const cluster = loadClusterConfig(resolve(values.config!));
@@ -42,6 +46,8 @@ function startupConfig() {
       httpPort: values['http-port'],
       dataPath: values['data-path'],
       shardWorkers: values.workers,
+      transportPort: values['transport-port'],
+      discoveryType: values['discovery-type'],
     });
     cluster.settings = { ...cluster.settings, ...settingFlags(values.setting) };
     checkNodeSettings(cluster.settings);

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { getTimeMs } from '@shoal/protocol';
+import { AUTO_SHRINK_SETTING, ClusterService, MAX_EXCLUSIONS_SETTING } from '@shoal/cluster';
+import { type FlatSettings, getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import { recoverInterruptedTasks } from './bulk-by-scroll/interrupted-tasks.ts';
@@ -18,6 +19,8 @@ import { LicenseService } from './license/license-service.ts';
 import { configDir, readVerificationKey } from './license/license-signature.ts';
 import { FileLicenseStore } from './license/license-store.ts';
 import { checkNodeSettings } from './node-settings.ts';
+import { localNodeStats, NODE_STATS_ACTION } from './rest/cluster.ts';
+import { localNodeInfo, NODE_INFO_ACTION } from './rest/node-info.ts';
 import { allRoutes } from './routes.ts';
 import { CompilationLimit } from './scripts/compilation-limit.ts';
 import { StoredScripts } from './scripts/stored-scripts.ts';
@@ -52,14 +55,35 @@ async function logScheduling(workers: ShardWorker[], logger: Logger): Promise<vo
 
 const id = () => randomBytes(16).toString('base64url').slice(0, 22);
 
+/** The cluster settings the master's coordination reads, carried into the cluster state when they change here. */
+const COORDINATION_SETTINGS = [AUTO_SHRINK_SETTING, MAX_EXCLUSIONS_SETTING];
+
+function shareCoordinationSettings(cluster: ClusterService, effective: FlatSettings, logger: Logger): void {
+  const state = cluster.state().settings;
+  const settings: Record<string, string | null> = {};
+  let changed = false;
+  for (const key of COORDINATION_SETTINGS) {
+    const raw = effective[key];
+    const v = raw === undefined || raw === null ? null : String(raw);
+    if ((state[key] ?? null) !== v) {
+      settings[key] = v;
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  cluster
+    .execute({ op: 'put_settings', settings })
+    .catch((err) => logger.warn({ err, settings }, 'coordination settings not shared with the master'));
+}
+
 export async function startNode(
   config: NodeConfig,
-  cluster: { name: string; settings: Record<string, string> },
+  clusterInfo: { name: string; settings: Record<string, string> },
   logger: Logger,
 ): Promise<StartedNode> {
   // Refused before anything starts; the deprecated ones in use go to the deprecation log.
   const deprecationLog = new DeprecationLog(logger);
-  deprecationLog.record(checkNodeSettings(cluster.settings));
+  deprecationLog.record(checkNodeSettings(clusterInfo.settings));
   // Each worker thread gets its row of the search-context counters when it starts.
   const counters = ContextCounters.create(Math.max(1, config.shardWorkers));
   const cancelSlots = new CancelSlots();
@@ -83,11 +107,28 @@ export async function startNode(
   const metadata = new MetadataStore(config.dataPath);
   const nodeState = metadata.loadNodeState() ?? { nodeId: id(), clusterUuid: id(), persistentSettings: {} };
   metadata.saveNodeState(nodeState);
+  const cluster = new ClusterService({
+    local: {
+      id: nodeState.nodeId,
+      name: config.name,
+      ephemeralId: id(),
+      host: config.host,
+      transportPort: config.transportPort,
+      httpPort: config.httpPort,
+      roles: [...config.roles].sort(),
+    },
+    clusterName: clusterInfo.name,
+    dataPath: config.dataPath,
+    singleNode: config.discoveryType === 'single-node',
+    seedHosts: config.seedHosts,
+    initialMasterNodes: config.initialMasterNodes,
+    log: logger,
+  });
   const services: NodeServices = {
     node: {
       name: config.name,
       id: nodeState.nodeId,
-      clusterName: cluster.name,
+      clusterName: clusterInfo.name,
       clusterUuid: nodeState.clusterUuid,
       host: config.host,
       httpPort: config.httpPort,
@@ -98,7 +139,7 @@ export async function startNode(
     indices: new IndicesService(shards, logger, metadata),
     shards,
     workers,
-    clusterSettings: new ClusterSettings(cluster.settings, nodeState.persistentSettings),
+    clusterSettings: new ClusterSettings(clusterInfo.settings, nodeState.persistentSettings),
     logger,
     counters: {
       queryTotal: 0,
@@ -117,18 +158,22 @@ export async function startNode(
     parsedSearches: new ParsedSearchCache(config.searchParseCache),
     tasks: new TaskRegistry(nodeState.nodeId),
     license: new LicenseService(new FileLicenseStore(metadata.stateDir), {
-      clusterName: cluster.name,
+      clusterName: clusterInfo.name,
       verificationKey: () => readVerificationKey(configDir()),
     }),
-    nodeSettings: cluster.settings,
+    nodeSettings: clusterInfo.settings,
     deprecationLog,
     storedScripts: new StoredScripts(metadata.stateDir),
     compilations: new CompilationLimit(),
+    cluster,
   };
   // A kept search parse holds the stored scripts it resolved: a change makes every parse stale.
   services.storedScripts.onChange(() => services.parsedSearches.clear());
   // Stored search templates are the stored scripts in the mustache language.
   services.storedTemplates = (id) => services.storedScripts.get(id);
+  cluster.handle(NODE_INFO_ACTION, () => localNodeInfo(services));
+  cluster.handle(NODE_STATS_ACTION, () => localNodeStats(services));
+  services.clusterSettings.onChange((effective) => shareCoordinationSettings(cluster, effective, logger));
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
@@ -159,12 +204,16 @@ export async function startNode(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.httpPort;
   services.node.httpPort = port;
+  cluster.local.httpPort = port;
+  await cluster.start();
+  services.node.transportPort = cluster.local.transportPort;
   const url = `http://${config.host}:${port}`;
   return {
     url,
     services,
     async stop() {
       services.leases.stop();
+      await cluster.stop();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

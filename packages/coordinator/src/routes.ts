@@ -4,7 +4,9 @@ import { analyzeRoutes } from './rest/analyze.ts';
 import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
+import { catNodesRoutes } from './rest/cat-nodes.ts';
 import { clusterRoutes } from './rest/cluster.ts';
+import { clusterStateRoutes } from './rest/cluster-state.ts';
 import { dataStreamRoutes } from './rest/data-streams.ts';
 import { documentRoutes } from './rest/documents.ts';
 import { extInfoRoutes } from './rest/ext-info.ts';
@@ -19,6 +21,7 @@ import { licenseRoutes } from './rest/license.ts';
 import { memoryReportRoutes } from './rest/memory-report.ts';
 import { migrationRoutes } from './rest/migration.ts';
 import { msearchRoutes } from './rest/msearch.ts';
+import { nodesInfoRoutes } from './rest/nodes-info.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { rolloverRoutes } from './rest/rollover.ts';
 import { scriptRoutes } from './rest/scripts.ts';
@@ -26,6 +29,7 @@ import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
 import { validateQueryRoutes } from './rest/validate-query.ts';
+import { votingExclusionRoutes } from './rest/voting-exclusions.ts';
 import type { NodeServices } from './services.ts';
 
 /** Every REST route of a node, each with the action name security will authorize. */
@@ -36,7 +40,11 @@ export function allRoutes(): Route<NodeServices>[] {
     ...extInfoRoutes(),
     ...migrationRoutes(),
     ...scriptRoutes(),
+    ...clusterStateRoutes(),
+    ...votingExclusionRoutes(),
+    ...nodesInfoRoutes(),
     ...catRoutes(),
+    ...catNodesRoutes(),
     ...searchRoutes(),
     ...searchTemplateRoutes(),
     ...fieldCapsRoutes(),

@@ -1,3 +1,4 @@
+import type { ClusterService } from '@shoal/cluster';
 import type { CancelSlots, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import type { LeaseRegistry } from './contexts/lease-registry.ts';
@@ -65,4 +66,6 @@ export interface NodeServices {
   storedScripts: StoredScripts;
   /** `script.max_compilations_rate`. */
   compilations: CompilationLimit;
+  /** Coordination: the cluster state this node applied, the master, voting-config changes. */
+  cluster: ClusterService;
 }

@@ -13,6 +13,7 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { type IndicesOptions, indicesOptionsFrom } from '../state/resolve-indices.ts';
 import { clusterHealth, type Health } from './health.ts';
+import { filteredNodes } from './node-filter.ts';
 import { boolParam, statsLevelParam } from './params.ts';
 
 /** The Elasticsearch version Shoal answers as (its wire behaviour follows the newest 8.x). */
@@ -21,13 +22,19 @@ export const COMPATIBLE_ES_VERSION = '8.17.0';
 /** The build date `GET /` and `GET /_ext` report. */
 export const BUILD_DATE = '2026-11-21T00:00:00.000Z';
 
+function clusterUuidOf(s: NodeServices): string {
+  const st = s.cluster.state();
+  return st.clusterUuidCommitted ? st.clusterUuid : '_na_';
+}
+
 function root(_req: RestRequest, s: NodeServices): RestResponse {
   return {
     status: 200,
     body: {
       name: s.node.name,
       cluster_name: s.node.clusterName,
-      cluster_uuid: s.node.clusterUuid,
+      // `_na_` until the cluster has formed and committed its uuid, as Elasticsearch answers.
+      cluster_uuid: clusterUuidOf(s),
       version: {
         number: COMPATIBLE_ES_VERSION,
         build_flavor: 'default',
@@ -181,53 +188,76 @@ function withoutResets(update: SettingsUpdate): FlatSettings {
   return out;
 }
 
-function nodesStats(_req: RestRequest, s: NodeServices): RestResponse {
+/** This node's entry of `_nodes/stats`; every node serves it for the node that was asked. */
+export function localNodeStats(s: NodeServices): Record<string, unknown> {
   const c = s.counters;
   const ctx = s.leases.counters.totals();
   const mem = process.memoryUsage();
   return {
+    timestamp: Date.now(),
+    name: s.node.name,
+    transport_address: `${s.node.host}:${s.node.transportPort}`,
+    host: s.node.host,
+    ip: `${s.node.host}:${s.node.transportPort}`,
+    roles: s.node.roles,
+    indices: {
+      indexing: { index_total: c.indexTotal },
+      search: {
+        open_contexts: ctx.openContexts,
+        query_total: c.queryTotal,
+        query_time_in_millis: c.queryTimeMs,
+        query_current: c.queryCurrent,
+        query_failure: c.queryFailure,
+        fetch_total: c.fetchTotal,
+        fetch_time_in_millis: c.fetchTimeMs,
+        fetch_current: c.fetchCurrent,
+        fetch_failure: c.fetchFailure,
+        scroll_total: ctx.scrollTotal,
+        scroll_time_in_millis: ctx.scrollTimeMs,
+        scroll_current: ctx.scrollCurrent,
+        suggest_total: 0,
+        suggest_time_in_millis: 0,
+        suggest_current: 0,
+      },
+    },
+    // Shoal's own: open PITs, and the slice filters cached with the readers contexts pin.
+    search_contexts: {
+      open_point_in_time_contexts: ctx.pitCurrent,
+      open_scroll_contexts: ctx.scrollCurrent,
+      slice_filter_memory_in_bytes: ctx.sliceFilterBytes,
+    },
+    process: { mem: { resident_set_size_in_bytes: mem.rss } },
+    jvm: { mem: { heap_used_in_bytes: mem.heapUsed, heap_committed_in_bytes: mem.heapTotal } },
+  };
+}
+
+export const NODE_STATS_ACTION = 'cluster:monitor/nodes/stats[n]';
+
+/**
+ * `_nodes/stats` for the nodes the `{node_id}` filter names (all by default), each node
+ * answering for itself; a node that does not answer counts under `_nodes.failed`.
+ */
+async function nodesStats(req: RestRequest, s: NodeServices): Promise<RestResponse> {
+  const nodes = filteredNodes(s, req.params.nodeId);
+  const answers = await Promise.all(
+    nodes.map((n) =>
+      s.cluster
+        .request<Record<string, unknown>>(n, NODE_STATS_ACTION, null, 30_000, req.signal)
+        .catch(() => null),
+    ),
+  );
+  const out: Record<string, unknown> = {};
+  nodes.forEach((n, i) => {
+    const a = answers[i];
+    if (a) out[n.id] = a;
+  });
+  const ok = Object.keys(out).length;
+  return {
     status: 200,
     body: {
-      _nodes: { total: 1, successful: 1, failed: 0 },
+      _nodes: { total: nodes.length, successful: ok, failed: nodes.length - ok },
       cluster_name: s.node.clusterName,
-      nodes: {
-        [s.node.id]: {
-          timestamp: Date.now(),
-          name: s.node.name,
-          transport_address: `${s.node.host}:${s.node.transportPort}`,
-          host: s.node.host,
-          ip: `${s.node.host}:${s.node.transportPort}`,
-          roles: s.node.roles,
-          indices: {
-            indexing: { index_total: c.indexTotal },
-            search: {
-              open_contexts: ctx.openContexts,
-              query_total: c.queryTotal,
-              query_time_in_millis: c.queryTimeMs,
-              query_current: c.queryCurrent,
-              query_failure: c.queryFailure,
-              fetch_total: c.fetchTotal,
-              fetch_time_in_millis: c.fetchTimeMs,
-              fetch_current: c.fetchCurrent,
-              fetch_failure: c.fetchFailure,
-              scroll_total: ctx.scrollTotal,
-              scroll_time_in_millis: ctx.scrollTimeMs,
-              scroll_current: ctx.scrollCurrent,
-              suggest_total: 0,
-              suggest_time_in_millis: 0,
-              suggest_current: 0,
-            },
-          },
-          // Shoal's own: open PITs, and the slice filters cached with the readers contexts pin.
-          search_contexts: {
-            open_point_in_time_contexts: ctx.pitCurrent,
-            open_scroll_contexts: ctx.scrollCurrent,
-            slice_filter_memory_in_bytes: ctx.sliceFilterBytes,
-          },
-          process: { mem: { resident_set_size_in_bytes: mem.rss } },
-          jvm: { mem: { heap_used_in_bytes: mem.heapUsed, heap_committed_in_bytes: mem.heapTotal } },
-        },
-      },
+      nodes: out,
     },
   };
 }
@@ -251,6 +281,18 @@ export function clusterRoutes(): Route<NodeServices>[] {
       handler: putClusterSettings,
     },
     { method: 'GET', path: '/_nodes/stats', action: 'cluster:monitor/nodes/stats', handler: nodesStats },
+    {
+      method: 'GET',
+      path: '/_nodes/:nodeId/stats',
+      action: 'cluster:monitor/nodes/stats',
+      handler: nodesStats,
+    },
+    {
+      method: 'GET',
+      path: '/_nodes/:nodeId/stats/:metric',
+      action: 'cluster:monitor/nodes/stats',
+      handler: nodesStats,
+    },
     {
       method: 'GET',
       path: '/_nodes/stats/:metric',

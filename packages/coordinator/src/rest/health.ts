@@ -32,6 +32,13 @@ function shardCounts(copies: readonly ShardCopy[]) {
   };
 }
 
+/** The nodes of the applied cluster state (this node alone before it has one). */
+function nodeCount(s: NodeServices, dataOnly: boolean): number {
+  const nodes = Object.values(s.cluster.state().nodes);
+  if (nodes.length === 0) return dataOnly && !s.node.roles.includes('data') ? 0 : 1;
+  return dataOnly ? nodes.filter((n) => n.roles.includes('data')).length : nodes.length;
+}
+
 function worst(a: Health, b: Health): Health {
   if (a === 'red' || b === 'red') return 'red';
   return a === 'yellow' || b === 'yellow' ? 'yellow' : 'green';
@@ -96,8 +103,8 @@ export function clusterHealth(
     cluster_name: s.node.clusterName,
     status,
     timed_out: false,
-    number_of_nodes: 1,
-    number_of_data_nodes: 1,
+    number_of_nodes: nodeCount(s, false),
+    number_of_data_nodes: nodeCount(s, true),
     active_primary_shards: copies.filter((c) => c.primary && c.state === 'STARTED').length,
     ...counts,
     delayed_unassigned_shards: 0,

@@ -170,6 +170,11 @@ export function timeoutException(reason: string): ShoalError {
   return new ShoalError('timeout_exception', reason, 429);
 }
 
+/** No elected master is known in time (MasterNotDiscoveredException, 503). */
+export function masterNotDiscovered(reason: string): ShoalError {
+  return new ShoalError('master_not_discovered_exception', reason, 503);
+}
+
 /** A full queue (EsRejectedExecutionException). */
 export function rejectedExecution(reason: string): ShoalError {
   return new ShoalError('es_rejected_execution_exception', reason, 429);

@@ -1,0 +1,35 @@
+export {
+  ABSENT,
+  type ClusterState,
+  type DiscoveryNode,
+  initialClusterState,
+  isMasterEligible,
+  type PersistedCoordination,
+  type VotingConfigExclusion,
+} from './coordination/cluster-state.ts';
+export {
+  Coordinator,
+  type Effects,
+  type Mode,
+  NotMasterError,
+  type StateTask,
+} from './coordination/coordinator.ts';
+export {
+  DEFAULT_MAX_EXCLUSIONS,
+  describeExclusion,
+  type ExclusionRequest,
+  MAX_EXCLUSIONS_SETTING,
+  maxExclusions,
+  resolveExclusions,
+  withExclusionsAdded,
+  withExclusionsCleared,
+} from './coordination/exclusions.ts';
+export { resolveNodeDescriptions } from './coordination/node-filters.ts';
+export { AUTO_SHRINK_SETTING, type CoordinationSettings } from './coordination/settings.ts';
+export {
+  type ClusterLog,
+  ClusterService,
+  type ClusterServiceOptions,
+  type ClusterTaskSpec,
+} from './node/cluster-service.ts';
+export { TcpTransport } from './transport/tcp-transport.ts';

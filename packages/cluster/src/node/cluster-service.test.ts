@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClusterState, DiscoveryNode } from '../coordination/cluster-state.ts';
+import { ClusterService } from './cluster-service.ts';
+
+const quiet = { info() {}, warn() {}, debug() {} };
+const running: ClusterService[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+function node(i: number, port: number): DiscoveryNode {
+  return {
+    id: `node-${i}-id`,
+    name: `node-${i}`,
+    ephemeralId: `e${Math.random()}`,
+    host: '127.0.0.1',
+    transportPort: port,
+    httpPort: 0,
+    roles: ['data', 'master'],
+  };
+}
+
+const FAST = {
+  leaderCheckIntervalMs: 200,
+  leaderCheckTimeoutMs: 400,
+  followerCheckIntervalMs: 200,
+  followerCheckTimeoutMs: 400,
+  findPeersIntervalMs: 200,
+};
+
+async function cluster(n: number) {
+  const ports = await Promise.all(Array.from({ length: n }, () => freePort()));
+  const seeds = ports.map((p) => `127.0.0.1:${p}`);
+  const paths = ports.map(() => mkdtempSync(join(tmpdir(), 'shoal-cluster-')));
+  dirs.push(...paths);
+  const make = (i: number) => {
+    const s = new ClusterService({
+      local: node(i + 1, ports[i]!),
+      clusterName: 'test',
+      dataPath: paths[i]!,
+      singleNode: false,
+      seedHosts: seeds,
+      initialMasterNodes: ports.map((_, j) => `node-${j + 1}`),
+      settings: FAST,
+      log: quiet,
+    });
+    running.push(s);
+    return s;
+  };
+  const services = ports.map((_, i) => make(i));
+  await Promise.all(services.map((s) => s.start()));
+  return { services, restart: (i: number) => make(i) };
+}
+
+async function until(what: string, test: () => boolean, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const masters = (ss: ClusterService[]) => ss.filter((s) => s.mode === 'LEADER');
+const formed = (ss: ClusterService[], size: number) => () => {
+  const m = masters(ss);
+  if (m.length !== 1) return false;
+  const st: ClusterState = m[0]!.state();
+  return ss.every((s) => s.state().stateUuid === st.stateUuid) && Object.keys(st.nodes).length === size;
+};
+
+describe('ClusterService over loopback TCP', () => {
+  it('forms a three-node cluster, replaces a lost master, and applies exclusions from any node', async () => {
+    const { services } = await cluster(3);
+    await until('one master followed by all', formed(services, 3));
+    const state = services[0]!.state();
+    expect(state.coordination.lastCommittedConfig).toHaveLength(3);
+    expect(state.clusterUuidCommitted).toBe(true);
+
+    const old = masters(services)[0]!;
+    await old.stop();
+    const rest = services.filter((s) => s !== old);
+    await until('a new master', () => masters(rest).length === 1 && masters(rest)[0] !== old);
+    await until('the lost master removed', () =>
+      rest.every((s) => Object.keys(s.state().nodes).length === 2),
+    );
+
+    // A follower asks; the master carries it out; the exclusion shows everywhere.
+    const follower = rest.find((s) => s.mode === 'FOLLOWER')!;
+    const leader = masters(rest)[0]!;
+    await follower.execute({
+      op: 'add_voting_config_exclusions',
+      request: { nodeNames: [follower.local.name] },
+    });
+    await until('the exclusion applied', () =>
+      rest.every((s) => s.state().coordination.exclusions.some((e) => e.nodeId === follower.local.id)),
+    );
+    await until('the excluded node out of the configuration', () =>
+      rest.every((s) => !s.state().coordination.lastCommittedConfig.includes(follower.local.id)),
+    );
+    expect(leader.state().coordination.lastCommittedConfig).toContain(leader.local.id);
+    // A request over the limit is refused with Elasticsearch's error, whichever node is asked.
+    await expect(
+      follower.execute({
+        op: 'add_voting_config_exclusions',
+        request: { nodeIds: Array.from({ length: 10 }, (_, i) => `ghost-${i}`) },
+      }),
+    ).rejects.toMatchObject({ type: 'illegal_argument_exception', status: 400 });
+    await leader.execute({ op: 'clear_voting_config_exclusions' });
+    await until('exclusions cleared', () =>
+      rest.every((s) => s.state().coordination.exclusions.length === 0),
+    );
+    // Settings coordination reads travel to the master like any change, and null removes one.
+    const key = 'cluster.auto_shrink_voting_configuration';
+    await follower.execute({ op: 'put_settings', settings: { [key]: 'false' } });
+    await until('the setting everywhere', () => rest.every((s) => s.state().settings[key] === 'false'));
+    await follower.execute({ op: 'put_settings', settings: { [key]: null } });
+    await until('the setting removed', () => rest.every((s) => !(key in s.state().settings)));
+  }, 60_000);
+
+  it('keeps its state across a full restart', async () => {
+    const { services, restart } = await cluster(3);
+    await until('formed', formed(services, 3));
+    const uuid = services[0]!.state().clusterUuid;
+    const leader = masters(services)[0]!;
+    await leader.execute({ op: 'add_voting_config_exclusions', request: { nodeNames: ['nobody'] } });
+    await until('applied', () => services.every((s) => s.state().coordination.exclusions.length === 1));
+    await Promise.all(services.map((s) => s.stop()));
+    const again = [restart(0), restart(1), restart(2)];
+    await Promise.all(again.map((s) => s.start()));
+    await until('formed again', formed(again, 3));
+    const st = again[0]!.state();
+    expect(st.clusterUuid).toBe(uuid);
+    expect(st.coordination.exclusions).toEqual([{ nodeId: '_absent_', nodeName: 'nobody' }]);
+  }, 60_000);
+
+  it('a single node elects itself at start, without a transport', async () => {
+    const dataPath = mkdtempSync(join(tmpdir(), 'shoal-single-'));
+    dirs.push(dataPath);
+    const s = new ClusterService({
+      local: node(1, 0),
+      clusterName: 'test',
+      dataPath,
+      singleNode: true,
+      seedHosts: [],
+      initialMasterNodes: [],
+      log: quiet,
+    });
+    running.push(s);
+    await s.start();
+    expect(s.mode).toBe('LEADER');
+    expect(s.state().masterNodeId).toBe('node-1-id');
+    expect(s.state().coordination.lastCommittedConfig).toEqual(['node-1-id']);
+  });
+});
