@@ -14,6 +14,7 @@ import { createApp } from './http/app.ts';
 import { CapturedBodyMessage } from './http/captured-body.ts';
 import { allRoutes } from './routes.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
+import { startSecurity } from './security/mount.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
@@ -109,7 +110,11 @@ export async function startNode(
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
   await services.indices.load();
-  const app = createApp({ routes: allRoutes(), services, logger });
+  const routes = allRoutes();
+  const security = await startSecurity(services, routes, cluster.settings, logger);
+  const app = security
+    ? createApp({ routes: [...routes, ...security.routes], services, logger, guard: security.guard })
+    : createApp({ routes, services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(
       {

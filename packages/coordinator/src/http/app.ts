@@ -32,6 +32,17 @@ export interface AppOptions<S> {
   routes: Route<S>[];
   services: S;
   logger: Logger;
+  /**
+   * Runs before every handler (security: authenticate and authorize); throws to refuse.
+   * `uri` is the request's path and query string as sent.
+   */
+  guard?: (req: RestRequest, route: Route<S>, uri: string) => Promise<void>;
+}
+
+/** The path and query string of a request URL (`http://host:port/a?b` → `/a?b`). */
+function requestUri(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? '/' : url.slice(slash);
 }
 
 function queryParams(url: string): Record<string, string> {
@@ -62,7 +73,7 @@ class HttpRestRequest implements RestRequest {
   constructor(
     readonly method: HttpMethod,
     readonly path: string,
-    readonly params: Record<string, string>,
+    public params: Record<string, string>,
     readonly query: Record<string, string>,
     readonly body: Buffer | undefined,
     readonly warnings: string[],
@@ -254,6 +265,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           lastPath = path;
         }
         const req = new HttpRestRequest(method, path, lastParams, query, body, warnings, headers, disconnect);
+        if (opts.guard) await opts.guard(req, route, requestUri(c.req.url));
         const res = await route.handler(req, opts.services);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {

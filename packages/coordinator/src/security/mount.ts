@@ -1,0 +1,79 @@
+/**
+ * Security in the node: starts it on the node's own engine (the system index through the
+ * node's handlers), and gives the HTTP app its guard and its `/_security` routes. With
+ * `xpack.security.enabled: false` there is neither: every request is served as before.
+ */
+import { SECURITY_INDEX, Security, type SecurityRoute, securityEnabled } from '@shoal/security';
+import type { Logger } from 'pino';
+import type { RestRequest, Route } from '../http/rest-types.ts';
+import type { NodeServices } from '../services.ts';
+import { NodeIndexNamespace } from './index-namespace.ts';
+import { InternalClient } from './internal-client.ts';
+import { SystemIndexDocStore } from './system-index-store.ts';
+
+export interface NodeSecurity {
+  routes: Route<NodeServices>[];
+  /**
+   * Authenticates and authorizes a request before its handler runs (throws the 401 or 403);
+   * sets `req.authentication`, and narrows `req.params.index` to the authorized names.
+   */
+  guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void>;
+}
+
+function mountRoute(r: SecurityRoute): Route<NodeServices> {
+  return {
+    method: r.method,
+    path: r.path,
+    action: r.action,
+    handler: (req) => r.handler(req, req.authentication!),
+  };
+}
+
+export async function startSecurity(
+  services: NodeServices,
+  nodeRoutes: Route<NodeServices>[],
+  settings: Readonly<Record<string, string>>,
+  logger: Logger,
+): Promise<NodeSecurity | undefined> {
+  if (!securityEnabled(settings)) {
+    logger.warn(
+      'security is disabled ([xpack.security.enabled] is [false]): every request is served without credentials',
+    );
+    return undefined;
+  }
+  const client = new InternalClient(nodeRoutes, services);
+  const security = await Security.start(
+    {
+      store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
+      indices: new NodeIndexNamespace(services.indices),
+      node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
+      settings,
+      now: Date.now,
+      // Straight to the console, never into the log: the generated password is shown once.
+      announce: (message) => process.stderr.write(`\n${message}\n\n`),
+      log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m) },
+    },
+    process.env.ELASTIC_PASSWORD,
+  );
+  return {
+    routes: security.routes().map(mountRoute),
+    async guard(req, route, uri) {
+      const r = await security.guard(
+        {
+          action: route.action,
+          method: req.method,
+          path: req.path,
+          params: req.params,
+          query: req.query,
+          body: req.body,
+          json: () => req.json(),
+          headers: req.headers,
+          warnings: req.warnings,
+        },
+        uri,
+      );
+      req.authentication = r.authentication;
+      if (r.index !== undefined) req.params = { ...req.params, index: r.index };
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * Authorization of one request (Elasticsearch's AuthorizationService with the RBAC engine):
+ * the route's action against the user's roles. Cluster actions need a cluster privilege; index
+ * actions need an index privilege on every index they name. Wildcards expand only to the names
+ * the user may use (the request's index expression is rewritten to those); writes to a missing
+ * index need `indices:admin/auto_create` as well (the 7.8 rule). Shoal's `/_internal/*` routes
+ * are for `superuser` only.
+ */
+import { accessDenied } from '@shoal/protocol';
+import type { Authentication } from '../authc/authentication.ts';
+import type { IndexNamespace } from '../host.ts';
+import { aliasActionTargets, bulkTargets, type ItemTarget, mgetTargets } from './composite-targets.ts';
+import { actionDeniedMessage, principalText } from './denial.ts';
+import { AUTO_CREATE_ACTION } from './index-privileges.ts';
+import { isRestrictedIndex, type Role } from './role.ts';
+
+export interface AuthorizationRequest {
+  action: string;
+  method: string;
+  path: string;
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string>>;
+  body: Buffer | undefined;
+  json(): unknown;
+}
+
+/** What the request must change to stay within its privileges. */
+export interface AuthorizationResult {
+  /** The index expression to use instead of the request's (only authorized names). */
+  index?: string;
+}
+
+/** The item actions a composite request may carry (all of them must be granted everywhere for the fast path). */
+const ITEM_ACTIONS: Record<string, string[]> = {
+  'indices:data/write/bulk': [
+    'indices:data/write/index:op_type/index',
+    'indices:data/write/index:op_type/create',
+    'indices:data/write/update',
+    'indices:data/write/delete',
+    AUTO_CREATE_ACTION,
+  ],
+  'indices:data/read/mget': ['indices:data/read/get'],
+  'indices:admin/aliases': ['indices:admin/delete'],
+  'indices:data/write/index': [
+    'indices:data/write/index:op_type/index',
+    'indices:data/write/index:op_type/create',
+    AUTO_CREATE_ACTION,
+  ],
+  'indices:data/write/update': [AUTO_CREATE_ACTION],
+};
+
+type Deny = (context?: string, opts?: { action?: string; withPrivileges?: boolean }) => Error;
+
+const NONE: AuthorizationResult = Object.freeze({});
+
+/** Actions every authenticated user may take on their own account (RBACEngine's SAME_USER_PRIVILEGE). */
+const SAME_USER_ACTIONS = new Set([
+  'cluster:admin/ext/security/user/authenticate',
+  'cluster:admin/ext/security/user/has_privileges',
+  'cluster:admin/ext/security/user/list_privileges',
+]);
+const CHANGE_PASSWORD = 'cluster:admin/ext/security/user/change_password';
+
+/** Scroll continuations and context releases name no index: the contexts carry their own. */
+const SCROLL = 'indices:data/read/scroll';
+const CONTEXT_RELEASES = new Set([
+  'indices:data/read/scroll/clear',
+  'indices:data/read/point_in_time/delete',
+]);
+
+/** An expression that resolves to nothing (IndicesAndAliasesResolver's NO_INDICES_OR_ALIASES). */
+export const NO_INDICES = '*,-*';
+
+export class Authorizer {
+  constructor(private readonly indices: IndexNamespace) {}
+
+  authorize(
+    auth: Authentication,
+    role: Role,
+    req: AuthorizationRequest,
+    runBy?: string,
+  ): AuthorizationResult {
+    const { action } = req;
+    const deny: Deny = (context, opts = {}) =>
+      accessDenied(
+        actionDeniedMessage(
+          opts.action ?? action,
+          principalText(auth, role, runBy),
+          context,
+          opts.withPrivileges ?? true,
+        ),
+      );
+
+    if (req.path.startsWith('/_internal/')) {
+      if (!role.names.includes('superuser')) throw deny(undefined, { withPrivileges: false });
+      return NONE;
+    }
+    if (SAME_USER_ACTIONS.has(action)) return NONE;
+    if (
+      action === CHANGE_PASSWORD &&
+      (req.params.username === undefined || req.params.username === auth.user.username)
+    ) {
+      return NONE;
+    }
+    if (!action.startsWith('indices:')) {
+      if (!role.cluster(action)) throw deny();
+      return NONE;
+    }
+    if (CONTEXT_RELEASES.has(action)) return NONE;
+    if (action === SCROLL || hasPit(req)) {
+      if (!role.indexSomewhere(action)) throw deny();
+      return NONE;
+    }
+    if (this.unrestrictedEverywhere(role, req)) return NONE;
+    const items = this.itemTargets(req);
+    if (items) {
+      // The request itself (ES authorizes bulk/mget as a whole first): some index privilege must allow it.
+      if (items.length === 0 && !role.indexSomewhere(action)) throw deny();
+      for (const item of items) this.checkItem(role, item, deny);
+      return NONE;
+    }
+    return this.authorizeExpression(role, req, deny);
+  }
+
+  /**
+   * The common case of a user with the action on `*` (a superuser, an admin) and a request that
+   * cannot reach a restricted index: granted without resolving or reading anything.
+   */
+  private unrestrictedEverywhere(role: Role, req: AuthorizationRequest): boolean {
+    const { action, params, query } = req;
+    if (!role.indexEverywhere(action)) return false;
+    const expression = params.index ?? '';
+    if (/(^|,)-?\./.test(expression)) return false;
+    if (query.expand_wildcards !== undefined && /all|hidden/.test(query.expand_wildcards)) return false;
+    const items = ITEM_ACTIONS[action];
+    if (items) {
+      if (req.body?.includes('.security')) return false;
+      for (const a of items) if (!role.indexEverywhere(a)) return false;
+    }
+    return true;
+  }
+
+  private itemTargets(req: AuthorizationRequest): ItemTarget[] | undefined {
+    const { action, params } = req;
+    if (action === 'indices:data/write/bulk') return bulkTargets(req.body, params.index);
+    if (action === 'indices:data/read/mget') return mgetTargets(req.json(), params.index);
+    if (action === 'indices:admin/aliases' && params.index === undefined)
+      return aliasActionTargets(req.json());
+    if (action === 'indices:data/write/index' && params.index !== undefined) {
+      const create =
+        req.path.includes('/_create/') ||
+        req.query.op_type === 'create' ||
+        (req.method === 'POST' && params.id === undefined);
+      return [
+        { action, index: params.index, mayCreate: true },
+        {
+          action: create
+            ? 'indices:data/write/index:op_type/create'
+            : 'indices:data/write/index:op_type/index',
+          index: params.index,
+          mayCreate: true,
+        },
+      ];
+    }
+    if (action === 'indices:data/write/update' && params.index !== undefined) {
+      return [{ action, index: params.index, mayCreate: true }];
+    }
+    return undefined;
+  }
+
+  private checkItem(role: Role, item: ItemTarget, deny: Deny): void {
+    if (!role.index(item.action, item.index))
+      throw deny(`on indices [${item.index}]`, { action: item.action });
+    if (item.mayCreate && !this.indices.exists(item.index) && !role.index(AUTO_CREATE_ACTION, item.index)) {
+      throw deny(`on indices [${item.index}]`, { action: AUTO_CREATE_ACTION });
+    }
+  }
+
+  private authorizeExpression(role: Role, req: AuthorizationRequest, deny: Deny): AuthorizationResult {
+    const { action } = req;
+    const expression = req.params.index ?? '_all';
+    const { literal, matched } = this.indices.expand(expression, req.query as Record<string, string>);
+    const everywhere = role.indexEverywhere(action);
+    const deniedLiteral = literal.filter(
+      (n) => !(everywhere && !isRestrictedIndex(n)) && !role.index(action, n),
+    );
+    if (deniedLiteral.length > 0) throw deny(`on indices [${deniedLiteral.join(',')}]`);
+    const allowedMatched = matched.filter(
+      (n) => (everywhere && !isRestrictedIndex(n)) || role.index(action, n),
+    );
+    if (allowedMatched.length === matched.length) return NONE;
+    const names = [...literal, ...allowedMatched];
+    return { index: names.length > 0 ? names.join(',') : NO_INDICES };
+  }
+}
+
+function hasPit(req: AuthorizationRequest): boolean {
+  if (req.action !== 'indices:data/read/search' || req.body === undefined) return false;
+  const body = req.json();
+  return typeof body === 'object' && body !== null && 'pit' in body;
+}

@@ -1,0 +1,117 @@
+/**
+ * Security as the node sees it: `start` it with a host, `guard` every request (authenticate,
+ * then authorize its action), mount its `routes`.
+ */
+import { accessDenied, parseTimeValue } from '@shoal/protocol';
+import type { Authentication } from './authc/authentication.ts';
+import { Authenticator } from './authc/authenticator.ts';
+import { bootstrapElasticPassword } from './authc/bootstrap.ts';
+import { NativeRealm } from './authc/native-realm.ts';
+import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
+import { ReservedRealm } from './authc/reserved-realm.ts';
+import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
+import { actionDeniedMessage, principalText } from './authz/denial.ts';
+import type { SecurityContext } from './context.ts';
+import type { SecurityHost } from './host.ts';
+import { cacheRoutes } from './rest/caches.ts';
+import { privilegeRoutes } from './rest/privileges.ts';
+import { roleRoutes } from './rest/roles.ts';
+import type { SecurityRoute } from './rest/route.ts';
+import { userRoutes } from './rest/users.ts';
+import { RoleStore } from './store/role-store.ts';
+import { UserStore } from './store/user-store.ts';
+
+/** The node setting that turns security off (`false`); on by default. */
+export const SECURITY_ENABLED_SETTING = 'xpack.security.enabled';
+/** How long a successful authentication is remembered (the native realm's `cache.ttl`, default 20m). */
+export const CACHE_TTL_SETTING = 'xpack.security.authc.realms.native.default_native.cache.ttl';
+const DEFAULT_CACHE_TTL = '20m';
+/** The header that asks to act as another user (needs `run_as` for that user). */
+export const RUN_AS_HEADER = 'es-security-runas-user';
+
+export function securityEnabled(settings: Readonly<Record<string, string>>): boolean {
+  const v = settings[SECURITY_ENABLED_SETTING];
+  if (v === undefined || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new Error(`[${SECURITY_ENABLED_SETTING}] must be [true] or [false], got [${v}]`);
+}
+
+export interface GuardRequest extends AuthorizationRequest {
+  headers: Readonly<Record<string, string | undefined>>;
+  warnings: string[];
+}
+
+export interface GuardResult {
+  authentication: Authentication;
+  /** The index expression to use instead of the request's (only authorized names). */
+  index?: string;
+}
+
+export class Security {
+  private readonly authorizer: Authorizer;
+
+  private constructor(private readonly ctx: SecurityContext) {
+    this.authorizer = new Authorizer(ctx.host.indices);
+  }
+
+  /** Opens the security index, sets `elastic`'s first password if none is stored. */
+  static async start(host: SecurityHost, bootstrapPassword?: string): Promise<Security> {
+    const hasher = passwordHasher(host.settings[PASSWORD_HASHING_SETTING] ?? 'bcrypt');
+    const ttl = parseTimeValue(host.settings[CACHE_TTL_SETTING] ?? DEFAULT_CACHE_TTL, CACHE_TTL_SETTING);
+    await host.store.ensure();
+    const users = new UserStore(host.store);
+    const roles = new RoleStore(host.store);
+    const outcome = await bootstrapElasticPassword(users, hasher, bootstrapPassword, host.announce);
+    if (outcome === 'from-environment')
+      host.log.info("the [elastic] user's password was set from ELASTIC_PASSWORD");
+    const realms = [new ReservedRealm(users, hasher), new NativeRealm(users, hasher)];
+    const authenticator = new Authenticator(realms, ttl, host.now);
+    return new Security({ host, users, roles, hasher, authenticator });
+  }
+
+  /**
+   * Authenticates the request and authorizes its action; throws Elasticsearch's 401 or 403.
+   * `uri` is the request's path and query string as sent (the 401 reason quotes it).
+   */
+  async guard(req: GuardRequest, uri: string): Promise<GuardResult> {
+    const { authentication, warning } = await this.ctx.authenticator.authenticate(
+      req.headers.authorization,
+      uri,
+    );
+    if (warning) req.warnings.push(warning);
+    let effective = authentication;
+    let runBy: string | undefined;
+    const runAs = req.headers[RUN_AS_HEADER];
+    if (runAs !== undefined) {
+      effective = await this.runAs(authentication, runAs, req.action);
+      runBy = authentication.user.username;
+    }
+    const role = await this.ctx.roles.role(effective.user.roles);
+    const result = this.authorizer.authorize(effective, role, req, runBy);
+    return result.index === undefined
+      ? { authentication: effective }
+      : { authentication: effective, index: result.index };
+  }
+
+  /** AuthorizationService.authorizeRunAs: the authenticating user's roles must name the target. */
+  private async runAs(auth: Authentication, target: string, action: string): Promise<Authentication> {
+    const role = await this.ctx.roles.role(auth.user.roles);
+    const found = target === '' ? undefined : await this.ctx.authenticator.lookup(target);
+    if (!found || !found.user.enabled || !role.runAs(target)) {
+      const who = principalText(auth, role);
+      throw accessDenied(
+        `${actionDeniedMessage(action, who, undefined, false)}, because user [${auth.user.username}] is unauthorized to run as [${target}]`,
+      );
+    }
+    return { ...found, realm: auth.realm };
+  }
+
+  routes(): SecurityRoute[] {
+    return [
+      ...privilegeRoutes(this.ctx),
+      ...userRoutes(this.ctx),
+      ...roleRoutes(this.ctx),
+      ...cacheRoutes(this.ctx),
+    ];
+  }
+}
