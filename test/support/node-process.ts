@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
+import { TEST_AUTH, TEST_PASSWORD } from './http.ts';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '../..');
@@ -19,6 +20,8 @@ export interface TestNode {
   url: string;
   pid: number;
   dataPath: string;
+  /** The superuser credentials (`elastic`) the node was started with, for the official client's `auth`. */
+  auth: { username: string; password: string };
   /** Log lines (JSON) the node printed so far. */
   logs: Record<string, unknown>[];
   /** SIGTERM (then SIGKILL after 10 s), and delete the data path. */
@@ -35,6 +38,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse this data path (a restart) instead of a new temporary one. */
   dataPath?: string;
+  /** `false` starts the node with `xpack.security.enabled=false` (no credentials needed). */
+  security?: boolean;
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
@@ -56,7 +61,13 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   if (opts.name) args.push('--node', opts.name);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      ELASTIC_PASSWORD: TEST_PASSWORD,
+      ...(opts.security === false ? { 'xpack.security.enabled': 'false' } : {}),
+      ...opts.env,
+      SHOAL_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -95,6 +106,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   };
   return {
     url,
+    auth: { ...TEST_AUTH },
     pid: child.pid!,
     dataPath,
     logs,
@@ -110,7 +122,14 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     },
     async restart(more = {}) {
       await terminate();
-      return startTestNode({ workers: opts.workers, name: opts.name, env: opts.env, ...more, dataPath });
+      return startTestNode({
+        workers: opts.workers,
+        name: opts.name,
+        env: opts.env,
+        security: opts.security,
+        ...more,
+        dataPath,
+      });
     },
   };
 }

@@ -3,7 +3,13 @@
  * node's handlers), and gives the HTTP app its guard and its `/_security` routes. With
  * `xpack.security.enabled: false` there is neither: every request is served as before.
  */
-import { SECURITY_INDEX, Security, type SecurityRoute, securityEnabled } from '@shoal/security';
+import {
+  SECURITY_ENABLED_SETTING,
+  SECURITY_INDEX,
+  Security,
+  type SecurityRoute,
+  securityEnabled,
+} from '@shoal/security';
 import type { Logger } from 'pino';
 import type { RestRequest, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -35,6 +41,10 @@ export async function startSecurity(
   settings: Readonly<Record<string, string>>,
   logger: Logger,
 ): Promise<NodeSecurity | undefined> {
+  // As Elasticsearch's Docker image does, a node setting may also come as an environment
+  // variable of the same name (`xpack.security.enabled=false`).
+  const fromEnv = process.env[SECURITY_ENABLED_SETTING];
+  if (fromEnv !== undefined) settings = { ...settings, [SECURITY_ENABLED_SETTING]: fromEnv };
   if (!securityEnabled(settings)) {
     logger.warn(
       'security is disabled ([xpack.security.enabled] is [false]): every request is served without credentials',
