@@ -24,6 +24,8 @@ export interface TestNode {
   auth: { username: string; password: string };
   /** Log lines (JSON) the node printed so far. */
   logs: Record<string, unknown>[];
+  /** What the node wrote to stderr so far (its console, outside the log). */
+  stderr(): string;
   /** SIGTERM (then SIGKILL after 10 s), and delete the data path. */
   stop(): Promise<void>;
   /** SIGKILL now, as a crash would; the data path is kept for a restart. */
@@ -110,6 +112,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     pid: child.pid!,
     dataPath,
     logs,
+    stderr: () => stderr,
     async stop() {
       await terminate();
       rmSync(dataPath, { recursive: true, force: true });
