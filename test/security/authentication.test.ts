@@ -47,7 +47,9 @@ describe('authentication', () => {
     expect(r.json.error.reason).toBe(
       'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
     );
-    expect(r.json.error.additional_unsuccessful_credentials).toBe('API key: unable to find apikey with id abc123');
+    expect(r.json.error.additional_unsuccessful_credentials).toBe(
+      'API key: unable to find apikey with id abc123',
+    );
   });
 
   it('tells the elastic user who it is', async () => {
@@ -71,39 +73,69 @@ describe('authentication', () => {
     const first = await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', 'ann-pass-1'));
     expect(first.status).toBe(200);
     expect(first.json.authentication_realm).toEqual({ name: 'default_native', type: 'native' });
-    const changed = await http(node.url, 'POST', '/_security/user/_password', { password: 'ann-pass-2' }, as('ann', 'ann-pass-1'));
+    const changed = await http(
+      node.url,
+      'POST',
+      '/_security/user/_password',
+      { password: 'ann-pass-2' },
+      as('ann', 'ann-pass-1'),
+    );
     expect(changed.status).toBe(200);
     expect(changed.json).toEqual({});
     expect((await http(node.url, 'GET', '/', undefined, as('ann', 'ann-pass-1'))).status).toBe(401);
-    expect((await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', 'ann-pass-2'))).status).toBe(200);
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', 'ann-pass-2'))).status,
+    ).toBe(200);
   });
 
   it('refuses a disabled user until it is enabled again', async () => {
     await http(node.url, 'PUT', '/_security/user/bob', { password: 'bob-pass', roles: ['viewer'] });
-    expect((await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status).toBe(200);
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status,
+    ).toBe(200);
     expect((await http(node.url, 'PUT', '/_security/user/bob/_disable')).json).toEqual({});
-    expect((await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status).toBe(401);
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status,
+    ).toBe(401);
     await http(node.url, 'PUT', '/_security/user/bob/_enable');
-    expect((await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status).toBe(200);
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('bob', 'bob-pass'))).status,
+    ).toBe(200);
   });
 
   it('lets a built-in user sign in only once its password is set; the deprecated dashboard user gets a warning', async () => {
-    expect((await http(node.url, 'GET', '/', undefined, as('dashboard_system', 'dash-pass'))).status).toBe(401);
+    expect((await http(node.url, 'GET', '/', undefined, as('dashboard_system', 'dash-pass'))).status).toBe(
+      401,
+    );
     await http(node.url, 'PUT', '/_security/user/dashboard_system/_password', { password: 'dash-pass' });
-    const sys = await http(node.url, 'GET', '/_security/_authenticate', undefined, as('dashboard_system', 'dash-pass'));
+    const sys = await http(
+      node.url,
+      'GET',
+      '/_security/_authenticate',
+      undefined,
+      as('dashboard_system', 'dash-pass'),
+    );
     expect(sys.status).toBe(200);
     expect(sys.json.roles).toEqual(['dashboard_system']);
     // The deprecated user does not share dashboard_system's password.
     expect((await http(node.url, 'GET', '/', undefined, as('dashboard', 'dash-pass'))).status).toBe(401);
     await http(node.url, 'PUT', '/_security/user/dashboard/_password', { password: 'old-dash-pass' });
-    const old = await http(node.url, 'GET', '/_security/_authenticate', undefined, as('dashboard', 'old-dash-pass'));
+    const old = await http(
+      node.url,
+      'GET',
+      '/_security/_authenticate',
+      undefined,
+      as('dashboard', 'old-dash-pass'),
+    );
     expect(old.status).toBe(200);
     expect(String(old.headers.warning)).toContain('The user [dashboard] is deprecated');
   });
 
   it('keeps passwords across a restart', async () => {
     node = await node.restart();
-    expect((await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', 'ann-pass-2'))).status).toBe(200);
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', 'ann-pass-2'))).status,
+    ).toBe(200);
     expect((await http(node.url, 'GET', '/')).status).toBe(200);
   });
 });
@@ -131,7 +163,9 @@ describe('the first start', () => {
     const open = await startTestNode({ security: false });
     try {
       expect((await http(open.url, 'GET', '/', undefined, anonymous)).status).toBe(200);
-      expect((await http(open.url, 'GET', '/_security/_authenticate', undefined, anonymous)).status).toBe(400);
+      expect((await http(open.url, 'GET', '/_security/_authenticate', undefined, anonymous)).status).toBe(
+        400,
+      );
     } finally {
       await open.stop();
     }

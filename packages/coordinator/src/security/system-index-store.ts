@@ -8,6 +8,8 @@ import { SECURITY_INDEX, type SecurityDoc, type SystemIndexStore } from '@shoal/
 import type { InternalClient, InternalResponse } from './internal-client.ts';
 
 const INDEX_BODY = {
+  // `.security` is how Elasticsearch names it to users (an alias of `.security-7`).
+  aliases: { '.security': { is_hidden: true } },
   settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0, auto_expand_replicas: '0-1' },
   mappings: {
     dynamic: false,
