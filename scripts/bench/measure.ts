@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { withAuth } from '../credentials.ts';
 
 export interface LoadTarget {
   url: string;
@@ -123,7 +124,7 @@ function cannon(
         url: new URL(target.path, target.url).href,
         method: target.method,
         body: target.body,
-        headers: target.body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: withAuth(target.body === undefined ? {} : { 'content-type': 'application/json' }),
         connections,
         duration: durationS,
         // A second bound besides time: far above what one loopback server can answer.

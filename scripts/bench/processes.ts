@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
+import { SCRIPT_PASSWORD } from '../credentials.ts';
 
 const require = createRequire(import.meta.url);
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -152,7 +153,7 @@ export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
       String(opts.workers),
     ],
     {
-      env: { SHOAL_LOG_LEVEL: 'info' },
+      env: { SHOAL_LOG_LEVEL: 'info', ELASTIC_PASSWORD: SCRIPT_PASSWORD },
       timeoutMs: 60_000,
       onStop: () => rmSync(dataPath, { recursive: true, force: true }),
     },

@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, TEST_PASSWORD } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
@@ -169,5 +173,34 @@ describe('the first start', () => {
     } finally {
       await open.stop();
     }
+  });
+});
+
+describe('npm run reset-password', () => {
+  it('gives a user a new password through a temporary file-realm superuser, and removes it again', async () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/reset-password.ts',
+        '--user',
+        'ann',
+        '--url',
+        node.url,
+        '--data-path',
+        node.dataPath,
+      ],
+      { cwd: root },
+    );
+    const m = /Password for the \[ann\] user successfully reset\.\nNew value: (\S+)/.exec(stdout);
+    expect(m).not.toBeNull();
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, as('ann', m![1]!))).status,
+    ).toBe(200);
+    expect((await http(node.url, 'GET', '/', undefined, as('ann', 'ann-pass-2'))).status).toBe(401);
+    expect(readFileSync(join(node.dataPath, 'security', 'users'), 'utf8').trim()).toBe('');
+    expect(readFileSync(join(node.dataPath, 'security', 'users_roles'), 'utf8').trim()).toBe('');
   });
 });

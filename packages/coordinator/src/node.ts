@@ -111,7 +111,7 @@ export async function startNode(
   });
   await services.indices.load();
   const routes = allRoutes();
-  const security = await startSecurity(services, routes, cluster.settings, logger);
+  const security = await startSecurity(services, config.dataPath, routes, cluster.settings, logger);
   const app = security
     ? createApp({ routes: [...routes, ...security.routes], services, logger, guard: security.guard })
     : createApp({ routes, services, logger });

@@ -50,6 +50,8 @@ export interface SecurityHost {
   store: SystemIndexStore;
   indices: IndexNamespace;
   node: NodeIdentity;
+  /** Where the file realm's `users` and `users_roles` files are (none: no file realm). */
+  fileRealmDir?: string;
   /** The node's settings (`xpack.security.*`), flat keys to strings. */
   settings: Record<string, string>;
   /** Milliseconds since the epoch. */

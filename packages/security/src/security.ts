@@ -6,8 +6,10 @@ import { accessDenied, parseTimeValue } from '@shoal/protocol';
 import type { Authentication } from './authc/authentication.ts';
 import { Authenticator } from './authc/authenticator.ts';
 import { bootstrapElasticPassword } from './authc/bootstrap.ts';
+import { FileRealm } from './authc/file-realm.ts';
 import { NativeRealm } from './authc/native-realm.ts';
 import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
+import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
@@ -64,7 +66,9 @@ export class Security {
     const outcome = await bootstrapElasticPassword(users, hasher, bootstrapPassword, host.announce);
     if (outcome === 'from-environment')
       host.log.info("the [elastic] user's password was set from ELASTIC_PASSWORD");
-    const realms = [new ReservedRealm(users, hasher), new NativeRealm(users, hasher)];
+    const realms: Realm[] = [new ReservedRealm(users, hasher)];
+    if (host.fileRealmDir) realms.push(new FileRealm(host.fileRealmDir, hasher));
+    realms.push(new NativeRealm(users, hasher));
     const authenticator = new Authenticator(realms, ttl, host.now);
     return new Security({ host, users, roles, hasher, authenticator });
   }

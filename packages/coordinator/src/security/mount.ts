@@ -3,6 +3,7 @@
  * node's handlers), and gives the HTTP app its guard and its `/_security` routes. With
  * `xpack.security.enabled: false` there is neither: every request is served as before.
  */
+import { join } from 'node:path';
 import {
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
@@ -35,8 +36,12 @@ function mountRoute(r: SecurityRoute): Route<NodeServices> {
   };
 }
 
+/** The file realm's files are under the node's data path, in this folder. */
+export const FILE_REALM_FOLDER = 'security';
+
 export async function startSecurity(
   services: NodeServices,
+  dataPath: string,
   nodeRoutes: Route<NodeServices>[],
   settings: Readonly<Record<string, string>>,
   logger: Logger,
@@ -56,6 +61,7 @@ export async function startSecurity(
     {
       store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
       indices: new NodeIndexNamespace(services.indices),
+      fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
       settings,
       now: Date.now,
