@@ -13,6 +13,7 @@ import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
+import type { Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
 import { cacheRoutes } from './rest/caches.ts';
@@ -75,9 +76,25 @@ export class Security {
 
   /**
    * Authenticates the request and authorizes its action; throws Elasticsearch's 401 or 403.
-   * `uri` is the request's path and query string as sent (the 401 reason quotes it).
+   * `uri` is the request's path and query string as sent (the 401 reason quotes it). Answers at
+   * once, without a promise, when the credentials and the roles are cached (most requests).
    */
-  async guard(req: GuardRequest, uri: string): Promise<GuardResult> {
+  guard(req: GuardRequest, action: string, uri: string): GuardResult | Promise<GuardResult> {
+    const cached =
+      req.headers[RUN_AS_HEADER] === undefined
+        ? this.ctx.authenticator.cached(req.headers.authorization)
+        : undefined;
+    if (cached) {
+      const role = this.ctx.roles.cachedRole(cached.authentication.user.roles);
+      if (role) {
+        if (cached.warning) req.warnings.push(cached.warning);
+        return this.decide(cached.authentication, role, req, action);
+      }
+    }
+    return this.guardSlowly(req, action, uri);
+  }
+
+  private async guardSlowly(req: GuardRequest, action: string, uri: string): Promise<GuardResult> {
     const { authentication, warning } = await this.ctx.authenticator.authenticate(
       req.headers.authorization,
       uri,
@@ -87,14 +104,24 @@ export class Security {
     let runBy: string | undefined;
     const runAs = req.headers[RUN_AS_HEADER];
     if (runAs !== undefined) {
-      effective = await this.runAs(authentication, runAs, req.action);
+      effective = await this.runAs(authentication, runAs, action);
       runBy = authentication.user.username;
     }
     const role = await this.ctx.roles.role(effective.user.roles);
-    const result = this.authorizer.authorize(effective, role, req, runBy);
+    return this.decide(effective, role, req, action, runBy);
+  }
+
+  private decide(
+    auth: Authentication,
+    role: Role,
+    req: GuardRequest,
+    action: string,
+    runBy?: string,
+  ): GuardResult {
+    const result = this.authorizer.authorize(auth, role, req, action, runBy);
     return result.index === undefined
-      ? { authentication: effective }
-      : { authentication: effective, index: result.index };
+      ? { authentication: auth }
+      : { authentication: auth, index: result.index };
   }
 
   /** AuthorizationService.authorizeRunAs: the authenticating user's roles must name the target. */

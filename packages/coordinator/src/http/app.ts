@@ -36,7 +36,7 @@ export interface AppOptions<S> {
    * Runs before every handler (security: authenticate and authorize); throws to refuse.
    * `uri` is the request's path and query string as sent.
    */
-  guard?: (req: RestRequest, route: Route<S>, uri: string) => Promise<void>;
+  guard?: (req: RestRequest, route: Route<S>, uri: string) => Promise<void> | undefined;
 }
 
 /** The path and query string of a request URL (`http://host:port/a?b` → `/a?b`). */
@@ -66,6 +66,8 @@ function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
 
 /** The request a handler sees: the body parsed on first use, the disconnect signal built on first use. */
 class HttpRestRequest implements RestRequest {
+  /** Set by the guard; declared here so every request has the same shape. */
+  authentication: RestRequest['authentication'] = undefined;
   #parsed: { v: unknown } | undefined;
   #signal: AbortSignal | undefined;
   readonly #disconnect: DisconnectWatch;
@@ -265,7 +267,11 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           lastPath = path;
         }
         const req = new HttpRestRequest(method, path, lastParams, query, body, warnings, headers, disconnect);
-        if (opts.guard) await opts.guard(req, route, requestUri(c.req.url));
+        if (opts.guard) {
+          // Undefined when the guard decided at once (cached credentials): no promise to wait on.
+          const guarded = opts.guard(req, route, requestUri(c.req.url));
+          if (guarded) await guarded;
+        }
         const res = await route.handler(req, opts.services);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import {
+  type GuardResult,
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
   Security,
@@ -24,7 +25,12 @@ export interface NodeSecurity {
    * Authenticates and authorizes a request before its handler runs (throws the 401 or 403);
    * sets `req.authentication`, and narrows `req.params.index` to the authorized names.
    */
-  guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void>;
+  guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void> | undefined;
+}
+
+function apply(req: RestRequest, r: GuardResult): void {
+  req.authentication = r.authentication;
+  if (r.index !== undefined) req.params = { ...req.params, index: r.index };
 }
 
 function mountRoute(r: SecurityRoute): Route<NodeServices> {
@@ -73,23 +79,11 @@ export async function startSecurity(
   );
   return {
     routes: security.routes().map(mountRoute),
-    async guard(req, route, uri) {
-      const r = await security.guard(
-        {
-          action: route.action,
-          method: req.method,
-          path: req.path,
-          params: req.params,
-          query: req.query,
-          body: req.body,
-          json: () => req.json(),
-          headers: req.headers,
-          warnings: req.warnings,
-        },
-        uri,
-      );
-      req.authentication = r.authentication;
-      if (r.index !== undefined) req.params = { ...req.params, index: r.index };
+    guard(req, route, uri) {
+      const r = security.guard(req, route.action, uri);
+      if (r instanceof Promise) return r.then((answer) => apply(req, answer));
+      apply(req, r);
+      return undefined;
     },
   };
 }

@@ -22,8 +22,7 @@ export const CHALLENGES: readonly string[] = Object.freeze([
 
 interface CacheEntry {
   digest: Buffer;
-  auth: Authentication;
-  warning?: string;
+  answer: AuthenticatedRequest;
   expires: number;
 }
 
@@ -45,6 +44,26 @@ export class Authenticator {
 
   private digest(password: string): Buffer {
     return createHash('sha256').update(this.salt).update(password).digest();
+  }
+
+  /**
+   * The cached answer for these credentials, if any, without waiting: the common case of a
+   * client sending the same credentials again (undefined: ask `authenticate`).
+   */
+  cached(authorization: string | undefined): AuthenticatedRequest | undefined {
+    if (authorization === undefined || authorization.length < 7) return undefined;
+    let creds: Credentials | undefined;
+    try {
+      creds = parseAuthorization(authorization);
+    } catch {
+      return undefined;
+    }
+    if (creds?.scheme !== 'basic') return undefined;
+    const hit = this.cache.get(creds.username);
+    if (!hit || hit.expires <= this.now() || !timingSafeEqual(hit.digest, this.digest(creds.password))) {
+      return undefined;
+    }
+    return hit.answer;
   }
 
   /** `uri`: the request's path and query string, as the 401 reason quotes it. */
@@ -78,18 +97,17 @@ export class Authenticator {
   ): Promise<AuthenticatedRequest> {
     const digest = this.digest(password);
     const hit = this.cache.get(username);
-    if (hit && hit.expires > this.now() && timingSafeEqual(hit.digest, digest)) {
-      return hit.warning ? { authentication: hit.auth, warning: hit.warning } : { authentication: hit.auth };
-    }
+    if (hit && hit.expires > this.now() && timingSafeEqual(hit.digest, digest)) return hit.answer;
     for (const realm of this.realms) {
       const r = await realm.authenticate(username, password);
       if (r.kind === 'not-handled') continue;
       if (r.kind === 'failed') break;
       const auth: Authentication = { user: r.user, realm: realm.ref, lookupRealm: realm.ref, type: 'realm' };
-      const entry: CacheEntry = { digest, auth, expires: this.now() + this.ttlMs };
-      if (r.warning) entry.warning = r.warning;
-      if (this.ttlMs > 0) this.cache.set(username, entry);
-      return r.warning ? { authentication: auth, warning: r.warning } : { authentication: auth };
+      const answer: AuthenticatedRequest = r.warning
+        ? { authentication: auth, warning: r.warning }
+        : { authentication: auth };
+      if (this.ttlMs > 0) this.cache.set(username, { digest, answer, expires: this.now() + this.ttlMs });
+      return answer;
     }
     throw authenticationFailed(`unable to authenticate user [${username}] for REST request [${uri}]`, [
       ...CHALLENGES,

@@ -15,7 +15,6 @@ import { AUTO_CREATE_ACTION } from './index-privileges.ts';
 import { isRestrictedIndex, type Role } from './role.ts';
 
 export interface AuthorizationRequest {
-  action: string;
   method: string;
   path: string;
   params: Readonly<Record<string, string>>;
@@ -78,9 +77,9 @@ export class Authorizer {
     auth: Authentication,
     role: Role,
     req: AuthorizationRequest,
+    action: string,
     runBy?: string,
   ): AuthorizationResult {
-    const { action } = req;
     const deny: Deny = (context, opts = {}) =>
       accessDenied(
         actionDeniedMessage(
@@ -107,27 +106,27 @@ export class Authorizer {
       return NONE;
     }
     if (CONTEXT_RELEASES.has(action)) return NONE;
-    if (action === SCROLL || hasPit(req)) {
+    if (action === SCROLL || hasPit(req, action)) {
       if (!role.indexSomewhere(action)) throw deny();
       return NONE;
     }
-    if (this.unrestrictedEverywhere(role, req)) return NONE;
-    const items = this.itemTargets(req);
+    if (this.unrestrictedEverywhere(role, req, action)) return NONE;
+    const items = this.itemTargets(req, action);
     if (items) {
       // The request itself (ES authorizes bulk/mget as a whole first): some index privilege must allow it.
       if (items.length === 0 && !role.indexSomewhere(action)) throw deny();
       for (const item of items) this.checkItem(role, item, deny);
       return NONE;
     }
-    return this.authorizeExpression(role, req, deny);
+    return this.authorizeExpression(role, req, action, deny);
   }
 
   /**
    * The common case of a user with the action on `*` (a superuser, an admin) and a request that
    * cannot reach a restricted index: granted without resolving or reading anything.
    */
-  private unrestrictedEverywhere(role: Role, req: AuthorizationRequest): boolean {
-    const { action, params, query } = req;
+  private unrestrictedEverywhere(role: Role, req: AuthorizationRequest, action: string): boolean {
+    const { params, query } = req;
     if (!role.indexEverywhere(action)) return false;
     const expression = params.index ?? '';
     if (/(^|,)-?\./.test(expression)) return false;
@@ -140,8 +139,8 @@ export class Authorizer {
     return true;
   }
 
-  private itemTargets(req: AuthorizationRequest): ItemTarget[] | undefined {
-    const { action, params } = req;
+  private itemTargets(req: AuthorizationRequest, action: string): ItemTarget[] | undefined {
+    const { params } = req;
     if (action === 'indices:data/write/bulk') return bulkTargets(req.body, params.index);
     if (action === 'indices:data/read/mget') return mgetTargets(req.json(), params.index);
     if (action === 'indices:admin/aliases' && params.index === undefined)
@@ -176,8 +175,12 @@ export class Authorizer {
     }
   }
 
-  private authorizeExpression(role: Role, req: AuthorizationRequest, deny: Deny): AuthorizationResult {
-    const { action } = req;
+  private authorizeExpression(
+    role: Role,
+    req: AuthorizationRequest,
+    action: string,
+    deny: Deny,
+  ): AuthorizationResult {
     const expression = req.params.index ?? '_all';
     const { literal, matched } = this.indices.expand(expression, req.query as Record<string, string>);
     const everywhere = role.indexEverywhere(action);
@@ -194,8 +197,8 @@ export class Authorizer {
   }
 }
 
-function hasPit(req: AuthorizationRequest): boolean {
-  if (req.action !== 'indices:data/read/search' || req.body === undefined) return false;
+function hasPit(req: AuthorizationRequest, action: string): boolean {
+  if (action !== 'indices:data/read/search' || req.body === undefined) return false;
   const body = req.json();
   return typeof body === 'object' && body !== null && 'pit' in body;
 }

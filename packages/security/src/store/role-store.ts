@@ -13,6 +13,8 @@ import { ROLE_TYPE, roleDocId } from './documents.ts';
 export class RoleStore {
   private readonly native = new Map<string, RoleDescriptor | null>();
   private readonly compiled = new Map<string, Role>();
+  /** By the very array of role names a cached user holds: found without building a key. */
+  private byArray = new WeakMap<readonly string[], Role>();
 
   constructor(private readonly store: SystemIndexStore) {}
 
@@ -46,11 +48,21 @@ export class RoleStore {
     return RESERVED_ROLES.get(name) ?? (await this.getNative(name));
   }
 
+  /** The compiled permission of these role names if it is at hand (no store read needed). */
+  cachedRole(names: readonly string[]): Role | undefined {
+    return this.byArray.get(names);
+  }
+
   /** The compiled permission of a set of role names. */
   async role(names: readonly string[]): Promise<Role> {
+    const known = this.byArray.get(names);
+    if (known) return known;
     const key = [...names].sort().join(',');
     const hit = this.compiled.get(key);
-    if (hit) return hit;
+    if (hit) {
+      this.byArray.set(names, hit);
+      return hit;
+    }
     const found: { name: string; descriptor: RoleDescriptor }[] = [];
     const missing: string[] = [];
     for (const name of new Set(names)) {
@@ -60,6 +72,7 @@ export class RoleStore {
     }
     const role = new Role(found, missing);
     this.compiled.set(key, role);
+    this.byArray.set(names, role);
     return role;
   }
 
@@ -68,5 +81,6 @@ export class RoleStore {
     if (!names) this.native.clear();
     else for (const n of names) this.native.delete(n);
     this.compiled.clear();
+    this.byArray = new WeakMap();
   }
 }
