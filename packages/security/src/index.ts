@@ -18,5 +18,6 @@ export {
   SECURITY_ENABLED_SETTING,
   Security,
   securityEnabled,
+  securityRouteTable,
 } from './security.ts';
 export { SECURITY_INDEX } from './store/documents.ts';

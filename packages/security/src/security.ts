@@ -146,3 +146,15 @@ export class Security {
     ];
   }
 }
+
+/**
+ * Every `/_security` route with its action, without a running node (for route tables and the
+ * authorization matrix test).
+ */
+export function securityRouteTable(): { method: string; path: string; action: string }[] {
+  // The handlers are never called: the context they would use is not needed to list them.
+  const none = {} as SecurityContext;
+  return [...privilegeRoutes(none), ...userRoutes(none), ...roleRoutes(none), ...cacheRoutes(none)].map(
+    ({ method, path, action }) => ({ method, path, action }),
+  );
+}

@@ -38,7 +38,7 @@ const ITEM_ACTIONS: Record<string, string[]> = {
     'indices:data/write/delete',
     AUTO_CREATE_ACTION,
   ],
-  'indices:data/read/mget': ['indices:data/read/get'],
+  'indices:data/read/mget': ['indices:data/read/mget[shard]'],
   'indices:admin/aliases': ['indices:admin/delete'],
   'indices:data/write/index': [
     'indices:data/write/index:op_type/index',
@@ -111,10 +111,14 @@ export class Authorizer {
       return NONE;
     }
     if (this.unrestrictedEverywhere(role, req, action)) return NONE;
+    // RBACEngine.authorizeIndexAction: a role that grants the action on no index at all is
+    // refused before the request's indices are even resolved.
+    if (!role.indexSomewhere(action)) {
+      const named = req.params.index;
+      throw deny(named === undefined ? undefined : `on indices [${named}]`);
+    }
     const items = this.itemTargets(req, action);
     if (items) {
-      // The request itself (ES authorizes bulk/mget as a whole first): some index privilege must allow it.
-      if (items.length === 0 && !role.indexSomewhere(action)) throw deny();
       for (const item of items) this.checkItem(role, item, deny);
       return NONE;
     }

@@ -54,6 +54,9 @@ export function bulkTargets(body: Buffer | undefined, defaultIndex: string | und
   return out;
 }
 
+/** Each `_mget` item is authorized as the shard-level action it runs as (TransportShardMultiGetAction). */
+const MGET_SHARD = 'indices:data/read/mget[shard]';
+
 export function mgetTargets(json: unknown, defaultIndex: string | undefined): ItemTarget[] {
   const out: ItemTarget[] = [];
   const docs = (json as { docs?: unknown } | undefined)?.docs;
@@ -63,10 +66,10 @@ export function mgetTargets(json: unknown, defaultIndex: string | undefined): It
         typeof (d as { _index?: unknown })?._index === 'string'
           ? (d as { _index: string })._index
           : defaultIndex;
-      if (index !== undefined) out.push({ action: 'indices:data/read/get', index, mayCreate: false });
+      if (index !== undefined) out.push({ action: MGET_SHARD, index, mayCreate: false });
     }
   } else if (defaultIndex !== undefined) {
-    out.push({ action: 'indices:data/read/get', index: defaultIndex, mayCreate: false });
+    out.push({ action: MGET_SHARD, index: defaultIndex, mayCreate: false });
   }
   return out;
 }
