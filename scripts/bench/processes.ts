@@ -137,7 +137,8 @@ export function startCeilingServer(
 }
 
 /** A real Shoal node on a free loopback port, with a throw-away data path. */
-export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
+/** `env` adds to the node's environment (`xpack.security.enabled=false` turns security off). */
+export function startShoalNode(opts: { workers: number; env?: Record<string, string> }): Promise<BenchChild> {
   const dataPath = mkdtempSync(join(tmpdir(), 'shoal-bench-'));
   return startChild(
     'Shoal node',
@@ -153,7 +154,7 @@ export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
       String(opts.workers),
     ],
     {
-      env: { SHOAL_LOG_LEVEL: 'info', ELASTIC_PASSWORD: SCRIPT_PASSWORD },
+      env: { SHOAL_LOG_LEVEL: 'info', ELASTIC_PASSWORD: SCRIPT_PASSWORD, ...opts.env },
       timeoutMs: 60_000,
       onStop: () => rmSync(dataPath, { recursive: true, force: true }),
     },

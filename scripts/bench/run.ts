@@ -5,12 +5,14 @@
  *   npm run bench -- bulk   [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- memory
  *   npm run bench -- paging
+ *   npm run bench -- auth   [--duration 10] [--warmup 2] [--connections 4]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
  * (see bulk.ts). Results are printed and written to `.bench/<scenario>-<timestamp>.json`.
  */
 import { parseArgs } from 'node:util';
+import { runAuth } from './auth.ts';
 import { runBulk } from './bulk.ts';
 import type { LoadOptions } from './measure.ts';
 import { runMemory } from './memory.ts';
@@ -19,13 +21,14 @@ import { stopAll } from './processes.ts';
 import { runSearch } from './search.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging [--duration 10] [--warmup 2] [--connections 4]';
+  'usage: npm run bench -- search|bulk|memory|paging|auth [--duration 10] [--warmup 2] [--connections 4]';
 
 const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   search: runSearch,
   bulk: runBulk,
   memory: () => runMemory(),
   paging: () => runPaging(),
+  auth: runAuth,
 };
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {

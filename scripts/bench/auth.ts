@@ -1,0 +1,95 @@
+/**
+ * `npm run bench -- auth`: what security costs a search. Two nodes hold the same documents, one
+ * with security on and one with it off (`xpack.security.enabled=false`); the same search is
+ * sent to both, in interleaved rounds, with the same `Authorization: Basic` header (the node
+ * with security off ignores it, so both read the same bytes). Each round's ratio compares two
+ * runs seconds apart; the table prints the median ratio (target ≥ 0.9).
+ */
+import { withAuth } from '../credentials.ts';
+import { type LoadOptions, type LoadTarget, type Measurement, measure } from './measure.ts';
+import { type BenchChild, startShoalNode } from './processes.ts';
+import { fixed, int, medianRatio, printTable, writeResults } from './report.ts';
+
+const WORKERS = 1;
+const DOCS = 20_000;
+const ROUNDS = 3;
+const INDEX = 'auth-bench';
+const SEARCH = JSON.stringify({ query: { match: { title: 'alpha' } }, size: 10 });
+const WORDS = ['alpha', 'beta', 'gamma', 'delta'];
+
+async function load(node: BenchChild): Promise<void> {
+  const lines: string[] = [];
+  for (let i = 0; i < DOCS; i++) {
+    lines.push(JSON.stringify({ index: { _id: String(i) } }));
+    lines.push(JSON.stringify({ title: `document ${i} ${WORDS[i % WORDS.length]}`, n: i }));
+  }
+  const res = await fetch(new URL(`/${INDEX}/_bulk?refresh=true`, node.url), {
+    method: 'POST',
+    headers: withAuth({ 'content-type': 'application/x-ndjson' }),
+    body: `${lines.join('\n')}\n`,
+  });
+  const body = (await res.json()) as { errors?: boolean };
+  if (res.status !== 200 || body.errors) throw new Error(`loading ${node.name} failed: ${res.status}`);
+}
+
+function target(node: BenchChild): LoadTarget {
+  return { url: node.url, method: 'POST', path: `/${INDEX}/_search`, body: SEARCH, pid: node.pid };
+}
+
+export async function runAuth(opts: LoadOptions): Promise<void> {
+  const on = await startShoalNode({ workers: WORKERS });
+  const off = await startShoalNode({ workers: WORKERS, env: { 'xpack.security.enabled': 'false' } });
+  try {
+    await load(on);
+    await load(off);
+    const basic: Measurement[] = [];
+    const baseline: Measurement[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which goes first, so neither always follows the other's warm caches.
+      if (round % 2 === 0) {
+        baseline.push(await measure(target(off), opts));
+        basic.push(await measure(target(on), opts));
+      } else {
+        basic.push(await measure(target(on), opts));
+        baseline.push(await measure(target(off), opts));
+      }
+    }
+    const median = (ms: Measurement[]) =>
+      [...ms].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor(ms.length / 2)]!;
+    const ratio = medianRatio(
+      basic.map((m) => m.reqPerSec),
+      baseline.map((m) => m.reqPerSec),
+    );
+    const bad = [...basic, ...baseline].reduce((n, m) => n + m.non2xx + m.errors, 0);
+    if (bad > 0) throw new Error(`${bad} searches failed: the measurement is not valid`);
+    printTable(
+      ['search', 'req/s', 'p99 µs', 'main-thread µs/req', 'ratio to security off'],
+      [
+        [
+          'security off',
+          int(median(baseline).reqPerSec),
+          int(median(baseline).p99Us),
+          fixed(median(baseline).mainThreadCpuUsPerReq, 1),
+          '1.00',
+        ],
+        [
+          'Basic',
+          int(median(basic).reqPerSec),
+          int(median(basic).p99Us),
+          fixed(median(basic).mainThreadCpuUsPerReq, 1),
+          fixed(ratio),
+        ],
+        ['ApiKey', '-', '-', '-', 'not measured: API keys are not implemented yet'],
+        ['Bearer', '-', '-', '-', 'not measured: service-account tokens are not implemented yet'],
+      ],
+    );
+    console.log(
+      `target: Basic ≥ 0.90 of security off; ${ratio !== undefined && ratio >= 0.9 ? 'met' : 'NOT met'}`,
+    );
+    const file = writeResults('auth', { rounds: ROUNDS, basic, baseline, ratio });
+    console.log(`results: ${file}`);
+  } finally {
+    await on.stop();
+    await off.stop();
+  }
+}
