@@ -1,4 +1,5 @@
 /** What security's handlers share: the host, the stores, the hasher and the caches. */
+import type { ApiKeyService } from './authc/api-keys.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
 import type { SecurityHost } from './host.ts';
@@ -11,6 +12,7 @@ export interface SecurityContext {
   roles: RoleStore;
   hasher: PasswordHasher;
   authenticator: Authenticator;
+  apiKeys: ApiKeyService;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -3,6 +3,7 @@
  * then authorize its action), mount its `routes`.
  */
 import { accessDenied, parseTimeValue } from '@shoal/protocol';
+import { ApiKeyService } from './authc/api-keys.ts';
 import type { Authentication } from './authc/authentication.ts';
 import { Authenticator } from './authc/authenticator.ts';
 import { bootstrapElasticPassword } from './authc/bootstrap.ts';
@@ -13,14 +14,16 @@ import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
-import type { Role } from './authz/role.ts';
+import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
+import { apiKeyRoutes } from './rest/api-keys.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { userRoutes } from './rest/users.ts';
+import { ApiKeyStore } from './store/api-key-store.ts';
 import { RoleStore } from './store/role-store.ts';
 import { UserStore } from './store/user-store.ts';
 
@@ -70,8 +73,9 @@ export class Security {
     const realms: Realm[] = [new ReservedRealm(users, hasher)];
     if (host.fileRealmDir) realms.push(new FileRealm(host.fileRealmDir, hasher));
     realms.push(new NativeRealm(users, hasher));
-    const authenticator = new Authenticator(realms, ttl, host.now);
-    return new Security({ host, users, roles, hasher, authenticator });
+    const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
+    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys);
+    return new Security({ host, users, roles, hasher, authenticator, apiKeys });
   }
 
   /**
@@ -85,7 +89,7 @@ export class Security {
         ? this.ctx.authenticator.cached(req.headers.authorization)
         : undefined;
     if (cached) {
-      const role = this.ctx.roles.cachedRole(cached.authentication.user.roles);
+      const role = cached.permission ?? this.ctx.roles.cachedRole(cached.authentication.user.roles);
       if (role) {
         if (cached.warning) req.warnings.push(cached.warning);
         return this.decide(cached.authentication, role, req, action);
@@ -95,7 +99,7 @@ export class Security {
   }
 
   private async guardSlowly(req: GuardRequest, action: string, uri: string): Promise<GuardResult> {
-    const { authentication, warning } = await this.ctx.authenticator.authenticate(
+    const { authentication, warning, permission } = await this.ctx.authenticator.authenticate(
       req.headers.authorization,
       uri,
     );
@@ -107,7 +111,8 @@ export class Security {
       effective = await this.runAs(authentication, runAs, action);
       runBy = authentication.user.username;
     }
-    const role = await this.ctx.roles.role(effective.user.roles);
+    const role =
+      runBy === undefined && permission ? permission : await this.ctx.roles.role(effective.user.roles);
     return this.decide(effective, role, req, action, runBy);
   }
 
@@ -143,6 +148,7 @@ export class Security {
       ...userRoutes(this.ctx),
       ...roleRoutes(this.ctx),
       ...cacheRoutes(this.ctx),
+      ...apiKeyRoutes(this.ctx),
     ];
   }
 }
@@ -154,7 +160,11 @@ export class Security {
 export function securityRouteTable(): { method: string; path: string; action: string }[] {
   // The handlers are never called: the context they would use is not needed to list them.
   const none = {} as SecurityContext;
-  return [...privilegeRoutes(none), ...userRoutes(none), ...roleRoutes(none), ...cacheRoutes(none)].map(
-    ({ method, path, action }) => ({ method, path, action }),
-  );
+  return [
+    ...privilegeRoutes(none),
+    ...userRoutes(none),
+    ...roleRoutes(none),
+    ...cacheRoutes(none),
+    ...apiKeyRoutes(none),
+  ].map(({ method, path, action }) => ({ method, path, action }));
 }

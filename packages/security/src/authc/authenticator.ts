@@ -10,6 +10,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { authenticationFailed } from '@shoal/protocol';
+import type { Permission } from '../authz/role.ts';
+import type { ApiKeyService } from './api-keys.ts';
 import type { Authentication } from './authentication.ts';
 import { type Credentials, MalformedCredentials, parseAuthorization } from './credentials.ts';
 import type { Realm } from './realm.ts';
@@ -28,6 +30,8 @@ interface CacheEntry {
 
 export interface AuthenticatedRequest {
   authentication: Authentication;
+  /** Set when the credentials carry their own permission (an API key). */
+  permission?: Permission;
   /** A deprecation warning for the request (a deprecated built-in user). */
   warning?: string;
 }
@@ -40,6 +44,7 @@ export class Authenticator {
     private readonly realms: Realm[],
     private readonly ttlMs: number,
     private readonly now: () => number,
+    private readonly apiKeys?: ApiKeyService,
   ) {}
 
   private digest(password: string): Buffer {
@@ -58,6 +63,7 @@ export class Authenticator {
     } catch {
       return undefined;
     }
+    if (creds?.scheme === 'apikey') return this.apiKeys?.cached(creds.value);
     if (creds?.scheme !== 'basic') return undefined;
     const hit = this.cache.get(creds.username);
     if (!hit || hit.expires <= this.now() || !timingSafeEqual(hit.digest, this.digest(creds.password))) {
@@ -80,13 +86,12 @@ export class Authenticator {
         ...CHALLENGES,
       ]);
     }
-    if (creds.scheme !== 'basic') {
-      throw authenticationFailed(
-        'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
-        [...CHALLENGES],
-        creds.scheme === 'apikey' ? { additional_unsuccessful_credentials: apiKeyFailure(creds.value) } : {},
-      );
+    if (creds.scheme === 'apikey' && this.apiKeys) {
+      const r = await this.apiKeys.authenticate(creds.value);
+      if (r.ok) return { authentication: r.authentication, permission: r.permission };
+      throw unsuccessfulCredentials({ additional_unsuccessful_credentials: `API key: ${r.reason}` });
     }
+    if (creds.scheme !== 'basic') throw unsuccessfulCredentials({});
     return this.authenticateBasic(creds.username, creds.password, uri);
   }
 
@@ -130,10 +135,11 @@ export class Authenticator {
   }
 }
 
-/** ApiKeyService's reason for a key that cannot be used; no key store exists yet, so none is found. */
-function apiKeyFailure(value: string): string {
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (value === '' || colon <= 0) return 'API key: invalid ApiKey value';
-  return `API key: unable to find apikey with id ${decoded.slice(0, colon)}`;
+/** The failure of a credential that names no user (an API key, a bearer token). */
+function unsuccessfulCredentials(metadata: Record<string, unknown>): Error {
+  return authenticationFailed(
+    'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
+    [...CHALLENGES],
+    metadata,
+  );
 }

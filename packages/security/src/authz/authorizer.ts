@@ -12,7 +12,7 @@ import type { IndexNamespace } from '../host.ts';
 import { aliasActionTargets, bulkTargets, type ItemTarget, mgetTargets } from './composite-targets.ts';
 import { actionDeniedMessage, principalText } from './denial.ts';
 import { AUTO_CREATE_ACTION } from './index-privileges.ts';
-import { isRestrictedIndex, type Role } from './role.ts';
+import { isRestrictedIndex, type Permission as Role } from './role.ts';
 
 export interface AuthorizationRequest {
   method: string;
@@ -102,8 +102,9 @@ export class Authorizer {
       return NONE;
     }
     if (!action.startsWith('indices:')) {
-      if (!role.cluster(action)) throw deny();
-      return NONE;
+      if (role.cluster(action)) return NONE;
+      if (role.ownApiKeys && ownApiKeyRequest(auth, action, req)) return NONE;
+      throw deny();
     }
     if (CONTEXT_RELEASES.has(action)) return NONE;
     if (action === SCROLL || hasPit(req, action)) {
@@ -205,4 +206,32 @@ function hasPit(req: AuthorizationRequest, action: string): boolean {
   if (action !== 'indices:data/read/search' || req.body === undefined) return false;
   const body = req.json();
   return typeof body === 'object' && body !== null && 'pit' in body;
+}
+
+const API_KEY = 'cluster:admin/ext/security/api_key';
+
+/**
+ * ManageOwnApiKeyClusterPrivilege: creating a key, and getting or invalidating keys when the
+ * request names only the caller's own (`owner=true`, its own user and realm, or — for a
+ * request made with a key — that key itself).
+ */
+function ownApiKeyRequest(auth: Authentication, action: string, req: AuthorizationRequest): boolean {
+  if (action === `${API_KEY}/create`) return true;
+  const self = (username: unknown, realm: unknown) =>
+    !auth.apiKey && username === auth.user.username && realm === auth.realm.name;
+  if (action === `${API_KEY}/get`) {
+    const q = req.query;
+    if (q.owner === 'true' || q.owner === '') return true;
+    if (self(q.username, q.realm_name)) return true;
+    return auth.apiKey !== undefined && q.id === auth.apiKey.id;
+  }
+  if (action === `${API_KEY}/invalidate`) {
+    const body = req.json() as Record<string, unknown> | undefined;
+    if (typeof body !== 'object' || body === null) return false;
+    if (body.owner === true) return true;
+    if (self(body.username, body.realm_name)) return true;
+    const ids = Array.isArray(body.ids) ? body.ids : body.id !== undefined ? [body.id] : [];
+    return auth.apiKey !== undefined && ids.length === 1 && ids[0] === auth.apiKey.id;
+  }
+  return false;
 }

@@ -12,7 +12,7 @@ import type { Authentication } from '../authc/authentication.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilege } from './cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilege } from './index-privileges.ts';
 import type { NamePredicate } from './patterns.ts';
-import type { Role } from './role.ts';
+import type { Permission as Role } from './role.ts';
 
 /**
  * The actions against which privileges are ranked: a privilege that grants more of them is more

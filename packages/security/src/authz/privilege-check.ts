@@ -7,7 +7,7 @@
 import { CLUSTER_PRIVILEGE_PATTERNS, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
 import { INDEX_PRIVILEGE_PATTERNS, indexPrivilegeOrPattern } from './index-privileges.ts';
 import type { NamePredicate } from './patterns.ts';
-import type { Role } from './role.ts';
+import type { Permission as Role } from './role.ts';
 
 const fill = (p: string) => p.replace(/\*/g, 'x').replace(/\?/g, 'x');
 
@@ -19,6 +19,7 @@ function samplesOf(requested: string, patterns: readonly string[], pred: NamePre
 }
 
 export function hasClusterPrivilege(role: Role, requested: string): boolean {
+  if (requested === 'manage_own_api_key' && role.ownApiKeys) return true;
   const pred = clusterPrivilegeOrPattern(requested);
   if (!pred) return false;
   const samples = samplesOf(requested, CLUSTER_PRIVILEGE_PATTERNS, pred);

@@ -28,6 +28,7 @@ interface IndexGroup {
 }
 
 const MEMO_MAX = 4096;
+const OWN_API_KEYS = 'manage_own_api_key';
 
 function anyOf(preds: NamePredicate[]): NamePredicate {
   if (preds.length === 0) return () => false;
@@ -35,12 +36,69 @@ function anyOf(preds: NamePredicate[]): NamePredicate {
   return (a) => preds.some((p) => p(a));
 }
 
-export class Role {
+/** What authorization asks of a user's permission (a role set, or an API key's limited one). */
+export interface Permission {
   /** The role names found, sorted (the "effective roles" of a denial). */
   readonly names: string[];
   /** The assigned role names that exist nowhere. */
   readonly missing: string[];
   readonly descriptors: RoleDescriptor[];
+  /** `manage_own_api_key`: the API-key actions on the user's own keys. */
+  readonly ownApiKeys: boolean;
+  cluster(action: string): boolean;
+  index(action: string, name: string): boolean;
+  indexEverywhere(action: string): boolean;
+  indexSomewhere(action: string): boolean;
+  runAs(username: string): boolean;
+}
+
+/**
+ * An API key's permission: what its own role descriptors grant (when it has any), limited by
+ * what its owner's roles granted when it was made (`limited_by`). An action must pass both.
+ */
+export class LimitedPermission implements Permission {
+  readonly names: string[] = [];
+  readonly missing: string[] = [];
+  readonly descriptors: RoleDescriptor[];
+  readonly ownApiKeys: boolean;
+
+  constructor(
+    private readonly own: Permission | undefined,
+    private readonly limitedBy: Permission,
+  ) {
+    this.descriptors = own ? own.descriptors : limitedBy.descriptors;
+    this.ownApiKeys = (own?.ownApiKeys ?? true) && limitedBy.ownApiKeys;
+  }
+
+  cluster(action: string): boolean {
+    return (this.own?.cluster(action) ?? true) && this.limitedBy.cluster(action);
+  }
+
+  index(action: string, name: string): boolean {
+    return (this.own?.index(action, name) ?? true) && this.limitedBy.index(action, name);
+  }
+
+  indexEverywhere(action: string): boolean {
+    return (this.own?.indexEverywhere(action) ?? true) && this.limitedBy.indexEverywhere(action);
+  }
+
+  indexSomewhere(action: string): boolean {
+    return (this.own?.indexSomewhere(action) ?? true) && this.limitedBy.indexSomewhere(action);
+  }
+
+  /** An API key never runs as anyone. */
+  runAs(): boolean {
+    return false;
+  }
+}
+
+export class Role implements Permission {
+  /** The role names found, sorted (the "effective roles" of a denial). */
+  readonly names: string[];
+  /** The assigned role names that exist nowhere. */
+  readonly missing: string[];
+  readonly descriptors: RoleDescriptor[];
+  readonly ownApiKeys: boolean;
   private readonly clusterPred: NamePredicate;
   private readonly groups: IndexGroup[];
   private readonly runAsPred: NamePredicate;
@@ -55,8 +113,14 @@ export class Role {
     const cluster: NamePredicate[] = [];
     this.groups = [];
     const runAs: string[] = [];
+    let ownApiKeys = false;
     for (const { descriptor: d } of found) {
       for (const c of d.cluster) {
+        // Granted per request by the API-key handlers (the caller's own keys only).
+        if (c === OWN_API_KEYS) {
+          ownApiKeys = true;
+          continue;
+        }
         const p = clusterPrivilegeOrPattern(c);
         if (p) cluster.push(p);
       }
@@ -73,6 +137,7 @@ export class Role {
       }
       runAs.push(...d.runAs);
     }
+    this.ownApiKeys = ownApiKeys;
     this.clusterPred = anyOf(cluster);
     this.runAsPred = compilePatterns(runAs);
   }
