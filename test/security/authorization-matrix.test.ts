@@ -17,6 +17,7 @@ const OPEN_TO_ALL = new Set([
   'cluster:admin/ext/security/user/list_privileges',
   'indices:data/read/scroll/clear',
   'indices:data/read/point_in_time/delete',
+  'indices:data/read/close_point_in_time',
 ]);
 
 const PASSWORD = 'matrix-password';

@@ -113,7 +113,13 @@ export async function startNode(
   const routes = allRoutes();
   const security = await startSecurity(services, config.dataPath, routes, cluster.settings, logger);
   const app = security
-    ? createApp({ routes: [...routes, ...security.routes], services, logger, guard: security.guard })
+    ? createApp({
+        routes: [...routes, ...security.routes],
+        services,
+        logger,
+        guard: security.guard,
+        answered: security.answered,
+      })
     : createApp({ routes, services, logger });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(

@@ -13,6 +13,7 @@ import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
+import { ContextOwners } from './authz/context-owners.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
@@ -53,8 +54,20 @@ export interface GuardResult {
   index?: string;
 }
 
+/** The actions that open, continue or release a scroll or point-in-time context. */
+const CONTEXT_ACTIONS = new Set([
+  'indices:data/read/search',
+  'indices:data/read/scroll',
+  'indices:data/read/scroll/clear',
+  'indices:data/read/point_in_time/create',
+  'indices:data/read/point_in_time/delete',
+  'indices:data/read/open_point_in_time',
+  'indices:data/read/close_point_in_time',
+]);
+
 export class Security {
   private readonly authorizer: Authorizer;
+  private readonly contexts = new ContextOwners();
 
   private constructor(private readonly ctx: SecurityContext) {
     this.authorizer = new Authorizer(ctx.host.indices);
@@ -124,6 +137,7 @@ export class Security {
     runBy?: string,
   ): GuardResult {
     const result = this.authorizer.authorize(auth, role, req, action, runBy);
+    if (CONTEXT_ACTIONS.has(action)) this.contexts.check(auth, req, action, role.indexEverywhere(action));
     return result.index === undefined
       ? { authentication: auth }
       : { authentication: auth, index: result.index };
@@ -140,6 +154,11 @@ export class Security {
       );
     }
     return { ...found, realm: auth.realm };
+  }
+
+  /** After a handler answered: remembers the scroll and point-in-time contexts it handed out. */
+  answered(req: GuardRequest, action: string, auth: Authentication, status: number, body: unknown): void {
+    if (status === 200 && CONTEXT_ACTIONS.has(action)) this.contexts.record(auth, req, action, body);
   }
 
   routes(): SecurityRoute[] {

@@ -37,6 +37,8 @@ export interface AppOptions<S> {
    * `uri` is the request's path and query string as sent.
    */
   guard?: (req: RestRequest, route: Route<S>, uri: string) => Promise<void> | undefined;
+  /** Runs after every guarded handler answered (security: who owns the contexts it opened). */
+  answered?: (req: RestRequest, route: Route<S>, res: RestResponse) => void;
 }
 
 /** The path and query string of a request URL (`http://host:port/a?b` → `/a?b`). */
@@ -273,6 +275,7 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           if (guarded) await guarded;
         }
         const res = await route.handler(req, opts.services);
+        opts.answered?.(req, route, res);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {
         return send(fail({ method, query, contentType, warnings }, err));

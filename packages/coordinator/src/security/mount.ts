@@ -13,7 +13,7 @@ import {
   securityEnabled,
 } from '@shoal/security';
 import type { Logger } from 'pino';
-import type { RestRequest, Route } from '../http/rest-types.ts';
+import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { NodeIndexNamespace } from './index-namespace.ts';
 import { InternalClient } from './internal-client.ts';
@@ -26,6 +26,8 @@ export interface NodeSecurity {
    * sets `req.authentication`, and narrows `req.params.index` to the authorized names.
    */
   guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void> | undefined;
+  /** After a guarded request's handler answered (security remembers who owns which scroll or PIT). */
+  answered(req: RestRequest, route: Route<NodeServices>, res: RestResponse): void;
 }
 
 function apply(req: RestRequest, r: GuardResult): void {
@@ -84,6 +86,9 @@ export async function startSecurity(
       if (r instanceof Promise) return r.then((answer) => apply(req, answer));
       apply(req, r);
       return undefined;
+    },
+    answered(req, route, res) {
+      if (req.authentication) security.answered(req, route.action, req.authentication, res.status, res.body);
     },
   };
 }
