@@ -158,7 +158,9 @@ export class Security {
 
   /** After a handler answered: remembers the scroll and point-in-time contexts it handed out. */
   answered(req: GuardRequest, action: string, auth: Authentication, status: number, body: unknown): void {
-    if (status === 200 && CONTEXT_ACTIONS.has(action)) this.contexts.record(auth, req, action, body);
+    if (status !== 200 || !CONTEXT_ACTIONS.has(action)) return;
+    this.contexts.record(auth, req, action, body);
+    this.contexts.forget(req, action);
   }
 
   routes(): SecurityRoute[] {

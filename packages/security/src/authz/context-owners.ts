@@ -6,6 +6,7 @@
  * opaque to security; a context whose id it never saw (opened while security was off) is
  * left alone.
  */
+import { createHash } from 'node:crypto';
 import { RawJson, searchContextMissing } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import type { AuthorizationRequest } from './authorizer.ts';
@@ -21,9 +22,17 @@ const CLOSE_PIT = new Set([
 ]);
 
 /** Ids remembered at most; the oldest are forgotten first (their contexts have long expired). */
-const MAX_IDS = 100_000;
+const MAX_IDS = 50_000;
 /** How much of a rendered response is read for its id (ids come first in these bodies). */
 const HEAD_BYTES = 8192;
+
+/**
+ * What an id is remembered by: a 128-bit digest rather than the id itself (ids of contexts over
+ * many shards run to kilobytes, and each scroll page may hand out a new one).
+ */
+function keyOf(id: string): string {
+  return createHash('sha256').update(id).digest('base64').slice(0, 22);
+}
 
 function ownerOf(auth: Authentication): string {
   return auth.apiKey ? `api_key/${auth.apiKey.id}` : `${auth.lookupRealm.name}/${auth.user.username}`;
@@ -93,9 +102,17 @@ export class ContextOwners {
     if (named.length === 0) return;
     const me = ownerOf(auth);
     for (const id of named) {
-      const owner = this.owners.get(id);
+      const owner = this.owners.get(keyOf(id));
       if (owner !== undefined && owner !== me) throw searchContextMissing(id);
     }
+  }
+
+  /** Forgets the contexts a successful clear or close released. */
+  forget(req: AuthorizationRequest, action: string): void {
+    if (action !== CLEAR_SCROLL && !CLOSE_PIT.has(action)) return;
+    const named = ContextOwners.named(req, action);
+    if (named === 'all') this.owners.clear();
+    else for (const id of named) this.owners.delete(keyOf(id));
   }
 
   /** Remembers the contexts a response hands out (a scroll id, a point in time). */
@@ -107,8 +124,10 @@ export class ContextOwners {
     else if (action === SEARCH && req.body?.includes('"pit"') && 'pit' in bodyOf(req)) {
       id = responseField(body, 'pit_id');
     }
-    if (id === undefined || this.owners.get(id) !== undefined) return;
+    if (id === undefined) return;
+    const key = keyOf(id);
+    if (this.owners.has(key)) return;
     if (this.owners.size >= MAX_IDS) this.owners.delete(this.owners.keys().next().value!);
-    this.owners.set(id, ownerOf(auth));
+    this.owners.set(key, ownerOf(auth));
   }
 }
