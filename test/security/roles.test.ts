@@ -165,4 +165,47 @@ describe('the role APIs', () => {
     ]);
     expect(r.json.remote_cluster).toEqual(['monitor_enrich', 'monitor_stats']);
   });
+
+  it('puts and deletes roles in bulk, each on its own', async () => {
+    const put = await http(node.url, 'POST', '/_security/role', {
+      roles: {
+        bulk_a: { cluster: ['monitor'] },
+        bulk_b: { cluster: ['bad_cluster_privilege'] },
+        superuser: { cluster: ['all'] },
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.json.created).toEqual(['bulk_a']);
+    expect(put.json.errors.count).toBe(2);
+    expect(put.json.errors.details.bulk_b.type).toBe('action_request_validation_exception');
+    expect(put.json.errors.details.superuser.reason).toBe(
+      'Validation Failed: 1: Role [superuser] is reserved and may not be used.;',
+    );
+    const again = await http(node.url, 'POST', '/_security/role', {
+      roles: { bulk_a: { cluster: ['monitor'] }, bulk_c: { cluster: [] } },
+    });
+    expect(again.json).toEqual({ created: ['bulk_c'], noop: ['bulk_a'] });
+    const changed = await http(node.url, 'POST', '/_security/role', {
+      roles: { bulk_a: { cluster: ['all'] } },
+    });
+    expect(changed.json).toEqual({ updated: ['bulk_a'] });
+    const del = await http(node.url, 'DELETE', '/_security/role', {
+      names: ['bulk_a', 'bulk_c', 'nope', 'superuser'],
+    });
+    expect(del.json).toEqual({
+      deleted: ['bulk_a', 'bulk_c'],
+      not_found: ['nope'],
+      errors: {
+        count: 1,
+        details: {
+          superuser: {
+            type: 'illegal_argument_exception',
+            reason: 'role [superuser] is reserved and cannot be deleted',
+          },
+        },
+      },
+    });
+    const noBody = await http(node.url, 'POST', '/_security/role');
+    expect(noBody.status).toBe(400);
+  });
 });

@@ -19,6 +19,7 @@ import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
 import { apiKeyRoutes } from './rest/api-keys.ts';
+import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { roleRoutes } from './rest/roles.ts';
@@ -170,6 +171,7 @@ export class Security {
       ...roleRoutes(this.ctx),
       ...cacheRoutes(this.ctx),
       ...apiKeyRoutes(this.ctx),
+      ...bulkRoleRoutes(this.ctx),
     ];
   }
 }
@@ -187,5 +189,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...roleRoutes(none),
     ...cacheRoutes(none),
     ...apiKeyRoutes(none),
+    ...bulkRoleRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }
