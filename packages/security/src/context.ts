@@ -3,6 +3,7 @@ import type { ApiKeyService } from './authc/api-keys.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
 import type { SecurityHost } from './host.ts';
+import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
 import type { UserStore } from './store/user-store.ts';
 
@@ -13,6 +14,7 @@ export interface SecurityContext {
   hasher: PasswordHasher;
   authenticator: Authenticator;
   apiKeys: ApiKeyService;
+  roleMappings: RoleMappingStore;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -22,10 +22,12 @@ import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
+import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
+import { RoleMappingStore } from './store/role-mapping-store.ts';
 import { RoleStore } from './store/role-store.ts';
 import { UserStore } from './store/user-store.ts';
 
@@ -89,7 +91,8 @@ export class Security {
     realms.push(new NativeRealm(users, hasher));
     const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
     const authenticator = new Authenticator(realms, ttl, host.now, apiKeys);
-    return new Security({ host, users, roles, hasher, authenticator, apiKeys });
+    const roleMappings = new RoleMappingStore(host.store);
+    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings });
   }
 
   /**
@@ -172,6 +175,7 @@ export class Security {
       ...cacheRoutes(this.ctx),
       ...apiKeyRoutes(this.ctx),
       ...bulkRoleRoutes(this.ctx),
+      ...roleMappingRoutes(this.ctx),
     ];
   }
 }
@@ -190,5 +194,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...cacheRoutes(none),
     ...apiKeyRoutes(none),
     ...bulkRoleRoutes(none),
+    ...roleMappingRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }
