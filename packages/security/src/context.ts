@@ -2,6 +2,7 @@
 import type { ApiKeyService } from './authc/api-keys.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
+import type { ServiceTokenService } from './authc/service-tokens.ts';
 import type { SecurityHost } from './host.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
@@ -15,6 +16,7 @@ export interface SecurityContext {
   authenticator: Authenticator;
   apiKeys: ApiKeyService;
   roleMappings: RoleMappingStore;
+  serviceTokens: ServiceTokenService;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -12,6 +12,7 @@ import { NativeRealm } from './authc/native-realm.ts';
 import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
+import { ServiceTokenService } from './authc/service-tokens.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { ContextOwners } from './authz/context-owners.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
@@ -25,6 +26,7 @@ import { privilegeRoutes } from './rest/privileges.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
+import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
@@ -90,9 +92,10 @@ export class Security {
     if (host.fileRealmDir) realms.push(new FileRealm(host.fileRealmDir, hasher));
     realms.push(new NativeRealm(users, hasher));
     const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
-    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys);
+    const serviceTokens = new ServiceTokenService(host.store);
+    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens);
     const roleMappings = new RoleMappingStore(host.store);
-    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings });
+    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings, serviceTokens });
   }
 
   /**
@@ -176,6 +179,7 @@ export class Security {
       ...apiKeyRoutes(this.ctx),
       ...bulkRoleRoutes(this.ctx),
       ...roleMappingRoutes(this.ctx),
+      ...serviceAccountRoutes(this.ctx),
     ];
   }
 }
@@ -195,5 +199,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...apiKeyRoutes(none),
     ...bulkRoleRoutes(none),
     ...roleMappingRoutes(none),
+    ...serviceAccountRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

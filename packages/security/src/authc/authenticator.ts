@@ -15,6 +15,7 @@ import type { ApiKeyService } from './api-keys.ts';
 import type { Authentication } from './authentication.ts';
 import { type Credentials, MalformedCredentials, parseAuthorization } from './credentials.ts';
 import type { Realm } from './realm.ts';
+import type { ServiceTokenService } from './service-tokens.ts';
 
 export const CHALLENGES: readonly string[] = Object.freeze([
   'Basic realm="security", charset="UTF-8"',
@@ -45,6 +46,7 @@ export class Authenticator {
     private readonly ttlMs: number,
     private readonly now: () => number,
     private readonly apiKeys?: ApiKeyService,
+    private readonly serviceTokens?: ServiceTokenService,
   ) {}
 
   private digest(password: string): Buffer {
@@ -64,6 +66,7 @@ export class Authenticator {
       return undefined;
     }
     if (creds?.scheme === 'apikey') return this.apiKeys?.cached(creds.value);
+    if (creds?.scheme === 'bearer') return this.serviceTokens?.cached(creds.value);
     if (creds?.scheme !== 'basic') return undefined;
     const hit = this.cache.get(creds.username);
     if (!hit || hit.expires <= this.now() || !timingSafeEqual(hit.digest, this.digest(creds.password))) {
@@ -90,6 +93,13 @@ export class Authenticator {
       const r = await this.apiKeys.authenticate(creds.value);
       if (r.ok) return { authentication: r.authentication, permission: r.permission };
       throw unsuccessfulCredentials({ additional_unsuccessful_credentials: `API key: ${r.reason}` });
+    }
+    if (creds.scheme === 'bearer' && this.serviceTokens) {
+      const r = await this.serviceTokens.authenticate(creds.value);
+      if (r.ok) return { authentication: r.authentication, permission: r.permission };
+      throw unsuccessfulCredentials({
+        additional_unsuccessful_credentials: `service account token: ${r.reason}`,
+      });
     }
     if (creds.scheme !== 'basic') throw unsuccessfulCredentials({});
     return this.authenticateBasic(creds.username, creds.password, uri);
