@@ -3,7 +3,7 @@
  * with security on and one with it off (`xpack.security.enabled=false`); the same search is
  * sent to both, in interleaved rounds, with the same `Authorization: Basic` header (the node
  * with security off ignores it, so both read the same bytes), and to the secured node with an
- * `ApiKey` header. Each round's ratio compares two
+ * `ApiKey` header and a service account's `Bearer` token. Each round's ratio compares two
  * runs seconds apart; the table prints the median ratio (target ≥ 0.9).
  */
 import { withAuth } from '../credentials.ts';
@@ -14,7 +14,8 @@ import { fixed, int, medianRatio, printTable, writeResults } from './report.ts';
 const WORKERS = 1;
 const DOCS = 20_000;
 const ROUNDS = 3;
-const INDEX = 'auth-bench';
+/** A name `elastic/fleet-server` may read (`profiling-*`), so the Bearer row searches it too. */
+const INDEX = 'profiling-auth-bench';
 const SEARCH = JSON.stringify({ query: { match: { title: 'alpha' } }, size: 10 });
 const WORDS = ['alpha', 'beta', 'gamma', 'delta'];
 
@@ -45,6 +46,21 @@ function target(node: BenchChild, authorization?: string): LoadTarget {
   return t;
 }
 
+/** A token of the `elastic/fleet-server` service account, as its `Bearer` header. */
+async function serviceToken(node: BenchChild): Promise<string> {
+  const res = await fetch(
+    new URL('/_security/service/elastic/fleet-server/credential/token/bench', node.url),
+    {
+      method: 'POST',
+      headers: withAuth(),
+    },
+  );
+  const body = (await res.json()) as { token?: { value?: string } };
+  if (res.status !== 200 || !body.token?.value)
+    throw new Error(`creating a service token failed: ${res.status}`);
+  return `Bearer ${body.token.value}`;
+}
+
 /** An API key of the `elastic` user, as its `ApiKey` header. */
 async function apiKey(node: BenchChild): Promise<string> {
   const res = await fetch(new URL('/_security/api_key', node.url), {
@@ -64,8 +80,10 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
     await load(on);
     await load(off);
     const key = await apiKey(on);
+    const token = await serviceToken(on);
     const basic: Measurement[] = [];
     const keyed: Measurement[] = [];
+    const bearer: Measurement[] = [];
     const baseline: Measurement[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which goes first, so none always follows another's warm caches.
@@ -73,6 +91,7 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
         async () => baseline.push(await measure(target(off), opts)),
         async () => basic.push(await measure(target(on), opts)),
         async () => keyed.push(await measure(target(on, key), opts)),
+        async () => bearer.push(await measure(target(on, token), opts)),
       ];
       for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
     }
@@ -86,7 +105,11 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
       keyed.map((m) => m.reqPerSec),
       baseline.map((m) => m.reqPerSec),
     );
-    const bad = [...basic, ...keyed, ...baseline].reduce((n, m) => n + m.non2xx + m.errors, 0);
+    const bearerRatio = medianRatio(
+      bearer.map((m) => m.reqPerSec),
+      baseline.map((m) => m.reqPerSec),
+    );
+    const bad = [...basic, ...keyed, ...bearer, ...baseline].reduce((n, m) => n + m.non2xx + m.errors, 0);
     if (bad > 0) throw new Error(`${bad} searches failed: the measurement is not valid`);
     printTable(
       ['search', 'req/s', 'p99 µs', 'main-thread µs/req', 'ratio to security off'],
@@ -112,12 +135,29 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
           fixed(median(keyed).mainThreadCpuUsPerReq, 1),
           fixed(keyRatio),
         ],
-        ['Bearer', '-', '-', '-', 'not measured: service-account tokens are not implemented yet'],
+        [
+          'Bearer',
+          int(median(bearer).reqPerSec),
+          int(median(bearer).p99Us),
+          fixed(median(bearer).mainThreadCpuUsPerReq, 1),
+          fixed(bearerRatio),
+        ],
       ],
     );
     const met = (r: number | undefined) => (r !== undefined && r >= 0.9 ? 'met' : 'NOT met');
-    console.log(`target: ≥ 0.90 of security off; Basic ${met(ratio)}, ApiKey ${met(keyRatio)}`);
-    const file = writeResults('auth', { rounds: ROUNDS, basic, keyed, baseline, ratio, keyRatio });
+    console.log(
+      `target: ≥ 0.90 of security off; Basic ${met(ratio)}, ApiKey ${met(keyRatio)}, Bearer ${met(bearerRatio)}`,
+    );
+    const file = writeResults('auth', {
+      rounds: ROUNDS,
+      basic,
+      keyed,
+      bearer,
+      baseline,
+      ratio,
+      keyRatio,
+      bearerRatio,
+    });
     console.log(`results: ${file}`);
   } finally {
     await on.stop();
