@@ -209,3 +209,28 @@ describe('the role APIs', () => {
     expect(noBody.status).toBe(400);
   });
 });
+
+describe('the security index settings', () => {
+  it('shows and changes the replica settings of the security index, and nothing else', async () => {
+    const before = await http(node.url, 'GET', '/_security/settings');
+    expect(before.json).toEqual({
+      security: { index: { auto_expand_replicas: '0-1', number_of_replicas: '0' } },
+      'security-profile': {},
+      'security-tokens': {},
+    });
+    const put = await http(node.url, 'PUT', '/_security/settings', {
+      security: { index: { auto_expand_replicas: '0-all' } },
+    });
+    expect(put.json).toEqual({ acknowledged: true });
+    expect(
+      (await http(node.url, 'GET', '/_security/settings')).json.security.index.auto_expand_replicas,
+    ).toBe('0-all');
+    const bad = await http(node.url, 'PUT', '/_security/settings', {
+      security: { 'index.refresh_interval': '5s' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.reason).toContain(
+      'illegal settings for index [security]: [index.refresh_interval]',
+    );
+  });
+});

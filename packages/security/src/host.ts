@@ -25,6 +25,10 @@ export interface SystemIndexStore {
   delete(id: string): Promise<boolean>;
   /** Every document of one type, with its id. */
   listByType(type: string): Promise<{ id: string; doc: SecurityDoc }[]>;
+  /** The index's own settings, flat (`index.number_of_replicas`: `"0"`). */
+  getSettings(): Promise<Record<string, string>>;
+  /** Changes index settings (flat keys; `null` resets one). */
+  updateSettings(settings: Record<string, string | null>): Promise<void>;
 }
 
 /** The node's index names, for authorizing index expressions. */

@@ -27,6 +27,7 @@ import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { serviceAccountRoutes } from './rest/service-accounts.ts';
+import { settingsRoutes } from './rest/settings.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
@@ -180,6 +181,7 @@ export class Security {
       ...bulkRoleRoutes(this.ctx),
       ...roleMappingRoutes(this.ctx),
       ...serviceAccountRoutes(this.ctx),
+      ...settingsRoutes(this.ctx),
     ];
   }
 }
@@ -200,5 +202,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...bulkRoleRoutes(none),
     ...roleMappingRoutes(none),
     ...serviceAccountRoutes(none),
+    ...settingsRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

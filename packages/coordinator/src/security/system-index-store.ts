@@ -104,4 +104,28 @@ export class SystemIndexDocStore<S> implements SystemIndexStore {
       doc: h._source,
     }));
   }
+
+  async getSettings(): Promise<Record<string, string>> {
+    await this.ensure();
+    const r = await this.client.call(
+      'GET',
+      '/:index/_settings',
+      { index: SECURITY_INDEX },
+      { query: { flat_settings: 'true' } },
+    );
+    if (r.status !== 200) throw fail('get settings', r);
+    return (r.body[SECURITY_INDEX]?.settings ?? {}) as Record<string, string>;
+  }
+
+  async updateSettings(settings: Record<string, string | null>): Promise<void> {
+    await this.ensure();
+    const r = await this.client.call(
+      'PUT',
+      '/:index/_settings',
+      { index: SECURITY_INDEX },
+      { body: settings },
+    );
+    // A setting the index refuses is the caller's mistake: its own error (a 400) goes back.
+    if (r.status !== 200) throw r.body?.error ?? fail('update settings', r);
+  }
 }
