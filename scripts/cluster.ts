@@ -95,6 +95,20 @@ for (const node of cluster.nodes) {
 
 console.log(`Shoal cluster [${cluster.clusterName}] starting ${cluster.nodes.length} node(s):`);
 for (const node of cluster.nodes) console.log(`  ${node.name}  http://${node.host}:${node.httpPort}`);
+if (
+  cluster.settings['xpack.security.enabled'] !== 'false' &&
+  process.env['xpack.security.enabled'] !== 'false'
+) {
+  const first = cluster.nodes[0]!;
+  console.log(
+    [
+      'Security is on: sign in as the built-in [elastic] user, with the password in ELASTIC_PASSWORD or the one',
+      'a node printed when it first started (it is shown only once):',
+      `  curl -u elastic:$ELASTIC_PASSWORD http://${first.host}:${first.httpPort}/`,
+      'A lost password: npm run reset-password -- --user elastic (with the cluster running).',
+    ].join('\n'),
+  );
+}
 
 function stopAll(signal: NodeJS.Signals) {
   if (stopping) return;

@@ -18,6 +18,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { basicAuth, TEST_AUTH } from '../test/support/http.ts';
 import { startTestNode, type TestNode } from '../test/support/node-process.ts';
 
 export interface CrashOptions {
@@ -59,7 +60,10 @@ function rng(seed: number): () => number {
 async function call(url: string, method: string, path: string, body?: string, signal?: AbortSignal) {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      authorization: basicAuth(TEST_AUTH.username, TEST_AUTH.password),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body,
     signal,
   });

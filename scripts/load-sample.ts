@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { withAuth } from './credentials.ts';
 import {
   allDatasets,
   type BulkBatch,
@@ -30,9 +31,9 @@ async function call(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown; text: string }> {
-  const init: RequestInit = { method };
+  const init: RequestInit = { method, headers: withAuth() };
   if (body !== undefined) {
-    init.headers = { 'content-type': 'application/json' };
+    init.headers = withAuth({ 'content-type': 'application/json' });
     init.body = JSON.stringify(body);
   }
   const res = await fetch(new URL(path, url), init);
@@ -92,7 +93,7 @@ interface BulkItemResult {
 export async function sendBulk(url: string, batch: BulkBatch, path = '/_bulk'): Promise<void> {
   const res = await fetch(new URL(path, url), {
     method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson' },
+    headers: withAuth({ 'content-type': 'application/x-ndjson' }),
     body: batch.body,
   });
   const text = await res.text();

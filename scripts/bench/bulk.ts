@@ -14,6 +14,8 @@
  * Each side first warms up for `--warmup` seconds (the node into a throw-away index), and each
  * load stops sending new requests after `--duration` seconds. Target: ≥ 50,000 docs/s.
  */
+
+import { withAuth } from '../credentials.ts';
 import { bulkLoad, countDocs, deleteIndex, recreateIndex, refreshIndex } from '../load-sample.ts';
 import { type BulkBatch, bulkBatches, flights } from '../sample-data/index.ts';
 import type { LoadOptions } from './measure.ts';
@@ -113,7 +115,7 @@ async function measureShoal(
     if (durability === 'async') {
       const r = await fetch(new URL(`/${flights.index}/_settings`, url), {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: withAuth({ 'content-type': 'application/json' }),
         body: JSON.stringify({ 'index.translog.durability': 'async' }),
       });
       if (r.status !== 200) throw new Error(`PUT _settings answered ${r.status}`);
@@ -160,7 +162,7 @@ export async function runBulk(load: LoadOptions): Promise<void> {
     const send = async (batch: BulkBatch) => {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-ndjson' },
+        headers: withAuth({ 'content-type': 'application/x-ndjson' }),
         body: batch.body,
       });
       const reply = (await res.json()) as { bytes?: number };

@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { withAuth } from '../credentials.ts';
 
 export interface LoadTarget {
   url: string;
@@ -17,6 +18,8 @@ export interface LoadTarget {
   body?: string;
   /** The server process whose CPU time is measured. */
   pid: number;
+  /** The Authorization header to send instead of the `elastic` user's Basic credentials. */
+  authorization?: string;
 }
 
 export interface LoadOptions {
@@ -123,7 +126,10 @@ function cannon(
         url: new URL(target.path, target.url).href,
         method: target.method,
         body: target.body,
-        headers: target.body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: {
+          ...withAuth(target.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(target.authorization === undefined ? {} : { authorization: target.authorization }),
+        },
         connections,
         duration: durationS,
         // A second bound besides time: far above what one loopback server can answer.

@@ -39,6 +39,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { basicAuth, TEST_AUTH } from '../../test/support/http.ts';
 import { startTestNode, type TestNode } from '../../test/support/node-process.ts';
 import { bulkLoad, deleteIndex, recreateIndex, refreshIndex } from '../load-sample.ts';
 import { vegaDataDir } from '../sample-data/dataset.ts';
@@ -88,7 +89,10 @@ interface Memory {
 async function json(url: string, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      authorization: basicAuth(TEST_AUTH.username, TEST_AUTH.password),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

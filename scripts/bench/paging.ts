@@ -22,6 +22,7 @@
  * Results are printed and written to `.bench/paging-<timestamp>.json`.
  */
 import { join } from 'node:path';
+import { withAuth } from '../credentials.ts';
 import { flights } from '../sample-data/index.ts';
 import { loadFlights } from './flights-load.ts';
 import { measureStreamWalk, STREAM_TARGET } from './paging-streams.ts';
@@ -44,7 +45,7 @@ type Json = Record<string, any>;
 async function call(url: string, method: string, path: string, body?: unknown): Promise<Json> {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: withAuth(body === undefined ? {} : { 'content-type': 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
+import { SCRIPT_PASSWORD } from '../credentials.ts';
 
 const require = createRequire(import.meta.url);
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -136,7 +137,8 @@ export function startCeilingServer(
 }
 
 /** A real Shoal node on a free loopback port, with a throw-away data path. */
-export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
+/** `env` adds to the node's environment (`xpack.security.enabled=false` turns security off). */
+export function startShoalNode(opts: { workers: number; env?: Record<string, string> }): Promise<BenchChild> {
   const dataPath = mkdtempSync(join(tmpdir(), 'shoal-bench-'));
   return startChild(
     'Shoal node',
@@ -152,7 +154,12 @@ export function startShoalNode(opts: { workers: number }): Promise<BenchChild> {
       String(opts.workers),
     ],
     {
-      env: { SHOAL_LOG_LEVEL: 'info', SHOAL_DISCOVERY_TYPE: 'single-node' },
+      env: {
+        SHOAL_LOG_LEVEL: 'info',
+        SHOAL_DISCOVERY_TYPE: 'single-node',
+        ELASTIC_PASSWORD: SCRIPT_PASSWORD,
+        ...opts.env,
+      },
       timeoutMs: 60_000,
       onStop: () => rmSync(dataPath, { recursive: true, force: true }),
     },

@@ -10,6 +10,7 @@
  * every shard has recovered); "shard recovery" is the slowest shard's own figure from the log.
  */
 import { startTestNode, type TestNode } from '../../test/support/node-process.ts';
+import { withAuth } from '../credentials.ts';
 import { bulkLoad, countDocs, recreateIndex, refreshIndex } from '../load-sample.ts';
 import { type BulkBatch, flights } from '../sample-data/index.ts';
 
@@ -49,7 +50,10 @@ export async function measureRecovery(batches: BulkBatch[], shards: number): Pro
     await bulkLoad(node.url, batches, { concurrency: 4 });
     const a = await restartTimed(node, 'translog only (killed before any flush)');
     node = a.node;
-    const f = await fetch(new URL(`/${flights.index}/_flush`, node.url), { method: 'POST' });
+    const f = await fetch(new URL(`/${flights.index}/_flush`, node.url), {
+      method: 'POST',
+      headers: withAuth(),
+    });
     if (f.status !== 200) throw new Error(`_flush answered ${f.status}`);
     const b = await restartTimed(node, 'from a commit (_flush, then killed)');
     node = b.node;

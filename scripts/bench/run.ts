@@ -7,12 +7,14 @@
  *   npm run bench -- paging
  *   npm run bench -- reindex [--connections 4]
  *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
+ *   npm run bench -- auth   [--duration 10] [--warmup 2] [--connections 4]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
  * (see bulk.ts). Results are printed and written to `.bench/<scenario>-<timestamp>.json`.
  */
 import { parseArgs } from 'node:util';
+import { runAuth } from './auth.ts';
 import { runBulk } from './bulk.ts';
 import type { LoadOptions } from './measure.ts';
 import { runMemory } from './memory.ts';
@@ -23,7 +25,7 @@ import { runScripts } from './scripts.ts';
 import { runSearch } from './search.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex [--duration 10] [--warmup 2] [--connections 4]';
+  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth [--duration 10] [--warmup 2] [--connections 4]';
 
 const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   search: runSearch,
@@ -32,6 +34,7 @@ const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   paging: () => runPaging(),
   reindex: runReindex,
   scripts: runScripts,
+  auth: runAuth,
 };
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {

@@ -15,6 +15,8 @@
  * ceiling is the median over the rounds of the ratio within each round (the two runs seconds
  * apart). Targets: (c), (d) ≥ 0.5 × (b); (e) ≥ 0.25 × (b).
  */
+
+import { withAuth } from '../credentials.ts';
 import { flightRows, flightSummary, flights } from '../sample-data/index.ts';
 import { loadFlights } from './flights-load.ts';
 import { clean, type LoadOptions, type LoadTarget, type Measurement, measure } from './measure.ts';
@@ -86,7 +88,7 @@ async function request(
 ): Promise<JsonReply> {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: withAuth(body === undefined ? {} : { 'content-type': 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -84,7 +84,10 @@ describe('a node restarted on its data path', () => {
 
     // A clean stop flushes; the next start replays nothing.
     node = await node.restart();
-    const recovered = node.logs.filter((l) => l.msg === 'recovered shard from its commit and translog');
+    // The library's shards (the security system index recovers too).
+    const recovered = node.logs.filter(
+      (l) => l.msg === 'recovered shard from its commit and translog' && l.index === 'library',
+    );
     expect(recovered).toHaveLength(3);
     for (const l of recovered) expect(l.replayedOps).toBe(0);
     expect((await http(node.url, 'POST', '/library/_count')).json.count).toBe(59);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../support/http.ts';
+import { basicAuth, http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -132,7 +132,10 @@ describe('index administration', () => {
     expect(wild.status).toBe(200);
     expect(Object.keys(wild.json[0])).toEqual(['i', 'status', 'store.size']);
     const res = await fetch(`${node.url}/_cat/indices/cats?h=index,pri`, {
-      headers: { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        authorization: basicAuth(node.auth.username, node.auth.password),
+      },
     });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual([{ index: 'cats', pri: '2' }]);

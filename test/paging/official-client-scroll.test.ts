@@ -16,7 +16,7 @@ const DOCS = 2_500;
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
   await client.indices.create({
     index: 'flights',
     body: {

@@ -35,7 +35,7 @@ const docs: Doc[] = Array.from({ length: 600 }, (_, id) => ({
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
   await client.indices.create({
     index: 'flights',
     body: {

@@ -8,7 +8,7 @@ let client: Client;
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
 });
 afterAll(async () => {
   await client?.close();

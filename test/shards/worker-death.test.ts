@@ -26,7 +26,9 @@ describe('a shard worker thread that dies', () => {
     // and translog on the worker's replacement thread.
     const failedLine = () => node.logs.find((l) => String(l.msg).startsWith('shard worker died'));
     const recoveredLine = () =>
-      node.logs.find((l) => l.msg === 'shard recovered from disk after its worker died');
+      node.logs.find(
+        (l) => l.msg === 'shard recovered from disk after its worker died' && l.index === 'fragile',
+      );
     for (let i = 0; i < 100 && !(failedLine() && recoveredLine()); i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(failedLine()).toMatchObject({ level: 50 });

@@ -4,6 +4,28 @@
  */
 import { request } from 'node:http';
 
+/** The `elastic` user's password on every test node (node-process.ts sets ELASTIC_PASSWORD). */
+export const TEST_PASSWORD = 'shoal-test-password';
+export const TEST_AUTH = Object.freeze({ username: 'elastic', password: TEST_PASSWORD });
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+const DEFAULT_AUTHORIZATION = basicAuth(TEST_AUTH.username, TEST_AUTH.password);
+
+/**
+ * Requests carry the test superuser's credentials unless the caller sends its own
+ * `authorization` header; an empty one sends none (tests of unauthenticated requests).
+ */
+function withCredentials(headers: Record<string, string>): Record<string, string> {
+  const given = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
+  if (given === undefined) return { authorization: DEFAULT_AUTHORIZATION, ...headers };
+  if (headers[given] !== '') return headers;
+  const { [given]: _dropped, ...rest } = headers;
+  return rest;
+}
+
 export interface HttpResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -35,7 +57,10 @@ export function http(
   );
 }
 
-/** A request with exactly these headers (and the body's content-length): no Content-Type is added. */
+/**
+ * A request with exactly these headers (and the body's content-length, and the test
+ * credentials as `http` adds them): no Content-Type is added.
+ */
 export function rawHttp(
   base: string,
   method: string,
@@ -43,6 +68,7 @@ export function rawHttp(
   payload: string | Buffer | undefined,
   headers: Record<string, string>,
 ): Promise<HttpResult> {
+  headers = withCredentials(headers);
   return new Promise((resolve, reject) => {
     const req = request(
       new URL(path, base),

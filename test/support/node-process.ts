@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { NODE_V8_FLAGS } from '../../packages/coordinator/src/node-flags.ts';
+import { TEST_AUTH, TEST_PASSWORD } from './http.ts';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '../..');
@@ -19,8 +20,12 @@ export interface TestNode {
   url: string;
   pid: number;
   dataPath: string;
+  /** The superuser credentials (`elastic`) the node was started with, for the official client's `auth`. */
+  auth: { username: string; password: string };
   /** Log lines (JSON) the node printed so far. */
   logs: Record<string, unknown>[];
+  /** What the node wrote to stderr so far (its console, outside the log). */
+  stderr(): string;
   /** SIGTERM (then SIGKILL after 10 s), and delete the data path. */
   stop(): Promise<void>;
   /** SIGKILL now, as a crash would; the data path is kept for a restart. */
@@ -39,6 +44,8 @@ export interface StartOptions {
   args?: string[];
   /** Another cluster config than the repository's (cluster tests write their own). */
   config?: string;
+  /** `false` starts the node with `xpack.security.enabled=false` (no credentials needed). */
+  security?: boolean;
 }
 
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
@@ -62,7 +69,14 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     // A test node is a cluster of one unless the test asks for more (SHOAL_DISCOVERY_TYPE in env).
-    env: { SHOAL_DISCOVERY_TYPE: 'single-node', ...process.env, ...opts.env, SHOAL_LOG_LEVEL: 'info' },
+    env: {
+      SHOAL_DISCOVERY_TYPE: 'single-node',
+      ...process.env,
+      ELASTIC_PASSWORD: TEST_PASSWORD,
+      ...(opts.security === false ? { 'xpack.security.enabled': 'false' } : {}),
+      ...opts.env,
+      SHOAL_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -101,9 +115,11 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
   };
   return {
     url,
+    auth: { ...TEST_AUTH },
     pid: child.pid!,
     dataPath,
     logs,
+    stderr: () => stderr,
     async stop() {
       await terminate();
       rmSync(dataPath, { recursive: true, force: true });
@@ -122,6 +138,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
         env: opts.env,
         args: opts.args,
         config: opts.config,
+        security: opts.security,
         ...more,
         dataPath,
       });

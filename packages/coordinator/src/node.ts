@@ -25,6 +25,7 @@ import { allRoutes } from './routes.ts';
 import { CompilationLimit } from './scripts/compilation-limit.ts';
 import { StoredScripts } from './scripts/stored-scripts.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
+import { startSecurity } from './security/mount.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
@@ -185,7 +186,18 @@ export async function startNode(
   });
   if (interrupted > 0)
     logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
-  const app = createApp({ routes: allRoutes(), services, logger, deprecationLog });
+  const routes = allRoutes();
+  const security = await startSecurity(services, config.dataPath, routes, clusterInfo.settings, logger);
+  const app = security
+    ? createApp({
+        routes: [...routes, ...security.routes],
+        services,
+        logger,
+        deprecationLog,
+        guard: security.guard,
+        answered: security.answered,
+      })
+    : createApp({ routes, services, logger, deprecationLog });
   const server = await new Promise<Server>((resolveServer, reject) => {
     const s = serve(
       {

@@ -35,6 +35,19 @@ export interface AppOptions<S> {
   logger: Logger;
   /** Where the deprecated items requests use are logged (besides their `Warning` headers). */
   deprecationLog?: { record(messages: Iterable<string>, opaqueId?: string): void };
+  /**
+   * Runs before every handler (security: authenticate and authorize); throws to refuse.
+   * `uri` is the request's path and query string as sent.
+   */
+  guard?: (req: RestRequest, route: Route<S>, uri: string) => Promise<void> | undefined;
+  /** Runs after every guarded handler answered (security: who owns the contexts it opened). */
+  answered?: (req: RestRequest, route: Route<S>, res: RestResponse) => void;
+}
+
+/** The path and query string of a request URL (`http://host:port/a?b` → `/a?b`). */
+function requestUri(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? '/' : url.slice(slash);
 }
 
 function queryParams(url: string): Record<string, string> {
@@ -58,6 +71,8 @@ function lowerHeaders(c: Context<Env>): Record<string, string | undefined> {
 
 /** The request a handler sees: the body parsed on first use, the disconnect signal built on first use. */
 class HttpRestRequest implements RestRequest {
+  /** Set by the guard; declared here so every request has the same shape. */
+  authentication: RestRequest['authentication'] = undefined;
   #parsed: { v: unknown } | undefined;
   #signal: AbortSignal | undefined;
   readonly #disconnect: DisconnectWatch;
@@ -66,7 +81,7 @@ class HttpRestRequest implements RestRequest {
   constructor(
     readonly method: HttpMethod,
     readonly path: string,
-    readonly params: Record<string, string>,
+    public params: Record<string, string>,
     readonly query: Record<string, string>,
     readonly body: Buffer | undefined,
     readonly warnings: string[],
@@ -288,7 +303,13 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
           disconnect,
           c.env?.outgoing as ServerResponse | undefined,
         );
+        if (opts.guard) {
+          // Undefined when the guard decided at once (cached credentials): no promise to wait on.
+          const guarded = opts.guard(req, route, requestUri(c.req.url));
+          if (guarded) await guarded;
+        }
         const res = await route.handler(req, opts.services);
+        opts.answered?.(req, route, res);
         return send(render({ method, query, contentType, warnings }, res));
       } catch (err) {
         return send(fail({ method, query, contentType, warnings }, err));

@@ -2,6 +2,8 @@
  * What a REST handler sees and returns. Handlers are plain async functions; the HTTP layer
  * (app.ts) builds the request, and turns the response (or a thrown ShoalError) into bytes.
  */
+import type { Authentication } from '@shoal/security';
+
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RestRequest {
@@ -33,6 +35,8 @@ export interface RestRequest {
   warnings: string[];
   /** Lower-cased request headers. */
   headers: Record<string, string | undefined>;
+  /** Who sent the request, once security has authenticated it (unset when security is off). */
+  authentication?: Authentication;
 }
 
 export interface RestResponse {

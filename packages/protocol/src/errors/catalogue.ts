@@ -231,3 +231,4 @@ export function actionNotFound(action: string): ShoalError {
 
 export * from './catalogue-rest.ts';
 export * from './catalogue-search.ts';
+export * from './catalogue-security.ts';

@@ -1,0 +1,103 @@
+/**
+ * The per-item targets of requests that carry their indices in the body (Elasticsearch's
+ * CompositeIndicesRequest): `_bulk` lines, `_mget` docs, `POST /_aliases` actions. Each item is
+ * authorized for its own action on its own index.
+ */
+
+export interface ItemTarget {
+  action: string;
+  index: string;
+  /** The write would create the index when it is missing. */
+  mayCreate: boolean;
+}
+
+const BULK_ITEM_ACTIONS: Record<string, string> = {
+  index: 'indices:data/write/index:op_type/index',
+  create: 'indices:data/write/index:op_type/create',
+  update: 'indices:data/write/update',
+  delete: 'indices:data/write/delete',
+};
+
+/** The action lines of an NDJSON bulk body (sources skipped; malformed lines left to the handler). */
+export function bulkTargets(body: Buffer | undefined, defaultIndex: string | undefined): ItemTarget[] {
+  if (!body) return [];
+  const out: ItemTarget[] = [];
+  const text = body.toString('utf8');
+  let pos = 0;
+  let expectSource = false;
+  while (pos < text.length) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    const line = text.slice(pos, end).trim();
+    pos = end + 1;
+    if (line === '') continue;
+    if (expectSource) {
+      expectSource = false;
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return out;
+    }
+    if (typeof parsed !== 'object' || parsed === null) return out;
+    const [op, meta] = Object.entries(parsed as Record<string, unknown>)[0] ?? [];
+    if (op === undefined) return out;
+    const action = BULK_ITEM_ACTIONS[op];
+    if (!action) return out;
+    const m = (meta ?? {}) as Record<string, unknown>;
+    const index = typeof m._index === 'string' ? m._index : defaultIndex;
+    if (index !== undefined) out.push({ action, index, mayCreate: op !== 'delete' });
+    expectSource = op !== 'delete';
+  }
+  return out;
+}
+
+/** Each `_mget` item is authorized as the shard-level action it runs as (TransportShardMultiGetAction). */
+const MGET_SHARD = 'indices:data/read/mget[shard]';
+
+export function mgetTargets(json: unknown, defaultIndex: string | undefined): ItemTarget[] {
+  const out: ItemTarget[] = [];
+  const docs = (json as { docs?: unknown } | undefined)?.docs;
+  if (Array.isArray(docs)) {
+    for (const d of docs) {
+      const index =
+        typeof (d as { _index?: unknown })?._index === 'string'
+          ? (d as { _index: string })._index
+          : defaultIndex;
+      if (index !== undefined) out.push({ action: MGET_SHARD, index, mayCreate: false });
+    }
+  } else if (defaultIndex !== undefined) {
+    out.push({ action: MGET_SHARD, index: defaultIndex, mayCreate: false });
+  }
+  return out;
+}
+
+function names(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return [];
+}
+
+/** `POST /_aliases`: both the indices and the aliases of each action, and `remove_index`'s deletion. */
+export function aliasActionTargets(json: unknown): ItemTarget[] {
+  const out: ItemTarget[] = [];
+  const actions = (json as { actions?: unknown } | undefined)?.actions;
+  if (!Array.isArray(actions)) return out;
+  for (const a of actions) {
+    if (typeof a !== 'object' || a === null) continue;
+    for (const [kind, spec] of Object.entries(a as Record<string, unknown>)) {
+      const s = (spec ?? {}) as Record<string, unknown>;
+      const indices = [...names(s.index), ...names(s.indices)];
+      if (kind === 'remove_index') {
+        for (const index of indices) out.push({ action: 'indices:admin/delete', index, mayCreate: false });
+        continue;
+      }
+      for (const index of [...indices, ...names(s.alias), ...names(s.aliases)]) {
+        out.push({ action: 'indices:admin/aliases', index, mayCreate: false });
+      }
+    }
+  }
+  return out;
+}

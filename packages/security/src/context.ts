@@ -1,0 +1,29 @@
+/** What security's handlers share: the host, the stores, the hasher and the caches. */
+import type { ApiKeyService } from './authc/api-keys.ts';
+import type { Authenticator } from './authc/authenticator.ts';
+import type { PasswordHasher } from './authc/password-hash.ts';
+import type { ServiceTokenService } from './authc/service-tokens.ts';
+import type { SecurityHost } from './host.ts';
+import type { RoleMappingStore } from './store/role-mapping-store.ts';
+import type { RoleStore } from './store/role-store.ts';
+import type { UserStore } from './store/user-store.ts';
+
+export interface SecurityContext {
+  host: SecurityHost;
+  users: UserStore;
+  roles: RoleStore;
+  hasher: PasswordHasher;
+  authenticator: Authenticator;
+  apiKeys: ApiKeyService;
+  roleMappings: RoleMappingStore;
+  serviceTokens: ServiceTokenService;
+}
+
+/** The body every `_clear_cache` API answers with (one node, all successful). */
+export function clearCacheBody(host: SecurityHost): Record<string, unknown> {
+  return {
+    _nodes: { total: 1, successful: 1, failed: 0 },
+    cluster_name: host.node.clusterName,
+    nodes: { [host.node.id]: { name: host.node.name } },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * What a user may do: `_authenticate`, `GET /_security/user/_privileges`,
+ * `_has_privileges`, and the built-in privilege names.
+ */
+import { illegalArgument, parseException } from '@shoal/protocol';
+import { type Authentication, authenticateBody } from '../authc/authentication.ts';
+import { CLUSTER_PRIVILEGE_NAMES } from '../authz/cluster-privileges.ts';
+import { INDEX_PRIVILEGE_NAMES } from '../authz/index-privileges.ts';
+import { compilePatterns } from '../authz/patterns.ts';
+import { hasClusterPrivilege, hasIndexPrivilege } from '../authz/privilege-check.ts';
+import type { SecurityContext } from '../context.ts';
+import { checkParams, ok, type SecurityRequest, type SecurityRoute } from './route.ts';
+
+const A = 'cluster:admin/ext/security';
+
+async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
+  checkParams(req, []);
+  const role = await ctx.roles.role(auth.user.roles);
+  const cluster = new Set<string>();
+  const runAs = new Set<string>();
+  const indices: Record<string, unknown>[] = [];
+  const applications: Record<string, unknown>[] = [];
+  for (const d of role.descriptors) {
+    for (const c of d.cluster) cluster.add(c);
+    for (const r of d.runAs) runAs.add(r);
+    for (const ip of d.indices) {
+      indices.push({
+        names: [...ip.names].sort(),
+        privileges: [...ip.privileges].sort(),
+        allow_restricted_indices: ip.allowRestrictedIndices,
+      });
+    }
+    for (const a of d.applications) applications.push({ ...a });
+  }
+  return ok({
+    cluster: [...cluster].sort(),
+    global: [],
+    indices,
+    applications,
+    run_as: [...runAs].sort(),
+  });
+}
+
+interface IndexRequest {
+  names: string[];
+  privileges: string[];
+  allowRestricted: boolean;
+}
+
+interface ApplicationRequest {
+  application: string;
+  privileges: string[];
+  resources: string[];
+}
+
+function strings(field: string, v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  throw parseException(
+    `failed to parse privileges check. expected field [${field}] value to be a string or an array of strings`,
+  );
+}
+
+function parseHasPrivileges(body: unknown): {
+  cluster: string[];
+  index: IndexRequest[];
+  application: ApplicationRequest[];
+} {
+  const out = {
+    cluster: [] as string[],
+    index: [] as IndexRequest[],
+    application: [] as ApplicationRequest[],
+  };
+  if (body === undefined) return out;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw parseException('failed to parse privileges check. expected an object');
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'cluster') out.cluster = strings(k, v);
+    else if (k === 'index') {
+      if (!Array.isArray(v))
+        throw parseException('failed to parse privileges check. expected field [index] value to be an array');
+      out.index = v.map((e) => {
+        const entry = e as Record<string, unknown>;
+        const r: IndexRequest = { names: [], privileges: [], allowRestricted: false };
+        for (const [ek, ev] of Object.entries(entry ?? {})) {
+          if (ek === 'names') r.names = strings(ek, ev);
+          else if (ek === 'privileges') r.privileges = strings(ek, ev);
+          else if (ek === 'allow_restricted_indices' && typeof ev === 'boolean') r.allowRestricted = ev;
+          else
+            throw parseException(
+              `failed to parse indices privileges for role [has_privileges]. unexpected field [${ek}]`,
+            );
+        }
+        return r;
+      });
+    } else if (k === 'application') {
+      if (!Array.isArray(v))
+        throw parseException(
+          'failed to parse privileges check. expected field [application] value to be an array',
+        );
+      out.application = v.map((e) => {
+        const entry = (e ?? {}) as Record<string, unknown>;
+        for (const ek of Object.keys(entry)) {
+          if (!['application', 'privileges', 'resources'].includes(ek)) {
+            throw parseException(
+              `failed to parse application privileges for role [has_privileges]. unexpected field [${ek}]`,
+            );
+          }
+        }
+        return {
+          application: String(entry.application ?? ''),
+          privileges: strings('privileges', entry.privileges ?? []),
+          resources: strings('resources', entry.resources ?? []),
+        };
+      });
+    } else throw parseException(`failed to parse privileges check. unexpected field [${k}]`);
+  }
+  return out;
+}
+
+async function hasPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
+  checkParams(req, ['user']);
+  const user = req.params.user;
+  if (user !== undefined && user !== auth.user.username) {
+    throw illegalArgument('users may only check the privileges of their own account');
+  }
+  const asked = parseHasPrivileges(req.body && req.body.length > 0 ? req.json() : undefined);
+  if (asked.cluster.length === 0 && asked.index.length === 0 && asked.application.length === 0) {
+    throw illegalArgument('must specify at least one privilege');
+  }
+  const role = await ctx.roles.role(auth.user.roles);
+  let all = true;
+  const cluster: Record<string, boolean> = {};
+  for (const p of asked.cluster) {
+    const v = hasClusterPrivilege(role, p);
+    cluster[p] = v;
+    all &&= v;
+  }
+  const index: Record<string, Record<string, boolean>> = {};
+  for (const r of asked.index) {
+    for (const name of r.names) {
+      const entry = index[name] ?? {};
+      index[name] = entry;
+      for (const p of r.privileges) {
+        const v = hasIndexPrivilege(role, name, p);
+        entry[p] = v;
+        all &&= v;
+      }
+    }
+  }
+  const application: Record<string, Record<string, Record<string, boolean>>> = {};
+  for (const r of asked.application) {
+    const app = application[r.application] ?? {};
+    application[r.application] = app;
+    for (const resource of r.resources) {
+      const entry = app[resource] ?? {};
+      app[resource] = entry;
+      for (const p of r.privileges) {
+        const v = role.descriptors.some((d) =>
+          d.applications.some(
+            (a) =>
+              compilePatterns([a.application])(r.application) &&
+              compilePatterns(a.resources)(resource) &&
+              (a.privileges.includes('*') || a.privileges.includes('all') || a.privileges.includes(p)),
+          ),
+        );
+        entry[p] = v;
+        all &&= v;
+      }
+    }
+  }
+  return ok({ username: auth.user.username, has_all_requested: all, cluster, index, application });
+}
+
+export function privilegeRoutes(ctx: SecurityContext): SecurityRoute[] {
+  const has = (req: SecurityRequest, auth: Authentication) => hasPrivileges(ctx, req, auth);
+  const hasAction = `${A}/user/has_privileges`;
+  return [
+    {
+      method: 'GET',
+      path: '/_security/_authenticate',
+      action: `${A}/user/authenticate`,
+      handler(req, auth) {
+        checkParams(req, []);
+        return ok(authenticateBody(auth));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_security/user/_privileges',
+      action: `${A}/user/list_privileges`,
+      handler: (req, auth) => userPrivileges(ctx, req, auth),
+    },
+    { method: 'GET', path: '/_security/user/_has_privileges', action: hasAction, handler: has },
+    { method: 'POST', path: '/_security/user/_has_privileges', action: hasAction, handler: has },
+    { method: 'GET', path: '/_security/user/:user/_has_privileges', action: hasAction, handler: has },
+    { method: 'POST', path: '/_security/user/:user/_has_privileges', action: hasAction, handler: has },
+    {
+      method: 'GET',
+      path: '/_security/privilege/_builtin',
+      action: `${A}/privilege/builtin/get`,
+      handler(req) {
+        checkParams(req, []);
+        return ok({
+          cluster: CLUSTER_PRIVILEGE_NAMES,
+          index: INDEX_PRIVILEGE_NAMES,
+          remote_cluster: ['monitor_enrich', 'monitor_stats'],
+        });
+      },
+    },
+  ];
+}

@@ -1,0 +1,207 @@
+/**
+ * Security as the node sees it: `start` it with a host, `guard` every request (authenticate,
+ * then authorize its action), mount its `routes`.
+ */
+import { accessDenied, parseTimeValue } from '@shoal/protocol';
+import { ApiKeyService } from './authc/api-keys.ts';
+import type { Authentication } from './authc/authentication.ts';
+import { Authenticator } from './authc/authenticator.ts';
+import { bootstrapElasticPassword } from './authc/bootstrap.ts';
+import { FileRealm } from './authc/file-realm.ts';
+import { NativeRealm } from './authc/native-realm.ts';
+import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
+import type { Realm } from './authc/realm.ts';
+import { ReservedRealm } from './authc/reserved-realm.ts';
+import { ServiceTokenService } from './authc/service-tokens.ts';
+import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
+import { ContextOwners } from './authz/context-owners.ts';
+import { actionDeniedMessage, principalText } from './authz/denial.ts';
+import type { Permission as Role } from './authz/role.ts';
+import type { SecurityContext } from './context.ts';
+import type { SecurityHost } from './host.ts';
+import { apiKeyRoutes } from './rest/api-keys.ts';
+import { bulkRoleRoutes } from './rest/bulk-roles.ts';
+import { cacheRoutes } from './rest/caches.ts';
+import { privilegeRoutes } from './rest/privileges.ts';
+import { roleMappingRoutes } from './rest/role-mappings.ts';
+import { roleRoutes } from './rest/roles.ts';
+import type { SecurityRoute } from './rest/route.ts';
+import { serviceAccountRoutes } from './rest/service-accounts.ts';
+import { settingsRoutes } from './rest/settings.ts';
+import { userRoutes } from './rest/users.ts';
+import { ApiKeyStore } from './store/api-key-store.ts';
+import { RoleMappingStore } from './store/role-mapping-store.ts';
+import { RoleStore } from './store/role-store.ts';
+import { UserStore } from './store/user-store.ts';
+
+/** The node setting that turns security off (`false`); on by default. */
+export const SECURITY_ENABLED_SETTING = 'xpack.security.enabled';
+/** How long a successful authentication is remembered (the native realm's `cache.ttl`, default 20m). */
+export const CACHE_TTL_SETTING = 'xpack.security.authc.realms.native.default_native.cache.ttl';
+const DEFAULT_CACHE_TTL = '20m';
+/** The header that asks to act as another user (needs `run_as` for that user). */
+export const RUN_AS_HEADER = 'es-security-runas-user';
+
+export function securityEnabled(settings: Readonly<Record<string, string>>): boolean {
+  const v = settings[SECURITY_ENABLED_SETTING];
+  if (v === undefined || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new Error(`[${SECURITY_ENABLED_SETTING}] must be [true] or [false], got [${v}]`);
+}
+
+export interface GuardRequest extends AuthorizationRequest {
+  headers: Readonly<Record<string, string | undefined>>;
+  warnings: string[];
+}
+
+export interface GuardResult {
+  authentication: Authentication;
+  /** The index expression to use instead of the request's (only authorized names). */
+  index?: string;
+}
+
+/** The actions that open, continue or release a scroll or point-in-time context. */
+const CONTEXT_ACTIONS = new Set([
+  'indices:data/read/search',
+  'indices:data/read/scroll',
+  'indices:data/read/scroll/clear',
+  'indices:data/read/point_in_time/create',
+  'indices:data/read/point_in_time/delete',
+  'indices:data/read/open_point_in_time',
+  'indices:data/read/close_point_in_time',
+]);
+
+export class Security {
+  private readonly authorizer: Authorizer;
+  private readonly contexts = new ContextOwners();
+
+  private constructor(private readonly ctx: SecurityContext) {
+    this.authorizer = new Authorizer(ctx.host.indices);
+  }
+
+  /** Opens the security index, sets `elastic`'s first password if none is stored. */
+  static async start(host: SecurityHost, bootstrapPassword?: string): Promise<Security> {
+    const hasher = passwordHasher(host.settings[PASSWORD_HASHING_SETTING] ?? 'bcrypt');
+    const ttl = parseTimeValue(host.settings[CACHE_TTL_SETTING] ?? DEFAULT_CACHE_TTL, CACHE_TTL_SETTING);
+    await host.store.ensure();
+    const users = new UserStore(host.store);
+    const roles = new RoleStore(host.store);
+    const outcome = await bootstrapElasticPassword(users, hasher, bootstrapPassword, host.announce);
+    if (outcome === 'from-environment')
+      host.log.info("the [elastic] user's password was set from ELASTIC_PASSWORD");
+    const realms: Realm[] = [new ReservedRealm(users, hasher)];
+    if (host.fileRealmDir) realms.push(new FileRealm(host.fileRealmDir, hasher));
+    realms.push(new NativeRealm(users, hasher));
+    const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
+    const serviceTokens = new ServiceTokenService(host.store);
+    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens);
+    const roleMappings = new RoleMappingStore(host.store);
+    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings, serviceTokens });
+  }
+
+  /**
+   * Authenticates the request and authorizes its action; throws Elasticsearch's 401 or 403.
+   * `uri` is the request's path and query string as sent (the 401 reason quotes it). Answers at
+   * once, without a promise, when the credentials and the roles are cached (most requests).
+   */
+  guard(req: GuardRequest, action: string, uri: string): GuardResult | Promise<GuardResult> {
+    const cached =
+      req.headers[RUN_AS_HEADER] === undefined
+        ? this.ctx.authenticator.cached(req.headers.authorization)
+        : undefined;
+    if (cached) {
+      const role = cached.permission ?? this.ctx.roles.cachedRole(cached.authentication.user.roles);
+      if (role) {
+        if (cached.warning) req.warnings.push(cached.warning);
+        return this.decide(cached.authentication, role, req, action);
+      }
+    }
+    return this.guardSlowly(req, action, uri);
+  }
+
+  private async guardSlowly(req: GuardRequest, action: string, uri: string): Promise<GuardResult> {
+    const { authentication, warning, permission } = await this.ctx.authenticator.authenticate(
+      req.headers.authorization,
+      uri,
+    );
+    if (warning) req.warnings.push(warning);
+    let effective = authentication;
+    let runBy: string | undefined;
+    const runAs = req.headers[RUN_AS_HEADER];
+    if (runAs !== undefined) {
+      effective = await this.runAs(authentication, runAs, action);
+      runBy = authentication.user.username;
+    }
+    const role =
+      runBy === undefined && permission ? permission : await this.ctx.roles.role(effective.user.roles);
+    return this.decide(effective, role, req, action, runBy);
+  }
+
+  private decide(
+    auth: Authentication,
+    role: Role,
+    req: GuardRequest,
+    action: string,
+    runBy?: string,
+  ): GuardResult {
+    const result = this.authorizer.authorize(auth, role, req, action, runBy);
+    if (CONTEXT_ACTIONS.has(action)) this.contexts.check(auth, req, action, role.indexEverywhere(action));
+    return result.index === undefined
+      ? { authentication: auth }
+      : { authentication: auth, index: result.index };
+  }
+
+  /** AuthorizationService.authorizeRunAs: the authenticating user's roles must name the target. */
+  private async runAs(auth: Authentication, target: string, action: string): Promise<Authentication> {
+    const role = await this.ctx.roles.role(auth.user.roles);
+    const found = target === '' ? undefined : await this.ctx.authenticator.lookup(target);
+    if (!found || !found.user.enabled || !role.runAs(target)) {
+      const who = principalText(auth, role);
+      throw accessDenied(
+        `${actionDeniedMessage(action, who, undefined, false)}, because user [${auth.user.username}] is unauthorized to run as [${target}]`,
+      );
+    }
+    return { ...found, realm: auth.realm };
+  }
+
+  /** After a handler answered: remembers the scroll and point-in-time contexts it handed out. */
+  answered(req: GuardRequest, action: string, auth: Authentication, status: number, body: unknown): void {
+    if (status !== 200 || !CONTEXT_ACTIONS.has(action)) return;
+    this.contexts.record(auth, req, action, body);
+    this.contexts.forget(req, action);
+  }
+
+  routes(): SecurityRoute[] {
+    return [
+      ...privilegeRoutes(this.ctx),
+      ...userRoutes(this.ctx),
+      ...roleRoutes(this.ctx),
+      ...cacheRoutes(this.ctx),
+      ...apiKeyRoutes(this.ctx),
+      ...bulkRoleRoutes(this.ctx),
+      ...roleMappingRoutes(this.ctx),
+      ...serviceAccountRoutes(this.ctx),
+      ...settingsRoutes(this.ctx),
+    ];
+  }
+}
+
+/**
+ * Every `/_security` route with its action, without a running node (for route tables and the
+ * authorization matrix test).
+ */
+export function securityRouteTable(): { method: string; path: string; action: string }[] {
+  // The handlers are never called: the context they would use is not needed to list them.
+  const none = {} as SecurityContext;
+  return [
+    ...privilegeRoutes(none),
+    ...userRoutes(none),
+    ...roleRoutes(none),
+    ...cacheRoutes(none),
+    ...apiKeyRoutes(none),
+    ...bulkRoleRoutes(none),
+    ...roleMappingRoutes(none),
+    ...serviceAccountRoutes(none),
+    ...settingsRoutes(none),
+  ].map(({ method, path, action }) => ({ method, path, action }));
+}

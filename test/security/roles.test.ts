@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('the role APIs', () => {
+  it('creates, reads, updates and deletes a native role', async () => {
+    const body = {
+      description: 'Reads the logs',
+      cluster: ['monitor'],
+      indices: [{ names: ['logs-*', '/metrics-[0-9]+/'], privileges: ['read', 'view_index_metadata'] }],
+      run_as: ['other_user'],
+      metadata: { version: 1 },
+    };
+    const created = await http(node.url, 'PUT', '/_security/role/logs_reader', body);
+    expect(created.json).toEqual({ role: { created: true } });
+    const got = await http(node.url, 'GET', '/_security/role/logs_reader');
+    expect(got.json).toEqual({
+      logs_reader: {
+        description: 'Reads the logs',
+        cluster: ['monitor'],
+        indices: [
+          {
+            names: ['logs-*', '/metrics-[0-9]+/'],
+            privileges: ['read', 'view_index_metadata'],
+            allow_restricted_indices: false,
+          },
+        ],
+        applications: [],
+        run_as: ['other_user'],
+        metadata: { version: 1 },
+        transient_metadata: { enabled: true },
+      },
+    });
+    const updated = await http(node.url, 'POST', '/_security/role/logs_reader', { cluster: ['all'] });
+    expect(updated.json).toEqual({ role: { created: false } });
+    expect((await http(node.url, 'GET', '/_security/role/logs_reader')).json.logs_reader.cluster).toEqual([
+      'all',
+    ]);
+    expect((await http(node.url, 'DELETE', '/_security/role/logs_reader')).json).toEqual({ found: true });
+    const gone = await http(node.url, 'DELETE', '/_security/role/logs_reader');
+    expect(gone.status).toBe(404);
+    expect(gone.json).toEqual({ found: false });
+    const none = await http(node.url, 'GET', '/_security/role/logs_reader');
+    expect(none.status).toBe(404);
+    expect(none.json).toEqual({});
+  });
+
+  it('lists the built-in roles, marked reserved, the deprecated ones marked deprecated', async () => {
+    const all = await http(node.url, 'GET', '/_security/role');
+    for (const name of [
+      'superuser',
+      'viewer',
+      'editor',
+      'monitoring_user',
+      'dashboard_admin',
+      'dashboard_system',
+      'dashboard_user',
+    ]) {
+      expect(all.json[name]?.metadata?._reserved).toBe(true);
+    }
+    expect(all.json.dashboard_user.metadata).toEqual({
+      _reserved: true,
+      _deprecated: true,
+      _deprecated_reason: 'Please use the [dashboard_admin] role instead',
+    });
+    expect(all.json.dashboard_user.applications).toEqual(all.json.dashboard_admin.applications);
+    expect(all.json.superuser.cluster).toEqual(['all']);
+    expect(all.json.superuser.indices).toEqual([
+      { names: ['*'], privileges: ['all'], allow_restricted_indices: false },
+      {
+        names: ['*'],
+        privileges: ['monitor', 'read', 'view_index_metadata', 'read_cross_cluster'],
+        allow_restricted_indices: true,
+      },
+    ]);
+  });
+
+  it('refuses bad roles with 400 and stores nothing', async () => {
+    const reserved = await http(node.url, 'PUT', '/_security/role/superuser', { cluster: ['all'] });
+    expect(reserved.status).toBe(400);
+    expect(reserved.json.error.reason).toBe(
+      'Validation Failed: 1: Role [superuser] is reserved and may not be used.;',
+    );
+    const cluster = await http(node.url, 'PUT', '/_security/role/bad', {
+      cluster: ['bad_cluster_privilege'],
+    });
+    expect(cluster.status).toBe(400);
+    expect(cluster.json.error.type).toBe('action_request_validation_exception');
+    expect(cluster.json.error.reason).toMatch(
+      /^Validation Failed: 1: unknown cluster privilege \[bad_cluster_privilege\]\. a privilege must be either one of the predefined cluster privilege names \[all,cancel_task,.*\] or a pattern over one of the available cluster actions;$/,
+    );
+    const index = await http(node.url, 'PUT', '/_security/role/bad', {
+      indices: [{ names: ['x'], privileges: ['reed'] }],
+    });
+    expect(index.json.error.reason).toMatch(
+      /unknown index privilege \[reed\]\. a privilege must be either one of the predefined fixed indices privileges \[all,auto_configure,/,
+    );
+    const field = await http(node.url, 'PUT', '/_security/role/bad', { cluster: [], colour: 'red' });
+    expect(field.status).toBe(400);
+    expect(field.json.error.type).toBe('parse_exception');
+    expect(field.json.error.reason).toBe('failed to parse role [bad]. unexpected field [colour]');
+    const names = await http(node.url, 'PUT', '/_security/role/bad', { indices: [{ privileges: ['read'] }] });
+    expect(names.json.error.reason).toBe(
+      'failed to parse indices privileges for role [bad]. missing required [names] field',
+    );
+    expect((await http(node.url, 'GET', '/_security/role/bad')).status).toBe(404);
+    const del = await http(node.url, 'DELETE', '/_security/role/superuser');
+    expect(del.status).toBe(400);
+    expect(del.json.error.reason).toBe('role [superuser] is reserved and cannot be deleted');
+  });
+
+  it('answers field and document level security with a 501 naming it', async () => {
+    const r = await http(node.url, 'PUT', '/_security/role/fls', {
+      indices: [{ names: ['x'], privileges: ['read'], field_security: { grant: ['a'] } }],
+    });
+    expect(r.status).toBe(501);
+    expect(r.json.error.reason).toContain('field and document level security');
+  });
+
+  it('clears the role cache with the node-level answer', async () => {
+    const r = await http(node.url, 'POST', '/_security/role/*/_clear_cache');
+    expect(r.status).toBe(200);
+    expect(r.json._nodes).toEqual({ total: 1, successful: 1, failed: 0 });
+    expect(r.json.cluster_name).toBe('shoal-local');
+    expect(Object.values(r.json.nodes)).toEqual([{ name: 'node-1' }]);
+    const realms = await http(node.url, 'POST', '/_security/realm/default_native/_clear_cache?usernames=a,b');
+    expect(realms.status).toBe(200);
+  });
+
+  it('lists the built-in privileges', async () => {
+    const r = await http(node.url, 'GET', '/_security/privilege/_builtin');
+    expect(r.json.cluster).toHaveLength(62);
+    expect(r.json.cluster).toEqual([...r.json.cluster].sort());
+    expect(r.json.index).toEqual([
+      'all',
+      'auto_configure',
+      'create',
+      'create_doc',
+      'create_index',
+      'cross_cluster_replication',
+      'cross_cluster_replication_internal',
+      'delete',
+      'delete_index',
+      'index',
+      'maintenance',
+      'manage',
+      'manage_data_stream_lifecycle',
+      'manage_follow_index',
+      'manage_ilm',
+      'manage_leader_index',
+      'monitor',
+      'none',
+      'read',
+      'read_cross_cluster',
+      'view_index_metadata',
+      'write',
+    ]);
+    expect(r.json.remote_cluster).toEqual(['monitor_enrich', 'monitor_stats']);
+  });
+
+  it('puts and deletes roles in bulk, each on its own', async () => {
+    const put = await http(node.url, 'POST', '/_security/role', {
+      roles: {
+        bulk_a: { cluster: ['monitor'] },
+        bulk_b: { cluster: ['bad_cluster_privilege'] },
+        superuser: { cluster: ['all'] },
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.json.created).toEqual(['bulk_a']);
+    expect(put.json.errors.count).toBe(2);
+    expect(put.json.errors.details.bulk_b.type).toBe('action_request_validation_exception');
+    expect(put.json.errors.details.superuser.reason).toBe(
+      'Validation Failed: 1: Role [superuser] is reserved and may not be used.;',
+    );
+    const again = await http(node.url, 'POST', '/_security/role', {
+      roles: { bulk_a: { cluster: ['monitor'] }, bulk_c: { cluster: [] } },
+    });
+    expect(again.json).toEqual({ created: ['bulk_c'], noop: ['bulk_a'] });
+    const changed = await http(node.url, 'POST', '/_security/role', {
+      roles: { bulk_a: { cluster: ['all'] } },
+    });
+    expect(changed.json).toEqual({ updated: ['bulk_a'] });
+    const del = await http(node.url, 'DELETE', '/_security/role', {
+      names: ['bulk_a', 'bulk_c', 'nope', 'superuser'],
+    });
+    expect(del.json).toEqual({
+      deleted: ['bulk_a', 'bulk_c'],
+      not_found: ['nope'],
+      errors: {
+        count: 1,
+        details: {
+          superuser: {
+            type: 'illegal_argument_exception',
+            reason: 'role [superuser] is reserved and cannot be deleted',
+          },
+        },
+      },
+    });
+    const noBody = await http(node.url, 'POST', '/_security/role');
+    expect(noBody.status).toBe(400);
+  });
+});
+
+describe('the security index settings', () => {
+  it('shows and changes the replica settings of the security index, and nothing else', async () => {
+    const before = await http(node.url, 'GET', '/_security/settings');
+    expect(before.json).toEqual({
+      security: { index: { auto_expand_replicas: '0-1', number_of_replicas: '0' } },
+      'security-profile': {},
+      'security-tokens': {},
+    });
+    const put = await http(node.url, 'PUT', '/_security/settings', {
+      security: { index: { auto_expand_replicas: '0-all' } },
+    });
+    expect(put.json).toEqual({ acknowledged: true });
+    expect(
+      (await http(node.url, 'GET', '/_security/settings')).json.security.index.auto_expand_replicas,
+    ).toBe('0-all');
+    const bad = await http(node.url, 'PUT', '/_security/settings', {
+      security: { 'index.refresh_interval': '5s' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.reason).toContain(
+      'illegal settings for index [security]: [index.refresh_interval]',
+    );
+  });
+});
