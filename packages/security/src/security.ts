@@ -155,7 +155,7 @@ export class Security {
   private async runAs(auth: Authentication, target: string, action: string): Promise<Authentication> {
     const role = await this.ctx.roles.role(auth.user.roles);
     const found = target === '' ? undefined : await this.ctx.authenticator.lookup(target);
-    if (!found || !found.user.enabled || !role.runAs(target)) {
+    if (!found?.user.enabled || !role.runAs(target)) {
       const who = principalText(auth, role);
       throw accessDenied(
         `${actionDeniedMessage(action, who, undefined, false)}, because user [${auth.user.username}] is unauthorized to run as [${target}]`,
