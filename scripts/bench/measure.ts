@@ -15,6 +15,8 @@ export interface LoadTarget {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** A new body for every request (replaces `body`). */
+  makeBody?: () => string;
   /** The server process whose CPU time is measured. */
   pid: number;
 }
@@ -123,12 +125,21 @@ function cannon(
         url: new URL(target.path, target.url).href,
         method: target.method,
         body: target.body,
-        headers: target.body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: target.body === undefined && !target.makeBody ? {} : { 'content-type': 'application/json' },
         connections,
         duration: durationS,
         // A second bound besides time: far above what one loopback server can answer.
         maxOverallRequests: Math.ceil(durationS * MAX_REQ_PER_SEC),
         timeout: 10,
+        ...(target.makeBody
+          ? {
+              requests: [
+                {
+                  setupRequest: (req: autocannon.Request) => ({ ...req, body: target.makeBody!() }),
+                },
+              ],
+            }
+          : {}),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
