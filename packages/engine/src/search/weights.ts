@@ -84,7 +84,16 @@ export class ConstantWeight implements Weight {
      * scorer and the bitset then test docs instead of materialising the set.
      */
     private readonly verifierOf?: (rs: ReaderSegment) => DocVerifier | null,
+    /**
+     * The number of docs of the set when an index tells it without collecting them (points
+     * of single-valued numbers); -1 when it cannot.
+     */
+    private readonly countOf?: (rs: ReaderSegment) => number,
   ) {}
+  /** The set's size from the index, when no doc is excluded; -1 when unknown. */
+  private indexCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    return excluded === null && this.countOf ? this.countOf(rs) : -1;
+  }
   private docs(rs: ReaderSegment): Int32Array {
     let docs = this.docsBySegment.get(rs.segment);
     if (!docs) {
@@ -105,9 +114,14 @@ export class ConstantWeight implements Weight {
     return docs.length === 0 ? null : new DocListScorer(docs, null, this.score);
   }
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    const known = this.indexCount(rs, excluded);
+    if (known >= 0) return known;
     return this.verifierOf ? -1 : countPassing(this.docs(rs), excluded);
   }
-  minCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    const known = this.countOf?.(rs) ?? -1;
+    // At most maxDoc - passing of the set's docs can be excluded.
+    if (known >= 0) return Math.max(0, known - (rs.segment.maxDoc - passing));
     return this.verifierOf ? 0 : countPassing(this.docs(rs), excluded);
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
