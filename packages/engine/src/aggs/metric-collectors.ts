@@ -7,7 +7,7 @@
  */
 import type { AggPartial, ExtendedStatsSpec, SimpleMetricSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import { type AggCollector, BucketDoubles } from './collector.ts';
+import { type AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
 import {
   type AggEnv,
   ANY_KINDS,
@@ -55,6 +55,52 @@ export class StatsCollector implements AggCollector {
       }
     }
     if (this.missing !== undefined) this.add(owner, this.missing);
+  }
+
+  /** The doc values of the matching docs in one loop, the sums kept in locals. */
+  collectAll(
+    _rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    const v = this.view;
+    if (this.missing !== undefined) return false;
+    if (v === null) return true;
+    const { starts, values } = v;
+    let count = this.counts.get(0);
+    let sum = this.sums.get(0);
+    let comp = this.comps.get(0);
+    let min = this.mins.get(0);
+    let max = this.maxs.get(0);
+    let squares = this.squares?.get(0) ?? 0;
+    const n = docs === null ? starts.length - 1 : docs.length;
+    for (let i = 0; i < n; i++) {
+      const d = docs === null ? i : docs[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) {
+        const value = values[j]!;
+        count++;
+        if (!Number.isFinite(value) || !Number.isFinite(sum)) sum += value;
+        else {
+          const y = value - comp;
+          const t = sum + y;
+          comp = t - sum - y;
+          sum = t;
+        }
+        if (value < min) min = value;
+        if (value > max) max = value;
+        squares += value * value;
+      }
+    }
+    this.counts.set(0, count);
+    this.sums.set(0, sum);
+    this.comps.set(0, comp);
+    this.mins.set(0, min);
+    this.maxs.set(0, max);
+    this.squares?.set(0, squares);
+    return true;
   }
 
   private add(owner: number, value: number): void {

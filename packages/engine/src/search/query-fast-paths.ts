@@ -20,8 +20,8 @@ import { type Collected, candidateComparator, type QueryPlan } from './query-pha
 import { type ReaderSortOrder, readerSortOrder } from './reader-sort-order.ts';
 import { docAt, mergeStreams, SegmentStream, type StreamShape, valueAt } from './segment-merge.ts';
 import { compareSortValues } from './sort-values.ts';
-import { collectSortedWalk } from './sorted-walk.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
+import { collectSortedWalk } from './sorted-walk.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 

@@ -7,7 +7,13 @@
  * path (points index, sorted walks, counts from the index) must answer exactly what the plain
  * evaluation over the documents' sources answers.
  */
-import { parseAggregations, parseQuery, parseSort, reduceAggregations, type SortValue } from '@shoal/protocol';
+import {
+  parseAggregations,
+  parseQuery,
+  parseSort,
+  reduceAggregations,
+  type SortValue,
+} from '@shoal/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aggDates } from '../aggs/agg-dates.ts';
@@ -35,7 +41,10 @@ const props = {
 
 const srcArb: fc.Arbitrary<Src> = fc.record(
   {
-    n: fc.oneof(fc.integer({ min: -4, max: 6 }), fc.array(fc.integer({ min: -4, max: 6 }), { minLength: 1, maxLength: 3 })),
+    n: fc.oneof(
+      fc.integer({ min: -4, max: 6 }),
+      fc.array(fc.integer({ min: -4, max: 6 }), { minLength: 1, maxLength: 3 }),
+    ),
     d: fc.constantFrom(...DOUBLES),
     l: fc.integer({ min: -3, max: 3 }),
     t: fc.integer({ min: 0, max: 9 * 24 }).map((h) => T0 + h * 3_600_000),
@@ -64,7 +73,12 @@ const boundOf = (f: string) =>
 
 const rangeQ: fc.Arbitrary<Q> = numField.chain((f) =>
   fc
-    .record({ lo: fc.option(boundOf(f)), hi: fc.option(boundOf(f)), loInc: fc.boolean(), hiInc: fc.boolean() })
+    .record({
+      lo: fc.option(boundOf(f)),
+      hi: fc.option(boundOf(f)),
+      loInc: fc.boolean(),
+      hiInc: fc.boolean(),
+    })
     .map(({ lo, hi, loInc, hiInc }) => {
       const r: Record<string, number> = {};
       if (lo !== null) r[loInc ? 'gte' : 'gt'] = lo;
@@ -87,7 +101,9 @@ const termsNumQ: fc.Arbitrary<Q> = numField.chain((f) =>
 );
 
 const keywordQ: fc.Arbitrary<Q> = fc.oneof(
-  fc.constantFrom(...KEYS, 'zz').map((v) => ({ json: { term: { k: v } }, test: (s: Src) => list(s.k).includes(v) })),
+  fc
+    .constantFrom(...KEYS, 'zz')
+    .map((v) => ({ json: { term: { k: v } }, test: (s: Src) => list(s.k).includes(v) })),
   fc.constantFrom('a', 'ab', 'b', 'x').map((p) => ({
     json: { prefix: { k: p } },
     test: (s: Src) => list(s.k).some((x) => x.startsWith(p)),
@@ -107,7 +123,14 @@ const matchQ: fc.Arbitrary<Q> = fc.subarray(WORDS, { minLength: 1, maxLength: 2 
   test: (s: Src) => (s.txt ?? '').split(' ').some((w) => ws.includes(w)),
 }));
 
-const leafQ = fc.oneof(rangeQ, termNumQ, termsNumQ, keywordQ, matchQ, fc.constant<Q>({ json: { match_all: {} }, test: () => true }));
+const leafQ = fc.oneof(
+  rangeQ,
+  termNumQ,
+  termsNumQ,
+  keywordQ,
+  matchQ,
+  fc.constant<Q>({ json: { match_all: {} }, test: () => true }),
+);
 
 const boolQ: fc.Arbitrary<Q> = fc
   .record({
@@ -160,6 +183,38 @@ const aggsArb = fc.constantFrom<Record<string, unknown> | undefined>(
   { t: { terms: { field: 'k', size: 20 } } },
   { r: { range: { field: 'n', ranges: [{ to: 0 }, { from: 0, to: 3 }, { from: 3 }] } } },
   { h: { date_histogram: { field: 't', fixed_interval: '1d', min_doc_count: 1 } } },
+  { h: { date_histogram: { field: 't', calendar_interval: 'day', min_doc_count: 1 } } },
+  { c: { cardinality: { field: 'k' } }, c2: { cardinality: { field: 'd' } } },
+  { c: { cardinality: { field: 'n' } } },
+  { r: { range: { field: 'd', ranges: [{ to: 0.25 }, { from: 0, to: 3.75 }, { from: 2 }] } } },
+  {
+    p: {
+      composite: {
+        size: 4,
+        sources: [
+          { k: { terms: { field: 'k' } } },
+          { day: { date_histogram: { field: 't', calendar_interval: 'day' } } },
+        ],
+      },
+    },
+  },
+  {
+    p: {
+      composite: {
+        size: 3,
+        sources: [
+          { k: { terms: { field: 'k' } } },
+          { day: { date_histogram: { field: 't', calendar_interval: 'day' } } },
+        ],
+        after: { k: 'ab', day: T0 + 3 * DAY },
+      },
+    },
+  },
+  {
+    p: {
+      composite: { size: 5, sources: [{ day: { date_histogram: { field: 't', fixed_interval: '1d' } } }] },
+    },
+  },
 );
 
 interface Built {
@@ -237,7 +292,10 @@ describe('the query phase matches a brute-force evaluation', () => {
               });
             let after: SortValue[] | undefined;
             let rest = expected;
-            const pos = afterAt === undefined || sortKeys.length === 0 ? undefined : expected[afterAt % Math.max(1, expected.length)];
+            const pos =
+              afterAt === undefined || sortKeys.length === 0
+                ? undefined
+                : expected[afterAt % Math.max(1, expected.length)];
             if (pos && pos.vals.every((v) => v !== null)) {
               after = pos.vals as SortValue[];
               rest = expected.filter((e) => {
@@ -283,8 +341,15 @@ describe('the query phase matches a brute-force evaluation', () => {
             }
             if (aggs) {
               const specs = parseAggregations(aggs).aggs;
-              const out = reduceAggregations(specs, [structuredClone(result.aggregations!)], { dates: aggDates });
-              expect(out).toEqual(bruteAggs(aggs, matching.map(([, s]) => s)));
+              const out = reduceAggregations(specs, [structuredClone(result.aggregations!)], {
+                dates: aggDates,
+              });
+              expect(out).toEqual(
+                bruteAggs(
+                  aggs,
+                  matching.map(([, s]) => s),
+                ),
+              );
             }
           } finally {
             reader.release();
@@ -326,16 +391,61 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
       out[name] = {
         buckets: ranges.map((r) => {
           const b: Record<string, unknown> = {
-            key: `${r.from === undefined ? '*' : r.from.toFixed(1)}-${r.to === undefined ? '*' : r.to.toFixed(1)}`,
+            key: `${r.from === undefined ? '*' : javaDouble(r.from)}-${r.to === undefined ? '*' : javaDouble(r.to)}`,
           };
           if (r.from !== undefined) b.from = r.from;
           if (r.to !== undefined) b.to = r.to;
           b.doc_count = docs.filter((s) =>
-            nums(s, field as 'n').some((v) => (r.from === undefined || v >= r.from) && (r.to === undefined || v < r.to)),
+            nums(s, field as 'n').some(
+              (v) => (r.from === undefined || v >= r.from) && (r.to === undefined || v < r.to),
+            ),
           ).length;
           return b;
         }),
       };
+    } else if (type === 'cardinality') {
+      const vs = new Set<unknown>(
+        field === 'k' ? docs.flatMap((x) => list(x.k)) : docs.flatMap((x) => nums(x, field as 'n')),
+      );
+      out[name] = { value: vs.size };
+    } else if (type === 'composite') {
+      const sources = (body.sources as Record<string, Record<string, Record<string, unknown>>>[]).map((x) => {
+        const [sname, sdef] = Object.entries(x)[0]!;
+        const [kind] = Object.keys(sdef);
+        return { sname, kind: kind! };
+      });
+      const after = body.after as Record<string, string | number> | undefined;
+      const combos = new Map<string, { key: (string | number)[]; count: number }>();
+      for (const x of docs) {
+        let keys: (string | number)[][] = [[]];
+        for (const src of sources) {
+          const vals: (string | number)[] =
+            src.kind === 'terms'
+              ? [...new Set(list(x.k))].sort()
+              : [...new Set(nums(x, 't').map((v) => Math.floor(v / DAY) * DAY))].sort((a, b) => a - b);
+          keys = keys.flatMap((k) => vals.map((v) => [...k, v]));
+        }
+        for (const k of keys) {
+          const text = JSON.stringify(k);
+          const e = combos.get(text) ?? { key: k, count: 0 };
+          e.count++;
+          combos.set(text, e);
+        }
+      }
+      const cmp = (a: (string | number)[], b: (string | number)[]) => {
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+        return 0;
+      };
+      const afterKey = after ? sources.map((src) => after[src.sname]!) : undefined;
+      const buckets = [...combos.values()]
+        .filter((e) => !afterKey || cmp(e.key, afterKey) > 0)
+        .sort((a, b) => cmp(a.key, b.key))
+        .slice(0, body.size as number)
+        .map((e) => ({
+          key: Object.fromEntries(sources.map((src, i) => [src.sname, e.key[i]])),
+          doc_count: e.count,
+        }));
+      out[name] = buckets.length > 0 ? { after_key: buckets[buckets.length - 1]!.key, buckets } : { buckets };
     } else if (type === 'date_histogram') {
       const counts = new Map<number, number>();
       for (const s of docs)
@@ -344,9 +454,18 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
       out[name] = {
         buckets: [...counts.entries()]
           .sort((a, b) => a[0] - b[0])
-          .map(([key, doc_count]) => ({ key_as_string: new Date(key).toISOString().replace('.000Z', '.000Z'), key, doc_count })),
+          .map(([key, doc_count]) => ({
+            key_as_string: new Date(key).toISOString().replace('.000Z', '.000Z'),
+            key,
+            doc_count,
+          })),
       };
     }
   }
   return out;
+}
+
+/** Java's Double.toString for the small numbers of these tests (a range key's bounds). */
+function javaDouble(x: number): string {
+  return Number.isInteger(x) ? x.toFixed(1) : String(x);
 }
