@@ -124,7 +124,8 @@ class SourceValues {
     if (ss !== null) return ss.singleValued ? new OrdIds(ss, this.keys) : null;
     const v = this.doubles;
     if (v === null || this.longs !== null) return null;
-    for (let d = 0; d + 1 < v.starts.length; d++) if (v.starts[d + 1]! - v.starts[d]! > 1) return null;
+    if ((v as { singleValued?: boolean }).singleValued !== true)
+      for (let d = 0; d + 1 < v.starts.length; d++) if (v.starts[d + 1]! - v.starts[d]! > 1) return null;
     return new RoundedIds(v, this);
   }
 
@@ -157,6 +158,9 @@ class SourceValues {
     }
   }
 }
+
+/** Composite keys of a segment are counted in an array when fewer than this are possible. */
+const DENSE_KEYS = 1 << 22;
 
 /** A source's per-doc local ids in one segment (-1: no value), and the value of each id. */
 interface LocalIds {
@@ -275,7 +279,9 @@ export class CompositeCollector implements AggCollector {
       span *= Math.max(1, l.radix);
     }
     if (span > Number.MAX_SAFE_INTEGER) return false;
-    const perKey = new Map<number, number>();
+    // Keys counted in a dense array when their span is small, else in a map.
+    const dense = span <= DENSE_KEYS ? new Int32Array(span) : null;
+    const perKey = dense === null ? new Map<number, number>() : null;
     const m = ids.length;
     const n = docs === null ? _rs.segment.maxDoc : docs.length;
     for (let i = 0; i < n; i++) {
@@ -290,9 +296,15 @@ export class CompositeCollector implements AggCollector {
         key = key * ids[j]!.radix + id;
       }
       if (j < m) continue;
-      perKey.set(key, (perKey.get(key) ?? 0) + 1);
+      if (dense !== null) dense[key]!++;
+      else perKey!.set(key, (perKey!.get(key) ?? 0) + 1);
     }
-    for (const [packed, count] of perKey) {
+    const packedKeys = dense === null ? [...perKey!.keys()] : null;
+    const end = dense === null ? packedKeys!.length : dense.length;
+    for (let x = 0; x < end; x++) {
+      const packed = dense === null ? packedKeys![x]! : x;
+      const count = dense === null ? perKey!.get(packed)! : dense[x]!;
+      if (count === 0) continue;
       let rest = packed;
       for (let j = m - 1; j >= 0; j--) {
         const r = ids[j]!.radix;

@@ -20,6 +20,7 @@ import { aggDates } from '../aggs/agg-dates.ts';
 import { ShardEngine } from '../index/shard-engine.ts';
 import { testMapping } from '../index/test-mapping.test-support.ts';
 import { executeQuery } from './query-phase.ts';
+import { walkTuning } from './sorted-walk.ts';
 import { ctx } from './test-corpus.test-support.ts';
 
 type Src = { n?: number | number[]; d?: number; l?: number; t?: number; k?: string | string[]; txt?: string };
@@ -250,115 +251,129 @@ function build(docs: Src[], segmentEvery: number, deletes: number[], updates: [n
 }
 
 describe('the query phase matches a brute-force evaluation', () => {
-  it('hits, order, totals and aggregations for random docs, queries, sorts and search_after', () => {
-    fc.assert(
-      fc.property(
-        fc.array(srcArb, { minLength: 0, maxLength: 70 }),
-        fc.integer({ min: 1, max: 25 }),
-        fc.array(fc.nat(70), { maxLength: 12 }),
-        fc.array(fc.tuple(fc.nat(70), srcArb), { maxLength: 5 }),
-        queryArb,
-        sortArb,
-        fc.integer({ min: 0, max: 12 }),
-        fc.constantFrom(2147483647, 5, -1),
-        fc.option(fc.nat(80), { nil: undefined }),
-        aggsArb,
-        (docs, every, deletes, updates, query, sortKeys, k, trackUpTo, afterAt, aggs) => {
-          const { engine, mapping, live } = build(docs, every, deletes, updates);
-          const reader = engine.acquireReader();
-          try {
-            // Reader doc of each live id: ties of the sort keys go by it.
-            const docOf = new Map<string, number>();
-            for (const rs of reader.segments)
-              for (let d = 0; d < rs.segment.maxDoc; d++)
-                if (rs.liveDocs.isLive(d)) docOf.set(rs.segment.id(d), rs.docBase + d);
-            const idOf = (doc: number) => {
-              const rs = reader.segments.find((x) => doc >= x.docBase && doc < x.docBase + x.segment.maxDoc)!;
-              return rs.segment.id(doc - rs.docBase);
-            };
-            const sortJson = sortKeys.map((s) => ({
-              [s.field]: { order: s.order, missing: s.missing, ...(s.mode ? { mode: s.mode } : {}) },
-            }));
-            const sort = sortKeys.length > 0 ? parseSort(sortJson)! : [];
-            const matching = [...live.entries()].filter(([, s]) => query.test(s));
-            const expected = matching
-              .map(([id, s]) => ({ id, doc: docOf.get(id)!, vals: sortKeys.map((key) => keyValue(s, key)) }))
-              .sort((a, b) => {
-                for (let i = 0; i < sortKeys.length; i++) {
-                  const c = compareKey(a.vals[i]!, b.vals[i]!, sortKeys[i]!);
-                  if (c !== 0) return c;
-                }
-                return a.doc - b.doc;
-              });
-            let after: SortValue[] | undefined;
-            let rest = expected;
-            const pos =
-              afterAt === undefined || sortKeys.length === 0
-                ? undefined
-                : expected[afterAt % Math.max(1, expected.length)];
-            if (pos && pos.vals.every((v) => v !== null)) {
-              after = pos.vals as SortValue[];
-              rest = expected.filter((e) => {
-                for (let i = 0; i < sortKeys.length; i++) {
-                  const c = compareKey(e.vals[i]!, pos.vals[i]!, sortKeys[i]!);
-                  if (c !== 0) return c > 0;
-                }
-                return false;
-              });
-            }
-            const result = executeQuery(
-              reader,
-              mapping,
-              {
-                query: parseQuery(query.json),
-                sort,
-                k,
-                trackTotalHitsUpTo: trackUpTo,
-                trackScores: false,
-                shardIndex: 0,
-                ...(after ? { searchAfter: after } : {}),
-                ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
-              },
-              ctx,
-            );
-            if (sortKeys.length > 0) {
-              const ids = result.hits.map((h) => idOf(h.doc));
-              expect(ids).toEqual(rest.slice(0, k).map((e) => e.id));
-            } else {
-              // By score: every match scores alike only for filters; check the set.
-              expect(result.hits.length).toBe(Math.min(k, matching.length));
-            }
-            const n = matching.length;
-            if (trackUpTo === 2147483647) {
-              expect(result.totalHits).toBe(n);
-              expect(result.totalRelation).toBe('eq');
-            } else if (trackUpTo >= 0) {
-              if (result.totalRelation === 'eq') expect(result.totalHits).toBe(n);
-              else {
-                expect(result.totalHits).toBeGreaterThan(trackUpTo);
-                expect(result.totalHits).toBeLessThanOrEqual(n);
+  it.each([
+    ['runs of equal first keys walked directly', 256],
+    ['runs of equal first keys walked in the second key order', 0],
+  ])(
+    'hits, order, totals and aggregations for random docs, queries, sorts and search_after (%s)',
+    (_, shortRun) => {
+      walkTuning.shortRun = shortRun;
+      fc.assert(
+        fc.property(
+          fc.array(srcArb, { minLength: 0, maxLength: 70 }),
+          fc.integer({ min: 1, max: 25 }),
+          fc.array(fc.nat(70), { maxLength: 12 }),
+          fc.array(fc.tuple(fc.nat(70), srcArb), { maxLength: 5 }),
+          queryArb,
+          sortArb,
+          fc.integer({ min: 0, max: 12 }),
+          fc.constantFrom(2147483647, 5, -1),
+          fc.option(fc.nat(80), { nil: undefined }),
+          aggsArb,
+          (docs, every, deletes, updates, query, sortKeys, k, trackUpTo, afterAt, aggs) => {
+            const { engine, mapping, live } = build(docs, every, deletes, updates);
+            const reader = engine.acquireReader();
+            try {
+              // Reader doc of each live id: ties of the sort keys go by it.
+              const docOf = new Map<string, number>();
+              for (const rs of reader.segments)
+                for (let d = 0; d < rs.segment.maxDoc; d++)
+                  if (rs.liveDocs.isLive(d)) docOf.set(rs.segment.id(d), rs.docBase + d);
+              const idOf = (doc: number) => {
+                const rs = reader.segments.find(
+                  (x) => doc >= x.docBase && doc < x.docBase + x.segment.maxDoc,
+                )!;
+                return rs.segment.id(doc - rs.docBase);
+              };
+              const sortJson = sortKeys.map((s) => ({
+                [s.field]: { order: s.order, missing: s.missing, ...(s.mode ? { mode: s.mode } : {}) },
+              }));
+              const sort = sortKeys.length > 0 ? parseSort(sortJson)! : [];
+              const matching = [...live.entries()].filter(([, s]) => query.test(s));
+              const expected = matching
+                .map(([id, s]) => ({
+                  id,
+                  doc: docOf.get(id)!,
+                  vals: sortKeys.map((key) => keyValue(s, key)),
+                }))
+                .sort((a, b) => {
+                  for (let i = 0; i < sortKeys.length; i++) {
+                    const c = compareKey(a.vals[i]!, b.vals[i]!, sortKeys[i]!);
+                    if (c !== 0) return c;
+                  }
+                  return a.doc - b.doc;
+                });
+              let after: SortValue[] | undefined;
+              let rest = expected;
+              const pos =
+                afterAt === undefined || sortKeys.length === 0
+                  ? undefined
+                  : expected[afterAt % Math.max(1, expected.length)];
+              if (pos && pos.vals.every((v) => v !== null)) {
+                after = pos.vals as SortValue[];
+                rest = expected.filter((e) => {
+                  for (let i = 0; i < sortKeys.length; i++) {
+                    const c = compareKey(e.vals[i]!, pos.vals[i]!, sortKeys[i]!);
+                    if (c !== 0) return c > 0;
+                  }
+                  return false;
+                });
               }
-            }
-            if (aggs) {
-              const specs = parseAggregations(aggs).aggs;
-              const out = reduceAggregations(specs, [structuredClone(result.aggregations!)], {
-                dates: aggDates,
-              });
-              expect(out).toEqual(
-                bruteAggs(
-                  aggs,
-                  matching.map(([, s]) => s),
-                ),
+              const result = executeQuery(
+                reader,
+                mapping,
+                {
+                  query: parseQuery(query.json),
+                  sort,
+                  k,
+                  trackTotalHitsUpTo: trackUpTo,
+                  trackScores: false,
+                  shardIndex: 0,
+                  ...(after ? { searchAfter: after } : {}),
+                  ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
+                },
+                ctx,
               );
+              if (sortKeys.length > 0) {
+                const ids = result.hits.map((h) => idOf(h.doc));
+                expect(ids).toEqual(rest.slice(0, k).map((e) => e.id));
+              } else {
+                // By score: every match scores alike only for filters; check the set.
+                expect(result.hits.length).toBe(Math.min(k, matching.length));
+              }
+              const n = matching.length;
+              if (trackUpTo === 2147483647) {
+                expect(result.totalHits).toBe(n);
+                expect(result.totalRelation).toBe('eq');
+              } else if (trackUpTo >= 0) {
+                if (result.totalRelation === 'eq') expect(result.totalHits).toBe(n);
+                else {
+                  expect(result.totalHits).toBeGreaterThan(trackUpTo);
+                  expect(result.totalHits).toBeLessThanOrEqual(n);
+                }
+              }
+              if (aggs) {
+                const specs = parseAggregations(aggs).aggs;
+                const out = reduceAggregations(specs, [structuredClone(result.aggregations!)], {
+                  dates: aggDates,
+                });
+                expect(out).toEqual(
+                  bruteAggs(
+                    aggs,
+                    matching.map(([, s]) => s),
+                  ),
+                );
+              }
+            } finally {
+              reader.release();
             }
-          } finally {
-            reader.release();
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+          },
+        ),
+        { numRuns: 300 },
+      );
+      walkTuning.shortRun = 256;
+    },
+  );
 });
 
 function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, unknown> {
