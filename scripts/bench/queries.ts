@@ -60,20 +60,25 @@ function rssKb(pid: number): number {
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
 }
 
+interface SearchReply {
+  _shards?: { failed?: number };
+  hits?: { total?: { value: number; relation: string } };
+}
+
 async function post(
   url: string,
   path: string,
   body: unknown,
-): Promise<{ status: number; json: any; text: string }> {
+): Promise<{ status: number; json: SearchReply | undefined; text: string }> {
   const res = await fetch(new URL(path, url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  let json: unknown;
+  let json: SearchReply | undefined;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text) as SearchReply;
   } catch {}
   return { status: res.status, json, text };
 }
@@ -88,7 +93,7 @@ async function verify(url: string, index: string, shape: Shape): Promise<string>
     const shards = r.json?._shards;
     if (r.status !== 200 || shards?.failed !== 0)
       throw new Error(`${JSON.stringify(body)} answered ${r.status}: ${r.text.slice(0, 500)}`);
-    const t = r.json.hits?.total;
+    const t = r.json?.hits?.total;
     sample = t ? `${t.relation === 'gte' ? '≥' : ''}${t.value}` : 'total off';
   }
   return sample;

@@ -67,6 +67,14 @@ export class StatsCollector implements AggCollector {
     const v = this.view;
     if (this.missing !== undefined) return false;
     if (v === null) return true;
+    if (docs === null && excluded === null) {
+      // Every doc of the segment: its totals, computed once per segment and field.
+      const t = _rs.segment.cached(`agg:stats:${this.src.path}:${this.src.nanos === true}`, () =>
+        segmentTotals(v),
+      );
+      this.merge(t);
+      return true;
+    }
     const { starts, values } = v;
     let count = this.counts.get(0);
     let sum = this.sums.get(0);
@@ -101,6 +109,23 @@ export class StatsCollector implements AggCollector {
     this.maxs.set(0, max);
     this.squares?.set(0, squares);
     return true;
+  }
+
+  /** Adds a segment's totals to owner 0 (its sum Kahan-added as one value). */
+  private merge(t: Totals): void {
+    if (t.count === 0) return;
+    this.counts.add(0, t.count);
+    const sum = this.sums.get(0);
+    if (!Number.isFinite(t.sum) || !Number.isFinite(sum)) this.sums.set(0, sum + t.sum);
+    else {
+      const y = t.sum - this.comps.get(0);
+      const s = sum + y;
+      this.comps.set(0, s - sum - y);
+      this.sums.set(0, s);
+    }
+    if (t.min < this.mins.get(0)) this.mins.set(0, t.min);
+    if (t.max > this.maxs.get(0)) this.maxs.set(0, t.max);
+    this.squares?.add(0, t.squares);
   }
 
   private add(owner: number, value: number): void {
@@ -175,4 +200,36 @@ export class ValueCountCollector implements AggCollector {
   build(owner: number): AggPartial {
     return { t: 'value_count', count: this.counts.get(owner) };
   }
+}
+
+interface Totals {
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  squares: number;
+}
+
+/** Count, compensated sum, min, max and sum of squares of every value of a segment's field. */
+function segmentTotals(v: DoubleView): Totals {
+  const values = v.values;
+  let sum = 0;
+  let comp = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let squares = 0;
+  for (let j = 0; j < values.length; j++) {
+    const value = values[j]!;
+    if (!Number.isFinite(value) || !Number.isFinite(sum)) sum += value;
+    else {
+      const y = value - comp;
+      const t = sum + y;
+      comp = t - sum - y;
+      sum = t;
+    }
+    if (value < min) min = value;
+    if (value > max) max = value;
+    squares += value * value;
+  }
+  return { count: values.length, sum, min, max, squares };
 }

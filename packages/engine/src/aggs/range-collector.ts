@@ -106,12 +106,7 @@ export class RangeCollector implements AggCollector {
     if (this.subs.length > 0 || this.missing !== undefined) return false;
     if (this.view === null) return true;
     const p = docs === null && excluded === null ? pointsIndex(rs, this.src.path) : null;
-    if (
-      p !== null &&
-      p.singleValued &&
-      p.values instanceof Float64Array &&
-      p.values.length === this.view.values.length
-    ) {
+    if (p?.singleValued && p.values instanceof Float64Array && p.values.length === this.view.values.length) {
       for (let r = 0; r < this.froms.length; r++) {
         const [from, to] = pointRange(p, this.froms[r]!, true, this.tos[r]!, false);
         if (to > from) this.counts.add(r, to - from);

@@ -220,19 +220,12 @@ export class TermsCollector implements AggCollector {
   ): boolean {
     const ss = this.ords;
     if (ss === null || this.subs.length > 0) return false;
-    const perOrd = new Int32Array(ss.terms.length);
-    const { starts, ords } = ss;
-    let without = 0;
-    const n = docs === null ? starts.length - 1 : docs.length;
-    for (let i = 0; i < n; i++) {
-      const d = docs === null ? i : docs[i]!;
-      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      cancel.step();
-      const s = starts[d]!;
-      const e = starts[d + 1]!;
-      if (s === e) without++;
-      for (let j = s; j < e; j++) perOrd[ords[j]!]!++;
-    }
+    // Every doc of the segment: its counts per ordinal, computed once per segment and field.
+    const all = docs === null && excluded === null;
+    const counted = all
+      ? _rs.segment.cached(`agg:ordcounts:${this.src.path}`, () => ordCounts(ss, null, null, cancel))
+      : ordCounts(ss, docs, excluded, cancel);
+    const { perOrd, without } = counted;
     for (let ord = 0; ord < perOrd.length; ord++) {
       const c = perOrd[ord]!;
       if (c === 0 || (this.allowed !== null && this.allowed[ord] === 0)) continue;
@@ -326,4 +319,27 @@ export class TermsCollector implements AggCollector {
       }
     }
   }
+}
+
+/** Per ordinal, how many of the docs hold it; and how many docs hold none. */
+function ordCounts(
+  ss: SortedSetValues,
+  docs: Int32Array | null,
+  excluded: Uint32Array | null,
+  cancel: AggCancel,
+): { perOrd: Int32Array; without: number } {
+  const perOrd = new Int32Array(ss.terms.length);
+  const { starts, ords } = ss;
+  let without = 0;
+  const n = docs === null ? starts.length - 1 : docs.length;
+  for (let i = 0; i < n; i++) {
+    const d = docs === null ? i : docs[i]!;
+    if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+    cancel.step();
+    const s = starts[d]!;
+    const e = starts[d + 1]!;
+    if (s === e) without++;
+    for (let j = s; j < e; j++) perOrd[ords[j]!]!++;
+  }
+  return { perOrd, without };
 }

@@ -124,7 +124,18 @@ const matchQ: fc.Arbitrary<Q> = fc.subarray(WORDS, { minLength: 1, maxLength: 2 
   test: (s: Src) => (s.txt ?? '').split(' ').some((w) => ws.includes(w)),
 }));
 
+const phraseQ: fc.Arbitrary<Q> = fc
+  .tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS))
+  .map(([a, b]) => ({
+    json: { match_phrase: { txt: `${a} ${b}` } },
+    test: (s: Src) => {
+      const t = (s.txt ?? '').split(' ');
+      return t.some((w, i) => w === a && t[i + 1] === b);
+    },
+  }));
+
 const leafQ = fc.oneof(
+  phraseQ,
   rangeQ,
   termNumQ,
   termsNumQ,
@@ -309,7 +320,7 @@ describe('the query phase matches a brute-force evaluation', () => {
                 afterAt === undefined || sortKeys.length === 0
                   ? undefined
                   : expected[afterAt % Math.max(1, expected.length)];
-              if (pos && pos.vals.every((v) => v !== null)) {
+              if (pos?.vals.every((v) => v !== null)) {
                 after = pos.vals as SortValue[];
                 rest = expected.filter((e) => {
                   for (let i = 0; i < sortKeys.length; i++) {

@@ -68,7 +68,7 @@ function orderOf(rs: ReaderSegment, key: SortKey): Order {
   };
 }
 
-function valueOf(o: Order, p: number): SortValue {
+function orderValue(o: Order, p: number): SortValue {
   return valueAt(o.perm, p, o.missingFirst, o.missing);
 }
 
@@ -78,7 +78,7 @@ function seek(o: Order, from: number, v: SortValue, after: boolean): number {
   let hi = o.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareSortValues(valueOf(o, mid), v, o.spec);
+    const c = compareSortValues(orderValue(o, mid), v, o.spec);
     if (after ? c <= 0 : c < 0) lo = mid + 1;
     else hi = mid;
   }
@@ -172,8 +172,8 @@ class SegmentWalk {
     for (let p = from; p < to; p++) {
       this.plan.cancel.step();
       const d = docAt(o0.perm, p, o0.missingFirst);
-      if (!this.passes(d) || (skip && skip(d))) continue;
-      this.scratch[0] = valueOf(o0, p);
+      if (!this.passes(d) || skip?.(d)) continue;
+      this.scratch[0] = orderValue(o0, p);
       if (!this.offer(d, 1, 1)) return false;
     }
     return true;
@@ -198,7 +198,7 @@ class SegmentWalk {
       if (--budget < 0) {
         // As long as the run itself: walk the rest of the run directly, leaving out the docs
         // before position q of the second order (those were seen).
-        const vq = valueOf(o1, q);
+        const vq = orderValue(o1, q);
         const dq = docAt(o1.perm, q, o1.missingFirst);
         const read1 = this.readers[1]!;
         return this.walkRun(o0, from, to, (d) => {
@@ -211,7 +211,7 @@ class SegmentWalk {
       const v0 = read0(d, this.score);
       if (compareSortValues(v0, g, o0.spec) !== 0) continue;
       scratch[0] = v0;
-      scratch[1] = valueOf(o1, q);
+      scratch[1] = orderValue(o1, q);
       if (!this.offer(d, 2, 2)) return true;
     }
     return true;
@@ -252,7 +252,7 @@ export function collectSortedWalk(plan: QueryPlan): Collected {
     const walk = new SegmentWalk(plan, rs, top, specs, accept, excluded, score);
     let p = after ? seek(o0, 0, after[0]!, false) : 0;
     while (p < o0.size) {
-      const g = valueOf(o0, p);
+      const g = orderValue(o0, p);
       if (top.full && compareSortValues(g, top.worst()!.values[0]!, o0.spec) > 0) break;
       const end = o1 === null ? o0.size : seek(o0, p + 1, g, true);
       const more =
