@@ -270,19 +270,25 @@ export class CompositeCollector implements AggCollector {
     cancel: AggCancel,
   ): boolean {
     if (this.subs.length > 0) return false;
-    const ids: LocalIds[] = [];
-    let span = 1;
+    const local: LocalIds[] = [];
     for (const s of this.sources) {
       const l = s.localIds();
       if (l === null) return false;
-      ids.push(l);
-      span *= Math.max(1, l.radix);
+      local.push(l);
     }
-    if (span > Number.MAX_SAFE_INTEGER) return false;
-    // Keys counted in a dense array when their span is small, else in a map.
-    const dense = span <= DENSE_KEYS ? new Int32Array(span) : null;
+    // Packed in mixed radix, the source of most ids first: its own radix then bounds nothing,
+    // and the keys seen span (its largest id + 1) × the product of the others' radixes.
+    const m = local.length;
+    const order = local.map((_, j) => j);
+    order.sort((a, b) => local[b]!.radix - local[a]!.radix);
+    const ids = order.map((j) => local[j]!);
+    let rest = 1;
+    for (let j = 1; j < m; j++) rest *= Math.max(1, ids[j]!.radix);
+    if (rest * Math.max(1, ids[0]!.radix) > Number.MAX_SAFE_INTEGER) return false;
+    // Keys counted in an array grown as they come when the others' span is small, else in a map.
+    let dense = rest <= DENSE_KEYS ? new Int32Array(rest * 16) : null;
     const perKey = dense === null ? new Map<number, number>() : null;
-    const m = ids.length;
+    let used = 0;
     const n = docs === null ? _rs.segment.maxDoc : docs.length;
     for (let i = 0; i < n; i++) {
       const d = docs === null ? i : docs[i]!;
@@ -296,21 +302,29 @@ export class CompositeCollector implements AggCollector {
         key = key * ids[j]!.radix + id;
       }
       if (j < m) continue;
-      if (dense !== null) dense[key]!++;
-      else perKey!.set(key, (perKey!.get(key) ?? 0) + 1);
+      if (dense !== null) {
+        if (key >= dense.length) {
+          const grown = new Int32Array(Math.max(dense.length * 2, key + 1));
+          grown.set(dense);
+          dense = grown;
+        }
+        dense[key]!++;
+        if (key >= used) used = key + 1;
+      } else perKey!.set(key, (perKey!.get(key) ?? 0) + 1);
     }
     const packedKeys = dense === null ? [...perKey!.keys()] : null;
-    const end = dense === null ? packedKeys!.length : dense.length;
+    const end = dense === null ? packedKeys!.length : used;
     for (let x = 0; x < end; x++) {
       const packed = dense === null ? packedKeys![x]! : x;
       const count = dense === null ? perKey!.get(packed)! : dense[x]!;
       if (count === 0) continue;
-      let rest = packed;
-      for (let j = m - 1; j >= 0; j--) {
+      let left = packed;
+      for (let j = m - 1; j > 0; j--) {
         const r = ids[j]!.radix;
-        this.key[j] = ids[j]!.value(rest % r);
-        rest = Math.floor(rest / r);
+        this.key[order[j]!] = ids[j]!.value(left % r);
+        left = Math.floor(left / r);
       }
+      this.key[order[0]!] = ids[0]!.value(left);
       if (this.after && compareComposite(this.key, this.after, this.spec.sources) <= 0) continue;
       this.counts.add(this.bucketOf(0), count);
     }
