@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000]`:
+ * `npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000]
+ *  [--rss-wait 0] [--compare <checkout>]`:
  * throughput and latency of ≥ 20 query shapes (queries-shapes.ts) on one Shoal node holding
  * flights-200k with derived fields (queries-data.ts) in 4 shards, every request drawing its
  * values from a seeded generator.
@@ -14,15 +15,18 @@
  * and after a force merge, beside the raw size of the data.
  *
  * `--logs` also loads a generated set of web-server logs (`--logs-docs`, 2 million by
- * default) and measures its shapes, p50 at one connection compared with the same shape kind on
- * flights.
+ * default) and measures its shapes.
+ *
+ * `--compare <checkout>` starts a second node from another checkout of Shoal (an older commit
+ * unpacked with its own `node_modules/@shoal` links) and measures every shape on both nodes back
+ * to back, printing each figure before and after side by side.
  */
 import { execFileSync } from 'node:child_process';
 import { loadDataset } from '../load-sample.ts';
 import type { SampleDataset } from '../sample-data/index.ts';
-import { type LoadTarget, type Measurement, measure } from './measure.ts';
+import { type LoadTarget, measure } from './measure.ts';
 import { type BenchChild, startShoalNode } from './processes.ts';
-import { flightsQuery, flightValues, logsDataset, seededRandom } from './queries-data.ts';
+import { flightsQuery, flightValues, logsDataset, logsIndex, seededRandom } from './queries-data.ts';
 import { flightShapes, logsShapes, type Shape } from './queries-shapes.ts';
 import { environment, errorMessage, fixed, int, printTable, writeResults } from './report.ts';
 
@@ -41,6 +45,8 @@ export interface QueriesOptions {
   logsDocs: number;
   /** Seconds to wait after loading before the second RSS reading (0: none). */
   rssWaitS: number;
+  /** Another checkout of Shoal to measure beside this one, shape by shape ("before"). */
+  compare?: string;
 }
 
 interface ShapeResult {
@@ -130,86 +136,101 @@ async function loadSet(
   return { docs: r.docs, ms: r.ms, rawBytes };
 }
 
-/** Measures the shapes of one index, match_all interleaved, over `rounds` rounds. */
+/** A node measured, and its results (one row per shape). */
+interface Subject {
+  label: string;
+  node: BenchChild;
+  results: ShapeResult[];
+}
+
+/**
+ * Measures the shapes of one index on each node, match_all interleaved, over `rounds` rounds.
+ * With two nodes (a baseline checkout beside this one), each shape runs on both back to back,
+ * in alternating order, so both see the same minute of this machine.
+ */
 async function measureShapes(
-  node: BenchChild,
+  nodes: { label: string; node: BenchChild }[],
   index: string,
   shapes: Shape[],
   opts: QueriesOptions,
-): Promise<ShapeResult[]> {
-  const results: ShapeResult[] = shapes.map((s) => ({
-    id: s.id,
-    kind: s.kind,
-    index,
-    reqPerSec: [],
-    p50Us: [],
-    p99Us: [],
-    ratio: [],
-    errors: 0,
+): Promise<Subject[]> {
+  const subjects: Subject[] = nodes.map(({ label, node }) => ({
+    label,
+    node,
+    results: shapes.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      index,
+      reqPerSec: [],
+      p50Us: [],
+      p99Us: [],
+      ratio: [],
+      errors: 0,
+    })),
   }));
-  for (const [i, s] of shapes.entries()) {
-    try {
-      results[i]!.sample = await verify(node.url, index, s);
-    } catch (e) {
-      results[i]!.error = errorMessage(e);
+  for (const sub of subjects) {
+    for (const [i, s] of shapes.entries()) {
+      try {
+        sub.results[i]!.sample = await verify(sub.node.url, index, s);
+      } catch (e) {
+        sub.results[i]!.error = errorMessage(e);
+      }
     }
   }
   const base = shapes[0]!;
-  const runAt = async (
-    shape: Shape,
-    connections: number,
-    seconds: number,
-    seed: number,
-  ): Promise<Measurement> =>
+  const runAt = (node: BenchChild, shape: Shape, connections: number, seconds: number, seed: number) =>
     measure(target(node.url, node.pid, index, shape, seed), {
       connections,
       durationS: seconds,
       warmupS: 0.5,
     });
+  const inTurn = (i: number) => (i % 2 === 0 ? subjects : [...subjects].reverse());
   for (let round = 0; round < opts.rounds; round++) {
-    const baseline: number[] = [];
-    const pending: { i: number; rps: number }[] = [];
-    const settle = () => {
-      const before = baseline.at(-2) ?? baseline.at(-1)!;
-      const after = baseline.at(-1)!;
-      for (const p of pending) results[p.i]!.ratio.push(p.rps / ((before + after) / 2));
-      pending.length = 0;
-    };
+    const baseline = new Map<Subject, number[]>(subjects.map((x) => [x, []]));
+    const pending: { sub: Subject; i: number; rps: number }[] = [];
     const measureBase = async () => {
-      const m = await runAt(base, 10, opts.shapeSeconds, SEED + round);
-      baseline.push(m.reqPerSec);
-      results[0]!.reqPerSec.push(m.reqPerSec);
+      for (const sub of inTurn(baseline.get(subjects[0]!)!.length)) {
+        const m = await runAt(sub.node, base, 10, opts.shapeSeconds, SEED + round);
+        baseline.get(sub)!.push(m.reqPerSec);
+        sub.results[0]!.reqPerSec.push(m.reqPerSec);
+      }
+      for (const p of pending) {
+        const b = baseline.get(p.sub)!;
+        const before = b.at(-2) ?? b.at(-1)!;
+        p.sub.results[p.i]!.ratio.push(p.rps / ((before + b.at(-1)!) / 2));
+      }
+      pending.length = 0;
     };
     await measureBase();
     let since = 0;
     for (let i = 1; i < shapes.length; i++) {
-      const r = results[i]!;
-      if (r.error) continue;
-      console.log(`round ${round + 1}/${opts.rounds}: ${index} ${r.id} …`);
+      console.log(`round ${round + 1}/${opts.rounds}: ${index} ${shapes[i]!.id} …`);
       const seed = SEED + round * 1000 + i;
-      const m10 = await runAt(shapes[i]!, 10, opts.shapeSeconds, seed);
-      const m1 = await runAt(shapes[i]!, 1, (opts.shapeSeconds * 2) / 3, seed + 500);
-      r.errors += m10.non2xx + m10.errors + m1.non2xx + m1.errors;
-      r.reqPerSec.push(m10.reqPerSec);
-      r.p50Us.push(m1.p50Us);
-      r.p99Us.push(m1.p99Us);
-      pending.push({ i, rps: m10.reqPerSec });
+      for (const sub of inTurn(i)) {
+        const r = sub.results[i]!;
+        if (r.error) continue;
+        const m10 = await runAt(sub.node, shapes[i]!, 10, opts.shapeSeconds, seed);
+        const m1 = await runAt(sub.node, shapes[i]!, 1, (opts.shapeSeconds * 2) / 3, seed + 500);
+        r.errors += m10.non2xx + m10.errors + m1.non2xx + m1.errors;
+        r.reqPerSec.push(m10.reqPerSec);
+        r.p50Us.push(m1.p50Us);
+        r.p99Us.push(m1.p99Us);
+        pending.push({ sub, i, rps: m10.reqPerSec });
+      }
       if (++since === BASELINE_EVERY) {
         await measureBase();
-        settle();
         since = 0;
       }
     }
-    if (pending.length > 0) {
-      await measureBase();
-      settle();
+    if (pending.length > 0) await measureBase();
+    for (const sub of subjects) {
+      const m1 = await runAt(sub.node, base, 1, (opts.shapeSeconds * 2) / 3, SEED + 77 + round);
+      sub.results[0]!.p50Us.push(m1.p50Us);
+      sub.results[0]!.p99Us.push(m1.p99Us);
+      sub.results[0]!.ratio.push(1);
     }
-    const m1 = await runAt(base, 1, (opts.shapeSeconds * 2) / 3, SEED + 77 + round);
-    results[0]!.p50Us.push(m1.p50Us);
-    results[0]!.p99Us.push(m1.p99Us);
-    results[0]!.ratio.push(1);
   }
-  return results;
+  return subjects;
 }
 
 function printResults(results: ShapeResult[]): void {
@@ -246,58 +267,120 @@ function printResults(results: ShapeResult[]): void {
   );
 }
 
+/** One table with each node's req/s, p50 and ratio side by side (a baseline's first). */
+function printPaired(before: ShapeResult[], after: ShapeResult[], labels: [string, string]): void {
+  const rows = after.map((a, i) => {
+    const b = before[i]!;
+    const t = TARGETS[a.kind];
+    const ra = median(a.ratio);
+    return [
+      a.id,
+      a.kind,
+      int(median(b.reqPerSec)),
+      int(median(a.reqPerSec)),
+      fixed(median(b.p50Us) / 1000),
+      fixed(median(a.p50Us) / 1000),
+      fixed(median(b.ratio)),
+      fixed(ra),
+      t === undefined ? '' : ra >= t ? `yes (≥ ${t})` : `NO (≥ ${t})`,
+      `${a.error ?? b.error ?? ''}`.slice(0, 80),
+    ];
+  });
+  const [x, y] = labels;
+  printTable(
+    [
+      'shape',
+      'kind',
+      `req/s ${x}`,
+      `req/s ${y}`,
+      `p50 ms ${x}`,
+      `p50 ms ${y}`,
+      `ratio ${x}`,
+      `ratio ${y}`,
+      'target met',
+      '',
+    ],
+    rows,
+  );
+}
+
 export async function runQueries(opts: QueriesOptions): Promise<void> {
   const started = Date.now();
-  const memory: Record<string, number> = {};
-  let node: BenchChild | undefined;
-  const all: ShapeResult[] = [];
+  const memory: Record<string, Record<string, number>> = {};
+  const nodes: { label: string; node: BenchChild }[] = [];
+  const all: { label: string; index: string; results: ShapeResult[] }[] = [];
   const loads: Record<string, unknown> = {};
+  const rss = (label: string, what: string, pid: number) => {
+    memory[label] ??= {};
+    memory[label]![what] = rssKb(pid);
+  };
   try {
-    console.log(`starting a Shoal node (${WORKERS} shard workers) …`);
-    node = await startShoalNode({ workers: WORKERS });
-    memory.idleKb = rssKb(node.pid);
-    const flights = await loadSet(node.url, flightsQuery);
-    loads.flights = flights;
-    memory.afterFlightsLoadKb = rssKb(node.pid);
-    let logsLoad: Awaited<ReturnType<typeof loadSet>> | undefined;
-    if (opts.logs) {
-      logsLoad = await loadSet(node.url, logsDataset(opts.logsDocs));
-      loads.logs = logsLoad;
-      memory.afterLogsLoadKb = rssKb(node.pid);
+    const roots: [string, string | undefined][] = opts.compare
+      ? [
+          ['before', opts.compare],
+          ['after', undefined],
+        ]
+      : [['node', undefined]];
+    for (const [label, root] of roots) {
+      console.log(
+        `starting a Shoal node (${label}, ${WORKERS} shard workers)${root ? ` from ${root}` : ''} …`,
+      );
+      const node = await startShoalNode({ workers: WORKERS, ...(root ? { root } : {}) });
+      nodes.push({ label, node });
+      rss(label, 'idle', node.pid);
+      loads[`${label}:flights`] = await loadSet(node.url, flightsQuery);
+      rss(label, 'afterFlightsLoad', node.pid);
+      if (opts.logs) {
+        loads[`${label}:logs`] = await loadSet(node.url, logsDataset(opts.logsDocs));
+        rss(label, 'afterLogsLoad', node.pid);
+      }
     }
     if (opts.rssWaitS > 0) {
       console.log(`waiting ${opts.rssWaitS} s before the second RSS reading …`);
       await new Promise((r) => setTimeout(r, opts.rssWaitS * 1000));
-      memory.afterWaitKb = rssKb(node.pid);
+      for (const { label, node } of nodes) rss(label, 'afterWait', node.pid);
     }
-    all.push(...(await measureShapes(node, flightsQuery.index, flightShapes(flightValues()), opts)));
-    if (opts.logs) all.push(...(await measureShapes(node, 'logs-q', logsShapes(), opts)));
-    memory.afterQueriesKb = rssKb(node.pid);
-    for (const index of [flightsQuery.index, ...(opts.logs ? ['logs-q'] : [])]) {
-      const r = await post(node.url, `/${index}/_forcemerge?max_num_segments=1`, {});
-      if (r.status !== 200)
-        console.log(`force merge of ${index} answered ${r.status}: ${r.text.slice(0, 200)}`);
+    const indices: [string, Shape[]][] = [[flightsQuery.index, flightShapes(flightValues())]];
+    if (opts.logs) indices.push([logsIndex, logsShapes()]);
+    for (const [index, shapes] of indices) {
+      for (const sub of await measureShapes(nodes, index, shapes, opts))
+        all.push({ label: sub.label, index, results: sub.results });
+    }
+    for (const { label, node } of nodes) {
+      rss(label, 'afterQueries', node.pid);
+      for (const [index] of indices) {
+        const r = await post(node.url, `/${index}/_forcemerge?max_num_segments=1`, {});
+        if (r.status !== 200)
+          console.log(`force merge of ${index} answered ${r.status}: ${r.text.slice(0, 200)}`);
+      }
     }
     await new Promise((r) => setTimeout(r, 2000));
-    memory.afterForceMergeKb = rssKb(node.pid);
-    memory.flightsRawKb = Math.round(flights.rawBytes / 1024);
-    if (logsLoad) memory.logsRawKb = Math.round(logsLoad.rawBytes / 1024);
+    for (const { label, node } of nodes) rss(label, 'afterForceMerge', node.pid);
   } finally {
-    await node?.stop();
+    await Promise.all(nodes.map((n) => n.node.stop()));
   }
 
   console.log(
     `\nqueries: ${WORKERS} shard workers, ${SHARDS} shards; ${opts.rounds} round(s) of ${opts.shapeSeconds} s per shape at 10 connections ` +
-      `and ${fixed((opts.shapeSeconds * 2) / 3, 1)} s at 1; figures are medians over the rounds\n`,
+      `and ${fixed((opts.shapeSeconds * 2) / 3, 1)} s at 1; figures are medians over the rounds; ratio = req/s / match_all req/s of the same node\n`,
   );
-  printResults(all.filter((r) => r.index === flightsQuery.index));
-  if (opts.logs) {
+  const indexNames = [...new Set(all.map((x) => x.index))];
+  for (const index of indexNames) {
+    const of = (label: string) => all.find((x) => x.index === index && x.label === label)?.results ?? [];
+    if (opts.compare) printPaired(of('before'), of('after'), ['before', 'after']);
+    else printResults(of('node'));
     console.log('');
-    printResults(all.filter((r) => r.index !== flightsQuery.index));
   }
-  console.log('\nnode resident memory (ps RSS):');
-  for (const [k, v] of Object.entries(memory))
-    console.log(`  ${k.replace(/Kb$/, '').padEnd(18)} ${int(v / 1024)} MiB`);
+  const raw = loads[`${nodes[0]?.label}:flights`] as { rawBytes: number } | undefined;
+  console.log(
+    `node resident memory (ps RSS; flights-q raw JSON ${int((raw?.rawBytes ?? 0) / 1048576)} MiB):`,
+  );
+  for (const [label, m] of Object.entries(memory))
+    console.log(
+      `  ${label.padEnd(7)} ${Object.entries(m)
+        .map(([k, v]) => `${k} ${int(v / 1024)} MiB`)
+        .join(', ')}`,
+    );
   const file = writeResults('queries', {
     scenario: 'queries',
     date: new Date(started).toISOString(),
@@ -308,5 +391,5 @@ export async function runQueries(opts: QueriesOptions): Promise<void> {
     shapes: all,
   });
   console.log(`\nresults: ${file}`);
-  if (all.some((r) => r.error || r.errors > 0)) process.exitCode = 1;
+  if (all.some((x) => x.results.some((r) => r.error || r.errors > 0))) process.exitCode = 1;
 }

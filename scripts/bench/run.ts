@@ -5,7 +5,7 @@
  *   npm run bench -- bulk   [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- memory
  *   npm run bench -- paging
- *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0]
+ *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
@@ -23,7 +23,7 @@ import { runSearch } from './search.ts';
 
 const usage =
   'usage: npm run bench -- search|bulk|memory|paging|queries [--duration 10] [--warmup 2] [--connections 4]\n' +
-  '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0])';
+  '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>])';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -39,6 +39,7 @@ const scenarios: Record<string, (load: LoadOptions, flags: Flags) => Promise<voi
       logs: flags.logs === true,
       logsDocs: positive('logs-docs', flags['logs-docs'] as string, 20_000_000, true) || 2_000_000,
       rssWaitS: positive('rss-wait', flags['rss-wait'] as string, 600, false),
+      ...(typeof flags.compare === 'string' ? { compare: flags.compare } : {}),
     }),
 };
 
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       logs: { type: 'boolean', default: false },
       'logs-docs': { type: 'string', default: '2000000' },
       'rss-wait': { type: 'string', default: '0' },
+      compare: { type: 'string' },
     },
   });
   const name = positionals[0];
