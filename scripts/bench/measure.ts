@@ -16,6 +16,8 @@ export interface LoadTarget {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** A new body for every request (replaces `body`). */
+  makeBody?: () => string;
   /** The server process whose CPU time is measured. */
   pid: number;
   /** The Authorization header to send instead of the `elastic` user's Basic credentials. */
@@ -127,7 +129,9 @@ function cannon(
         method: target.method,
         body: target.body,
         headers: {
-          ...withAuth(target.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...withAuth(
+            target.body === undefined && !target.makeBody ? {} : { 'content-type': 'application/json' },
+          ),
           ...(target.authorization === undefined ? {} : { authorization: target.authorization }),
         },
         connections,
@@ -135,6 +139,15 @@ function cannon(
         // A second bound besides time: far above what one loopback server can answer.
         maxOverallRequests: Math.ceil(durationS * MAX_REQ_PER_SEC),
         timeout: 10,
+        ...(target.makeBody
+          ? {
+              requests: [
+                {
+                  setupRequest: (req: autocannon.Request) => ({ ...req, body: target.makeBody!() }),
+                },
+              ],
+            }
+          : {}),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

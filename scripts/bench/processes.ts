@@ -136,16 +136,24 @@ export function startCeilingServer(
   ]);
 }
 
-/** A real Shoal node on a free loopback port, with a throw-away data path. */
-/** `env` adds to the node's environment (`xpack.security.enabled=false` turns security off). */
-export function startShoalNode(opts: { workers: number; env?: Record<string, string> }): Promise<BenchChild> {
+/**
+ * A real Shoal node on a free loopback port, with a throw-away data path (from `root` when given).
+ * `env` adds to the node's environment (`xpack.security.enabled=false` turns security off).
+ */
+export function startShoalNode(opts: {
+  workers: number;
+  env?: Record<string, string>;
+  root?: string;
+}): Promise<BenchChild> {
   const dataPath = mkdtempSync(join(tmpdir(), 'shoal-bench-'));
+  // `root`: another checkout of Shoal (a baseline to compare with), with its own packages.
+  const root = opts.root ?? repoRoot;
   return startChild(
     'Shoal node',
-    join(repoRoot, 'packages/coordinator/src/main.ts'),
+    join(root, 'packages/coordinator/src/main.ts'),
     [
       '--config',
-      join(repoRoot, 'cluster.config.json'),
+      join(root, 'cluster.config.json'),
       '--http-port',
       '0',
       '--data-path',

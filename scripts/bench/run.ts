@@ -8,10 +8,12 @@
  *   npm run bench -- reindex [--connections 4]
  *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- auth   [--duration 10] [--warmup 2] [--connections 4]
+ *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
- * (see bulk.ts). Results are printed and written to `.bench/<scenario>-<timestamp>.json`.
+ * (see bulk.ts); `queries` measures ≥ 20 query shapes with random values against match_all
+ * (see queries.ts). Results are printed and written to `.bench/<scenario>-<timestamp>.json`.
  */
 import { parseArgs } from 'node:util';
 import { runAuth } from './auth.ts';
@@ -20,14 +22,18 @@ import type { LoadOptions } from './measure.ts';
 import { runMemory } from './memory.ts';
 import { runPaging } from './paging.ts';
 import { stopAll } from './processes.ts';
+import { runQueries } from './queries.ts';
 import { runReindex } from './reindex.ts';
 import { runScripts } from './scripts.ts';
 import { runSearch } from './search.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth [--duration 10] [--warmup 2] [--connections 4]';
+  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth|queries [--duration 10] [--warmup 2] [--connections 4]\n' +
+  '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>])';
 
-const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
+type Flags = Record<string, string | boolean | undefined>;
+
+const scenarios: Record<string, (load: LoadOptions, flags: Flags) => Promise<void>> = {
   search: runSearch,
   bulk: runBulk,
   memory: () => runMemory(),
@@ -35,6 +41,15 @@ const scenarios: Record<string, (load: LoadOptions) => Promise<void>> = {
   reindex: runReindex,
   scripts: runScripts,
   auth: runAuth,
+  queries: (_load, flags) =>
+    runQueries({
+      rounds: positive('rounds', flags.rounds as string, 20, true) || 1,
+      shapeSeconds: positive('shape-seconds', flags['shape-seconds'] as string, 60, false) || 3,
+      logs: flags.logs === true,
+      logsDocs: positive('logs-docs', flags['logs-docs'] as string, 20_000_000, true) || 2_000_000,
+      rssWaitS: positive('rss-wait', flags['rss-wait'] as string, 600, false),
+      ...(typeof flags.compare === 'string' ? { compare: flags.compare } : {}),
+    }),
 };
 
 function positive(name: string, value: string | undefined, max: number, integer: boolean): number {
@@ -54,6 +69,12 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '4' },
+      rounds: { type: 'string', default: '1' },
+      'shape-seconds': { type: 'string', default: '3' },
+      logs: { type: 'boolean', default: false },
+      'logs-docs': { type: 'string', default: '2000000' },
+      'rss-wait': { type: 'string', default: '0' },
+      compare: { type: 'string' },
     },
   });
   const name = positionals[0];
@@ -68,7 +89,7 @@ async function main(): Promise<void> {
     throw new Error(`--duration and --connections must be > 0`);
 
   // A hard stop for the whole run: servers started, data loaded and 5 measured runs, with room.
-  const limitMs = (5 * (load.durationS + load.warmupS) + 180) * 1000;
+  const limitMs = name === 'queries' ? 60 * 60 * 1000 : (5 * (load.durationS + load.warmupS) + 180) * 1000;
   const watchdog = setTimeout(() => {
     console.error(`bench: still running after ${limitMs / 1000} s; stopping`);
     stopAll().finally(() => process.exit(2));
@@ -82,7 +103,7 @@ async function main(): Promise<void> {
     });
   }
   try {
-    await scenario(load);
+    await scenario(load, values);
   } finally {
     await stopAll();
   }

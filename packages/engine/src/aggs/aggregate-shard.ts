@@ -108,18 +108,25 @@ function collect(
   docs: AggDocs,
   cancel: AggCancel,
 ): void {
-  const n = collectors.length;
+  const perDoc: AggCollector[] = [];
   for (const rs of reader.segments) {
     const excluded = docs.excluded(rs);
     const matching = docs.docs(rs);
     if (matching !== null && matching.length === 0) continue;
-    for (let c = 0; c < n; c++) collectors[c]!.setSegment(rs);
+    perDoc.length = 0;
+    for (const c of collectors) {
+      c.setSegment(rs);
+      // A collector with a columnar loop of its own reads the segment in one pass.
+      if (c.collectAll?.(rs, matching, excluded, cancel) !== true) perDoc.push(c);
+    }
+    const n = perDoc.length;
+    if (n === 0) continue;
     const count = matching === null ? rs.segment.maxDoc : matching.length;
     for (let i = 0; i < count; i++) {
       const d = matching === null ? i : matching[i]!;
       if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
       cancel.step();
-      for (let c = 0; c < n; c++) collectors[c]!.collect(d, 0);
+      for (let c = 0; c < n; c++) perDoc[c]!.collect(d, 0);
     }
   }
 }

@@ -15,6 +15,18 @@ export interface AggCollector {
   setSegment(rs: ReaderSegment): void;
   /** `doc` is segment-local; `owner` the owning bucket's ordinal. */
   collect(doc: number, owner: number): void;
+  /**
+   * Collects a segment's docs at the top level (owner 0) in one loop of its own over the doc
+   * values — `docs` the matching docs ascending, or null for all of them, less `excluded` —
+   * when the collector has such a loop for its field and options (columnar-loops.ts); false
+   * when it has not, and collect() is then called per doc. setSegment() was called first.
+   */
+  collectAll?(
+    rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean;
   build(owner: number): AggPartial;
 }
 

@@ -15,8 +15,9 @@ import type {
 } from '@shoal/protocol';
 import { checkOrderPaths } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { pointRange, pointsIndex } from '../search/points.ts';
 import { rounderFor } from './agg-dates.ts';
-import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
 import type { DateRounder } from './date-rounding.ts';
 import {
   type AggEnv,
@@ -111,6 +112,69 @@ export class HistogramCollector implements AggCollector {
       }
     }
     if (this.missingKey !== undefined) this.collectBucket(doc, this.buckets.ord(owner, this.missingKey));
+  }
+
+  /**
+   * Without sub-aggregations: every doc of the segment, one value each — counted bucket by
+   * bucket from the points index, two binary searches a bucket; otherwise the matching docs in
+   * one loop that rounds only values outside the last bucket seen (dates: the rounding is
+   * monotonic and each bucket ends where the next starts).
+   */
+  collectAll(
+    rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    const v = this.view;
+    if (this.subs.length > 0 || this.missingKey !== undefined) return false;
+    if (v === null) return true;
+    const rounder = this.rounder;
+    const p = docs === null && excluded === null && rounder !== null ? pointsIndex(rs, this.src.path) : null;
+    if (p !== null && rounder !== null && p.singleValued && p.values instanceof Float64Array) {
+      const values = p.values;
+      for (let i = 0; i < values.length; ) {
+        cancel.step();
+        const k = rounder.round(values[i]!);
+        const [, to] = pointRange(p, undefined, true, rounder.next(k), false);
+        this.counts.add(this.buckets.ord(0, k), to - i);
+        i = to;
+      }
+      return true;
+    }
+    if (rounder === null) {
+      const n = docs === null ? v.starts.length - 1 : docs.length;
+      for (let i = 0; i < n; i++) {
+        const d = docs === null ? i : docs[i]!;
+        if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+        cancel.step();
+        this.collect(d, 0);
+      }
+      return true;
+    }
+    const { starts, values } = v;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let bucket = -1;
+    const n = docs === null ? starts.length - 1 : docs.length;
+    for (let i = 0; i < n; i++) {
+      const d = docs === null ? i : docs[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      let previous = -1;
+      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) {
+        const x = values[j]!;
+        if (!(x >= lo && x < hi)) {
+          lo = rounder.round(x);
+          hi = rounder.next(lo);
+          bucket = this.buckets.ord(0, lo);
+        }
+        if (bucket === previous) continue;
+        previous = bucket;
+        this.counts.add(bucket, 1);
+      }
+    }
+    return true;
   }
 
   private collectBucket(doc: number, bucket: number): void {

@@ -7,7 +7,7 @@
  */
 import type { AggPartial, ExtendedStatsSpec, SimpleMetricSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import { type AggCollector, BucketDoubles } from './collector.ts';
+import { type AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
 import {
   type AggEnv,
   ANY_KINDS,
@@ -66,6 +66,77 @@ export class StatsCollector implements AggCollector {
       }
     }
     if (this.missing !== undefined) this.add(owner, this.missing);
+  }
+
+  /** The doc values of the matching docs in one loop, the sums kept in locals. */
+  collectAll(
+    _rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    const v = this.view;
+    if (this.missing !== undefined) return false;
+    if (v === null) return true;
+    if (docs === null && excluded === null) {
+      // Every doc of the segment: its totals, computed once per segment and field.
+      const t = _rs.segment.cached(`agg:stats:${this.src.path}:${this.src.nanos === true}`, () =>
+        segmentTotals(v),
+      );
+      this.merge(t);
+      return true;
+    }
+    const { starts, values } = v;
+    let count = this.counts.get(0);
+    let sum = this.sums.get(0);
+    let comp = this.comps.get(0);
+    let min = this.mins.get(0);
+    let max = this.maxs.get(0);
+    let squares = this.squares?.get(0) ?? 0;
+    const n = docs === null ? starts.length - 1 : docs.length;
+    for (let i = 0; i < n; i++) {
+      const d = docs === null ? i : docs[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) {
+        const value = values[j]!;
+        count++;
+        if (!Number.isFinite(value) || !Number.isFinite(sum)) sum += value;
+        else {
+          const y = value - comp;
+          const t = sum + y;
+          comp = t - sum - y;
+          sum = t;
+        }
+        if (value < min) min = value;
+        if (value > max) max = value;
+        squares += value * value;
+      }
+    }
+    this.counts.set(0, count);
+    this.sums.set(0, sum);
+    this.comps.set(0, comp);
+    this.mins.set(0, min);
+    this.maxs.set(0, max);
+    this.squares?.set(0, squares);
+    return true;
+  }
+
+  /** Adds a segment's totals to owner 0 (its sum Kahan-added as one value). */
+  private merge(t: Totals): void {
+    if (t.count === 0) return;
+    this.counts.add(0, t.count);
+    const sum = this.sums.get(0);
+    if (!Number.isFinite(t.sum) || !Number.isFinite(sum)) this.sums.set(0, sum + t.sum);
+    else {
+      const y = t.sum - this.comps.get(0);
+      const s = sum + y;
+      this.comps.set(0, s - sum - y);
+      this.sums.set(0, s);
+    }
+    if (t.min < this.mins.get(0)) this.mins.set(0, t.min);
+    if (t.max > this.maxs.get(0)) this.maxs.set(0, t.max);
+    this.squares?.add(0, t.squares);
   }
 
   private add(owner: number, value: number): void {
@@ -149,4 +220,36 @@ export class ValueCountCollector implements AggCollector {
   build(owner: number): AggPartial {
     return { t: 'value_count', count: this.counts.get(owner) };
   }
+}
+
+interface Totals {
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  squares: number;
+}
+
+/** Count, compensated sum, min, max and sum of squares of every value of a segment's field. */
+function segmentTotals(v: DoubleView): Totals {
+  const values = v.values;
+  let sum = 0;
+  let comp = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let squares = 0;
+  for (let j = 0; j < values.length; j++) {
+    const value = values[j]!;
+    if (!Number.isFinite(value) || !Number.isFinite(sum)) sum += value;
+    else {
+      const y = value - comp;
+      const t = sum + y;
+      comp = t - sum - y;
+      sum = t;
+    }
+    if (value < min) min = value;
+    if (value > max) max = value;
+    squares += value * value;
+  }
+  return { count: values.length, sum, min, max, squares };
 }

@@ -11,7 +11,8 @@
  */
 import type { AggPartial, RangeBucket, RangeSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import { type AggCollector, BucketDoubles } from './collector.ts';
+import { pointRange, pointsIndex } from '../search/points.ts';
+import { type AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -89,6 +90,37 @@ export class RangeCollector implements AggCollector {
       }
     }
     if (this.missing !== undefined) this.collectValue(doc, owner, this.missing);
+  }
+
+  /**
+   * Without sub-aggregations: when every doc of the segment has at most one value and all
+   * match, each range counted from the points index by two binary searches; otherwise the
+   * matching docs in one loop.
+   */
+  collectAll(
+    rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    if (this.subs.length > 0 || this.missing !== undefined) return false;
+    if (this.view === null) return true;
+    const p = docs === null && excluded === null ? pointsIndex(rs, this.src.path) : null;
+    if (p?.singleValued && p.values instanceof Float64Array && p.values.length === this.view.values.length) {
+      for (let r = 0; r < this.froms.length; r++) {
+        const [from, to] = pointRange(p, this.froms[r]!, true, this.tos[r]!, false);
+        if (to > from) this.counts.add(r, to - from);
+      }
+      return true;
+    }
+    const n = docs === null ? rs.segment.maxDoc : docs.length;
+    for (let i = 0; i < n; i++) {
+      const d = docs === null ? i : docs[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      this.collect(d, 0);
+    }
+    return true;
   }
 
   private collectValue(doc: number, owner: number, value: number): void {

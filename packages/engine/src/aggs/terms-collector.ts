@@ -22,7 +22,7 @@ import {
 import type { NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
-import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -234,6 +234,34 @@ export class TermsCollector implements AggCollector {
     }
   }
 
+  /**
+   * Keyword and ip terms without sub-aggregations: the segment's docs counted per ordinal in one
+   * loop, then each ordinal with docs turned into its bucket once.
+   */
+  collectAll(
+    _rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    const ss = this.ords;
+    if (ss === null || this.subs.length > 0) return false;
+    // Every doc of the segment: its counts per ordinal, computed once per segment and field.
+    const all = docs === null && excluded === null;
+    const counted = all
+      ? _rs.segment.cached(`agg:ordcounts:${this.src.path}`, () => ordCounts(ss, null, null, cancel))
+      : ordCounts(ss, docs, excluded, cancel);
+    const { perOrd, without } = counted;
+    for (let ord = 0; ord < perOrd.length; ord++) {
+      const c = perOrd[ord]!;
+      if (c === 0 || (this.allowed !== null && this.allowed[ord] === 0)) continue;
+      this.counts.add(this.ordBucket(0, ord), c);
+    }
+    if (without > 0 && this.missingKey !== undefined && this.accepts(this.missingKey))
+      this.counts.add(this.buckets.ord(0, this.missingKey), without);
+    return true;
+  }
+
   /** The bucket of a segment ordinal; at the top level through the segment's table. */
   private ordBucket(owner: number, ord: number): number {
     const top = this.topBuckets;
@@ -320,4 +348,27 @@ export class TermsCollector implements AggCollector {
       }
     }
   }
+}
+
+/** Per ordinal, how many of the docs hold it; and how many docs hold none. */
+function ordCounts(
+  ss: SortedSetValues,
+  docs: Int32Array | null,
+  excluded: Uint32Array | null,
+  cancel: AggCancel,
+): { perOrd: Int32Array; without: number } {
+  const perOrd = new Int32Array(ss.terms.length);
+  const { starts, ords } = ss;
+  let without = 0;
+  const n = docs === null ? starts.length - 1 : docs.length;
+  for (let i = 0; i < n; i++) {
+    const d = docs === null ? i : docs[i]!;
+    if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+    cancel.step();
+    const s = starts[d]!;
+    const e = starts[d + 1]!;
+    if (s === e) without++;
+    for (let j = s; j < e; j++) perOrd[ords[j]!]!++;
+  }
+  return { perOrd, without };
 }

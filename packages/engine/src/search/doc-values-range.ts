@@ -87,7 +87,10 @@ function singleValuedRange(
         while (x !== 0) {
           const bit = x & -x;
           x ^= bit;
-          const v = values[starts[base + 31 - Math.clz32(bit)]!]!;
+          const d = base + 31 - Math.clz32(bit);
+          // A doc without a value (its start is the next doc's) does not match.
+          const s = starts[d]!;
+          const v = s < starts[d + 1]! ? values[s]! : Number.NaN;
           if (!(v >= low && v <= high)) keep ^= bit;
         }
         bits[w] = keep;

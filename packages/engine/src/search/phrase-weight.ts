@@ -1,10 +1,11 @@
 /** Phrase queries compiled per reader: positions matched per doc, BM25 over the phrase frequency. */
-import type { Segment } from '../index/segment.ts';
+import type { Postings, Segment } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Bm25Scorer } from './bm25.ts';
 import { markDocs } from './doc-bits.ts';
 import { type DocMatches, intersect, type Matches, NO_MATCHES, union } from './matches.ts';
 import { phraseFreq } from './phrase-matcher.ts';
+import { reusedResult } from './reuse-cache.ts';
 import { DocListScorer, type Scorer } from './scorer.ts';
 import { termPostings } from './term-stats.ts';
 import type { Weight } from './weights.ts';
@@ -55,6 +56,28 @@ export class PhraseWeight implements Weight {
   private compute(rs: ReaderSegment, needsScores: boolean): DocMatches {
     const p = rs.segment.field(this.field)?.postings;
     if (!p?.positions || !p.positionStarts) return NO_MATCHES;
+    const key = `${this.field}\u0000${this.slop}\u0000${this.positions.map((x) => `${x.offset}:${x.terms.join('\u0001')}`).join('\u0000')}`;
+    const found = reusedResult(
+      rs.segment,
+      'phrase',
+      key,
+      () => this.phraseFreqs(p, rs),
+      (r) => r.docs.byteLength + r.freqs.byteLength,
+    );
+    if (!needsScores) return { kind: 'docs', docs: found.docs, scores: null };
+    const scores = new Float64Array(found.docs.length);
+    for (let i = 0; i < scores.length; i++) {
+      const doc = found.docs[i]!;
+      scores[i] = this.bm25.score(found.freqs[i]!, p.norms ? p.norms[doc]! : 1);
+    }
+    return { kind: 'docs', docs: found.docs, scores };
+  }
+
+  /** The segment's docs holding the phrase, with the phrase's frequency in each. */
+  private phraseFreqs(p: Postings, rs: ReaderSegment): { docs: Int32Array; freqs: Int32Array } {
+    const none = { docs: new Int32Array(0), freqs: new Int32Array(0) };
+    const positions = p.positions!;
+    const ps = p.positionStarts!;
     // Per phrase position, the postings slices of its alternatives.
     const slices: { from: number; to: number; cursor: number }[][] = [];
     for (const pos of this.positions) {
@@ -63,7 +86,7 @@ export class PhraseWeight implements Weight {
         const s = termPostings(p, t);
         if (s) alts.push({ ...s, cursor: s.from });
       }
-      if (alts.length === 0) return NO_MATCHES;
+      if (alts.length === 0) return none;
       slices.push(alts);
     }
     // Candidate docs: in every position's postings (rarest position first).
@@ -92,7 +115,7 @@ export class PhraseWeight implements Weight {
     }
     const cand = (candidates as DocMatches).docs;
     const outDocs = new Int32Array(cand.length);
-    const outScores = needsScores ? new Float64Array(cand.length) : null;
+    const outFreqs = new Int32Array(cand.length);
     const offsets = this.positions.map((x) => x.offset);
     let n = 0;
     if (this.slop === 0 && slices.every((a) => a.length === 1)) {
@@ -101,7 +124,6 @@ export class PhraseWeight implements Weight {
       const from = new Int32Array(alts.length);
       const to = new Int32Array(alts.length);
       const off = Int32Array.from(offsets);
-      const ps = p.positionStarts;
       for (let c = 0; c < cand.length; c++) {
         const doc = cand[c]!;
         for (let i = 0; i < alts.length; i++) {
@@ -110,17 +132,13 @@ export class PhraseWeight implements Weight {
           from[i] = ps[a.cursor]!;
           to[i] = ps[a.cursor + 1]!;
         }
-        const freq = exactFreqFlat(p.positions, from, to, off);
+        const freq = exactFreqFlat(positions, from, to, off);
         if (freq <= 0) continue;
         outDocs[n] = doc;
-        if (outScores) outScores[n] = this.bm25.score(freq, p.norms ? p.norms[doc]! : 1);
+        outFreqs[n] = freq;
         n++;
       }
-      return {
-        kind: 'docs',
-        docs: outDocs.subarray(0, n),
-        scores: outScores ? outScores.subarray(0, n) : null,
-      };
+      return { docs: outDocs.subarray(0, n), freqs: outFreqs.subarray(0, n) };
     }
     const posLists: Int32Array[] = new Array(slices.length);
     for (let c = 0; c < cand.length; c++) {
@@ -129,14 +147,10 @@ export class PhraseWeight implements Weight {
       const freq = phraseFreq(posLists, offsets, this.slop);
       if (freq <= 0) continue;
       outDocs[n] = doc;
-      if (outScores) outScores[n] = this.bm25.score(freq, p.norms ? p.norms[doc]! : 1);
+      outFreqs[n] = freq;
       n++;
     }
-    return {
-      kind: 'docs',
-      docs: outDocs.subarray(0, n),
-      scores: outScores ? outScores.subarray(0, n) : null,
-    };
+    return { docs: outDocs.subarray(0, n), freqs: outFreqs.subarray(0, n) };
   }
 }
 

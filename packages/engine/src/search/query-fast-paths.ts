@@ -7,7 +7,9 @@
  *   (or has passed `track_total_hits`); nothing is scored and nothing is sorted;
  * - one doc-values field sort (min/max mode, `_last`/`_first`), optionally tie-broken by
  *   `_doc`/`_shard_doc` ascending: walk the segment's cached sorted permutation from the
- *   search_after position, skipping excluded and non-matching docs, then merge segments.
+ *   search_after position, skipping excluded and non-matching docs, then merge segments;
+ * - such a first key followed by any other keys: the same walk into a bounded heap, stopped
+ *   once the first key can no longer compete (sorted-walk.ts).
  * Every path skips the docs the plan's filter excludes (deleted, or outside the slice).
  */
 
@@ -19,6 +21,7 @@ import { type ReaderSortOrder, readerSortOrder } from './reader-sort-order.ts';
 import { docAt, mergeStreams, SegmentStream, type StreamShape, valueAt } from './segment-merge.ts';
 import { compareSortValues } from './sort-values.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
+import { collectSortedWalk } from './sorted-walk.ts';
 import type { Candidate } from './top-k.ts';
 import { MatchAllWeight } from './weights.ts';
 
@@ -44,13 +47,16 @@ export function tryFastPath(plan: QueryPlan): Collected | undefined {
     (fs.mode === 'min' || fs.mode === 'max') &&
     k0.spec.kind === 'field' &&
     (k0.spec.missing === '_last' || k0.spec.missing === '_first') &&
-    (keys.length === 1 ||
-      (keys.length === 2 &&
-        (keys[1]!.spec.kind === 'doc' || keys[1]!.spec.kind === 'shard_doc') &&
-        !keys[1]!.reverse)) &&
     (matchAll || !plan.needsScores)
   ) {
-    return fieldOrder(plan);
+    if (
+      keys.length === 1 ||
+      (keys.length === 2 &&
+        (keys[1]!.spec.kind === 'doc' || keys[1]!.spec.kind === 'shard_doc') &&
+        !keys[1]!.reverse)
+    )
+      return fieldOrder(plan);
+    return collectSortedWalk(plan);
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { lowerBound } from '../index/term-order.ts';
 import { parseIp } from './ip.ts';
 import { unionDocs } from './matches.ts';
+import { pointRange, pointSetRuns, pointsIndex, runCount, runDocs } from './points.ts';
 import { termPostings } from './term-stats.ts';
 
 const EMPTY = new Int32Array(0);
@@ -53,7 +54,10 @@ export function prefixRange(prefix: string) {
   };
 }
 
-/** Docs with at least one value v in the range (bounds may mix number and bigint). */
+/**
+ * Docs with at least one value v in the range (bounds may mix number and bigint), from the
+ * field's points index (points.ts): two binary searches, then the run's docs.
+ */
 export function numericRangeDocs(
   rs: ReaderSegment,
   field: string,
@@ -62,26 +66,23 @@ export function numericRangeDocs(
   hi: number | bigint | undefined,
   hiInc: boolean,
 ): Int32Array {
-  const f = rs.segment.field(field);
-  const n = f?.numeric;
-  if (!f || !n) return EMPTY;
-  const withField = f.docsWithField;
-  const out = new Int32Array(withField.length);
-  let k = 0;
-  const { starts, values } = n;
-  const low = lo ?? -Infinity;
-  const high = hi ?? Infinity;
-  for (let i = 0; i < withField.length; i++) {
-    const doc = withField[i]!;
-    for (let j = starts[doc]!; j < starts[doc + 1]!; j++) {
-      const v = values[j]!;
-      if ((loInc ? v >= low : v > low) && (hiInc ? v <= high : v < high)) {
-        out[k++] = doc;
-        break;
-      }
-    }
-  }
-  return out.subarray(0, k);
+  const p = pointsIndex(rs, field);
+  if (!p) return EMPTY;
+  return runDocs(p, [pointRange(p, lo, loInc, hi, hiInc)]);
+}
+
+/** How many docs have a value in the range, when the points index tells without visiting them; else -1. */
+export function numericRangeCount(
+  rs: ReaderSegment,
+  field: string,
+  lo: number | bigint | undefined,
+  loInc: boolean,
+  hi: number | bigint | undefined,
+  hiInc: boolean,
+): number {
+  const p = pointsIndex(rs, field);
+  if (!p) return 0;
+  return runCount(p, [pointRange(p, lo, loInc, hi, hiInc)]);
 }
 
 /** Docs with at least one value in `set` (values already converted to the field's kind). */
@@ -90,22 +91,16 @@ export function numericSetDocs(
   field: string,
   set: ReadonlySet<number | bigint>,
 ): Int32Array {
-  const f = rs.segment.field(field);
-  const n = f?.numeric;
-  if (!f || !n || set.size === 0) return EMPTY;
-  const withField = f.docsWithField;
-  const out = new Int32Array(withField.length);
-  let k = 0;
-  for (let i = 0; i < withField.length; i++) {
-    const doc = withField[i]!;
-    for (let j = n.starts[doc]!; j < n.starts[doc + 1]!; j++) {
-      if (set.has(n.values[j]!)) {
-        out[k++] = doc;
-        break;
-      }
-    }
-  }
-  return out.subarray(0, k);
+  const p = set.size === 0 ? null : pointsIndex(rs, field);
+  if (!p) return EMPTY;
+  return runDocs(p, pointSetRuns(p, set));
+}
+
+/** How many docs have a value in `set`, from the points index alone; -1 when it cannot tell. */
+export function numericSetCount(rs: ReaderSegment, field: string, set: ReadonlySet<number | bigint>): number {
+  const p = set.size === 0 ? null : pointsIndex(rs, field);
+  if (!p) return 0;
+  return runCount(p, pointSetRuns(p, set));
 }
 
 /** The segment's ip terms parsed to 128-bit integers (cached on the immutable segment). */

@@ -26,7 +26,9 @@ import {
   dictionaryDocs,
   escapeRegExp,
   ipRangeDocs,
+  numericRangeCount,
   numericRangeDocs,
+  numericSetCount,
   numericSetDocs,
   prefixRange,
   termRange,
@@ -85,7 +87,12 @@ export function termQuery(
     case 'date':
     case 'date_nanos': {
       const [lo, hi] = dateTermBounds(env, field, value);
-      return new ConstantWeight((rs) => numericRangeDocs(rs, path, lo, true, hi, true), f(boost));
+      return new ConstantWeight(
+        (rs) => numericRangeDocs(rs, path, lo, true, hi, true),
+        f(boost),
+        undefined,
+        (rs) => numericRangeCount(rs, path, lo, true, hi, true),
+      );
     }
     case 'geo_point':
       throw queryShardException(
@@ -96,7 +103,13 @@ export function termQuery(
     default: {
       const v = toFieldNumber(field.type, value, env, false, field.scalingFactor);
       if (isIntegerType(field.type) && typeof v === 'number' && !Number.isInteger(v)) return NONE;
-      return new ConstantWeight((rs) => numericSetDocs(rs, path, new Set([v])), f(boost));
+      const set = new Set([v]);
+      return new ConstantWeight(
+        (rs) => numericSetDocs(rs, path, set),
+        f(boost),
+        undefined,
+        (rs) => numericSetCount(rs, path, set),
+      );
     }
   }
 }
@@ -186,7 +199,12 @@ export function termsQuery(
         if (isIntegerType(field.type) && typeof n === 'number' && !Number.isInteger(n)) continue;
         set.add(n);
       }
-      return new ConstantWeight((rs) => numericSetDocs(rs, path, set), score);
+      return new ConstantWeight(
+        (rs) => numericSetDocs(rs, path, set),
+        score,
+        undefined,
+        (rs) => numericSetCount(rs, path, set),
+      );
     }
   }
 }
@@ -260,6 +278,7 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
         (rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc),
         score,
         (rs) => numericRangeVerifier(rs, path, lo, loInc, hi, hiInc),
+        (rs) => numericRangeCount(rs, path, lo, loInc, hi, hiInc),
       );
     }
     case 'geo_point':
@@ -275,6 +294,7 @@ export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds
         (rs) => numericRangeDocs(rs, path, lo, loInc, hi, hiInc),
         score,
         (rs) => numericRangeVerifier(rs, path, lo, loInc, hi, hiInc),
+        (rs) => numericRangeCount(rs, path, lo, loInc, hi, hiInc),
       );
     }
   }

@@ -19,6 +19,8 @@ import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingSco
 import { termOrdinal } from './term-stats.ts';
 
 const _f = Math.fround;
+/** A set of at most 1/NARROW of a segment's docs is collected rather than checked doc by doc. */
+const NARROW = 4;
 
 export interface Weight {
   matches(rs: ReaderSegment, needsScores: boolean): Matches;
@@ -84,7 +86,16 @@ export class ConstantWeight implements Weight {
      * scorer and the bitset then test docs instead of materialising the set.
      */
     private readonly verifierOf?: (rs: ReaderSegment) => DocVerifier | null,
+    /**
+     * The number of docs of the set when an index tells it without collecting them (points
+     * of single-valued numbers); -1 when it cannot.
+     */
+    private readonly countOf?: (rs: ReaderSegment) => number,
   ) {}
+  /** The set's size from the index, when no doc is excluded; -1 when unknown. */
+  private indexCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    return excluded === null && this.countOf ? this.countOf(rs) : -1;
+  }
   private docs(rs: ReaderSegment): Int32Array {
     let docs = this.docsBySegment.get(rs.segment);
     if (!docs) {
@@ -96,30 +107,45 @@ export class ConstantWeight implements Weight {
   matches(rs: ReaderSegment, needsScores: boolean): Matches {
     return constantDocs(this.docs(rs), this.score, needsScores);
   }
+  /**
+   * Whether the set is checked doc by doc on doc values rather than collected: when it has a
+   * verifier, is not collected yet, and the index does not show it narrow (a narrow set is
+   * collected from the points index at once and leads a conjunction by its small cost).
+   */
+  private checksDocs(rs: ReaderSegment): boolean {
+    if (!this.verifierOf || this.docsBySegment.has(rs.segment)) return false;
+    const known = this.countOf ? this.countOf(rs) : -1;
+    return known < 0 || known * NARROW > rs.segment.maxDoc;
+  }
   scorer(rs: ReaderSegment): Scorer | null {
-    if (this.verifierOf && !this.docsBySegment.has(rs.segment)) {
-      const v = this.verifierOf(rs);
+    if (this.checksDocs(rs)) {
+      const v = this.verifierOf!(rs);
       return v ? new VerifyingScorer(v.approximation, v.matches, this.score) : null;
     }
     const docs = this.docs(rs);
     return docs.length === 0 ? null : new DocListScorer(docs, null, this.score);
   }
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
+    const known = this.indexCount(rs, excluded);
+    if (known >= 0) return known;
     return this.verifierOf ? -1 : countPassing(this.docs(rs), excluded);
   }
-  minCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
+  minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
+    const known = this.countOf?.(rs) ?? -1;
+    // At most maxDoc - passing of the set's docs can be excluded.
+    if (known >= 0) return Math.max(0, known - (rs.segment.maxDoc - passing));
     return this.verifierOf ? 0 : countPassing(this.docs(rs), excluded);
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
-    if (this.verifierOf && !this.docsBySegment.has(rs.segment)) {
-      this.verifierOf(rs)?.mark(bits);
+    if (this.checksDocs(rs)) {
+      this.verifierOf!(rs)?.mark(bits);
       return;
     }
     markDocs(this.docs(rs), bits);
   }
   /** Whether `retainDocs` checks docs one by one (cheaper than marking them all). */
   verifies(rs: ReaderSegment): boolean {
-    return this.verifierOf !== undefined && !this.docsBySegment.has(rs.segment);
+    return this.checksDocs(rs);
   }
   /** Clears the bits of docs the set does not hold, checking only the docs set. */
   retainDocs(rs: ReaderSegment, bits: Uint32Array, words: number): void {
