@@ -93,7 +93,7 @@ describe('GET /_migration/deprecations', () => {
     expect(warnings(old.headers.warning)).toEqual([
       '[GET /_ext/migration/deprecations] is deprecated! Use [GET /_migration/deprecations] instead.',
     ]);
-    const client = new Client({ node: node.url });
+    const client = new Client({ node: node.url, auth: node.auth });
     try {
       const got = await client.migration.deprecations();
       expect(got.body.node_settings).toHaveLength(2);

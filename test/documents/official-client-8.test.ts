@@ -11,7 +11,7 @@ let client: Client;
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
   await client.indices.create({
     index: 'c8',
     mappings: { properties: { n: { type: 'integer' }, tag: { type: 'keyword' } } },

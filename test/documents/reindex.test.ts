@@ -428,7 +428,7 @@ describe('throttling and tasks', () => {
 
 describe('the official client', () => {
   it('reindex, tasks.get and the by-query methods', async () => {
-    const client = new Client({ node: url });
+    const client = new Client({ node: url, auth: node.auth });
     await bulk(url, 'r_client', [
       ['1', { n: 1 }],
       ['2', { n: 2 }],

@@ -240,7 +240,7 @@ describe('GET /_ext', () => {
 
 describe('the official client (7.13)', () => {
   it('reads and changes the license', async () => {
-    const client = new Client({ node: node.url });
+    const client = new Client({ node: node.url, auth: node.auth });
     try {
       const got = await client.license.get();
       expect(got.body.license.type).toBe('basic');

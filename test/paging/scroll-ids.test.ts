@@ -6,11 +6,14 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../support/http.ts';
+import { basicAuth, http, TEST_AUTH } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 import { bulk, clearScroll, createIndex, type Hit, ids, type Json, search } from './paging-support.ts';
 
 let node: TestNode;
+
+/** The test superuser's credentials, for requests written by hand on a socket. */
+const AUTH_HEADER = `authorization: ${basicAuth(TEST_AUTH.username, TEST_AUTH.password)}\r\n`;
 let url: string;
 
 const COUNT = 37;
@@ -156,7 +159,7 @@ function abandonedContinuation(id: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
       socket.write(
-        `POST /_search/scroll HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `POST /_search/scroll HTTP/1.1\r\nhost: ${hostname}\r\n${AUTH_HEADER}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
         () => {
           socket.destroy();
           resolve();
@@ -179,7 +182,7 @@ function cutContinuation(id: string): Promise<number> {
     let received = 0;
     const socket = connect(Number(port), hostname, () => {
       socket.write(
-        `POST /_search/scroll HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `POST /_search/scroll HTTP/1.1\r\nhost: ${hostname}\r\n${AUTH_HEADER}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     });
     socket.once('data', (chunk) => {
@@ -258,7 +261,7 @@ describe('a page that was not delivered', () => {
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => {
         socket.write(
-          `POST /s3/_search?scroll=1m&size=2 HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+          `POST /s3/_search?scroll=1m&size=2 HTTP/1.1\r\nhost: ${hostname}\r\n${AUTH_HEADER}content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
           () => {
             socket.destroy();
             resolve();

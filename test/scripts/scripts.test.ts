@@ -14,7 +14,7 @@ const DOCS = [
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
   await http(node.url, 'PUT', '/s', {
     settings: { number_of_shards: 1 },
     mappings: {
@@ -253,7 +253,7 @@ describe('stored scripts', () => {
     await http(node.url, 'PUT', '/_scripts/kept', { script: { lang: 'painless', source: '42' } });
     node = await node.restart();
     await client.close();
-    client = new Client({ node: node.url });
+    client = new Client({ node: node.url, auth: node.auth });
     expect((await http(node.url, 'GET', '/_scripts/kept')).json.script.source).toBe('42');
   });
 });

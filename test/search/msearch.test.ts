@@ -11,7 +11,7 @@ const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 beforeAll(async () => {
   node = await startTestNode();
-  client = new Client({ node: node.url });
+  client = new Client({ node: node.url, auth: node.auth });
   // Elasticsearch's msearch/10_basic set-up, with a second shard in index_1.
   expect((await http(node.url, 'PUT', '/index_1', { settings: { number_of_shards: 2 } })).status).toBe(200);
   const bulk = await http(

@@ -143,7 +143,7 @@ describe('_search/template', () => {
   });
 
   it('the official client', async () => {
-    const client = new Client({ node: url });
+    const client = new Client({ node: url, auth: node.auth });
     const { body } = await client.searchTemplate({
       index: 'tpl',
       body: { source: { query: { range: { n: { gte: '{{min}}' } } } }, params: { min: 2 } },

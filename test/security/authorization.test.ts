@@ -254,3 +254,55 @@ describe('run as', () => {
     );
   });
 });
+
+describe('requests that name their indices in the body', () => {
+  it('_msearch authorizes every search by the indices its header names', async () => {
+    const ok = await http(
+      node.url,
+      'POST',
+      '/_msearch',
+      ndjson([{ index: 'logs-1' }, { query: { match_all: {} } }]),
+      { 'content-type': 'application/x-ndjson', ...as('reader') },
+    );
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.responses[0].hits.total.value).toBe(1);
+    const denied = await http(
+      node.url,
+      'POST',
+      '/logs-1/_msearch',
+      ndjson([{}, { query: { match_all: {} } }, { index: 'other' }, { query: { match_all: {} } }]),
+      { 'content-type': 'application/x-ndjson', ...as('reader') },
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.json.error.reason).toMatch(/on indices \[other\]/);
+  });
+
+  it('_reindex needs read on the source and write on the destination', async () => {
+    const noRead = await http(
+      node.url,
+      'POST',
+      '/_reindex',
+      { source: { index: 'other' }, dest: { index: 'new-copy' } },
+      as('writer'),
+    );
+    expect(noRead.status).toBe(403);
+    expect(noRead.json.error.reason).toMatch(/on indices \[other\]/);
+    const noWrite = await http(
+      node.url,
+      'POST',
+      '/_reindex',
+      { source: { index: 'logs-1' }, dest: { index: 'other' } },
+      as('reader'),
+    );
+    expect(noWrite.status).toBe(403);
+    const admin = await http(
+      node.url,
+      'POST',
+      '/_reindex?refresh=true',
+      { source: { index: 'logs-1' }, dest: { index: 'new-copy' } },
+      as('admin'),
+    );
+    expect(admin.status, admin.text).toBe(200);
+    expect(admin.json.created).toBe(1);
+  });
+});

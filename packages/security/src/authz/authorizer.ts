@@ -9,7 +9,14 @@
 import { accessDenied } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import type { IndexNamespace } from '../host.ts';
-import { aliasActionTargets, bulkTargets, type ItemTarget, mgetTargets } from './composite-targets.ts';
+import {
+  aliasActionTargets,
+  bulkTargets,
+  type ItemTarget,
+  mgetTargets,
+  msearchTargets,
+  reindexTargets,
+} from './composite-targets.ts';
 import { actionDeniedMessage, principalText } from './denial.ts';
 import { AUTO_CREATE_ACTION } from './index-privileges.ts';
 import { isRestrictedIndex, type Permission as Role } from './role.ts';
@@ -46,6 +53,14 @@ const ITEM_ACTIONS: Record<string, string[]> = {
     AUTO_CREATE_ACTION,
   ],
   'indices:data/write/update': [AUTO_CREATE_ACTION],
+  'indices:data/read/msearch': ['indices:data/read/search'],
+  'indices:data/read/msearch/template': ['indices:data/read/search'],
+  'indices:data/write/reindex': [
+    'indices:data/read/search',
+    'indices:data/write/index:op_type/index',
+    'indices:data/write/index:op_type/create',
+    AUTO_CREATE_ACTION,
+  ],
 };
 
 type Deny = (context?: string, opts?: { action?: string; withPrivileges?: boolean }) => Error;
@@ -149,6 +164,10 @@ export class Authorizer {
     const { params } = req;
     if (action === 'indices:data/write/bulk') return bulkTargets(req.body, params.index);
     if (action === 'indices:data/read/mget') return mgetTargets(req.json(), params.index);
+    if (action === 'indices:data/read/msearch' || action === 'indices:data/read/msearch/template') {
+      return msearchTargets(req.body, params.index);
+    }
+    if (action === 'indices:data/write/reindex') return reindexTargets(req.json());
     if (action === 'indices:admin/aliases' && params.index === undefined)
       return aliasActionTargets(req.json());
     if (action === 'indices:data/write/index' && params.index !== undefined) {

@@ -101,3 +101,59 @@ export function aliasActionTargets(json: unknown): ItemTarget[] {
   }
   return out;
 }
+
+const SEARCH = 'indices:data/read/search';
+
+/** A comma list or an array of index names, each one. */
+function nameList(v: unknown): string[] {
+  const list = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',') : [];
+  return list.map((x) => x.trim()).filter((x) => x !== '');
+}
+
+/**
+ * `_msearch` (and `_msearch/template`): each search is authorized as a search of the indices
+ * its header names, or the path's, or every index (TransportMultiSearchAction runs each as a
+ * search request of its own).
+ */
+export function msearchTargets(body: Buffer | undefined, defaultIndex: string | undefined): ItemTarget[] {
+  if (!body) return [];
+  const lines = body.toString('utf8').split('\n');
+  const out: ItemTarget[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    let header: Record<string, unknown> = {};
+    const line = lines[i]!.trim();
+    if (line !== '') {
+      try {
+        const parsed = JSON.parse(line) as unknown;
+        if (typeof parsed === 'object' && parsed !== null) header = parsed as Record<string, unknown>;
+      } catch {
+        return out;
+      }
+    }
+    const given = nameList(header.index ?? header.indices);
+    const targets = given.length > 0 ? given : nameList(defaultIndex);
+    for (const index of targets.length > 0 ? targets : ['_all'])
+      out.push({ action: SEARCH, index, mayCreate: false });
+  }
+  return out;
+}
+
+/**
+ * `_reindex`: a search of each source index and a write into the destination, as the user
+ * (Elasticsearch runs the reindex's scroll and bulk requests with the caller's privileges).
+ */
+export function reindexTargets(json: unknown): ItemTarget[] {
+  if (typeof json !== 'object' || json === null) return [];
+  const body = json as { source?: { index?: unknown }; dest?: { index?: unknown; op_type?: unknown } };
+  const out: ItemTarget[] = [];
+  for (const index of nameList(body.source?.index)) out.push({ action: SEARCH, index, mayCreate: false });
+  const dest = typeof body.dest?.index === 'string' ? body.dest.index : undefined;
+  if (dest !== undefined) {
+    const action =
+      body.dest?.op_type === 'create'
+        ? 'indices:data/write/index:op_type/create'
+        : 'indices:data/write/index:op_type/index';
+    out.push({ action, index: dest, mayCreate: true });
+  }
+  return out;
+}
