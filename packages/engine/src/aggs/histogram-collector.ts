@@ -127,7 +127,8 @@ export class HistogramCollector implements AggCollector {
     cancel: AggCancel,
   ): boolean {
     const v = this.view;
-    if (this.subs.length > 0 || this.missingKey !== undefined) return false;
+    // A script's values are computed per doc (collect).
+    if (this.subs.length > 0 || this.missingKey !== undefined || this.script !== null) return false;
     if (v === null) return true;
     const rounder = this.rounder;
     const p = docs === null && excluded === null && rounder !== null ? pointsIndex(rs, this.src.path) : null;

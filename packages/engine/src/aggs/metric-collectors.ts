@@ -76,7 +76,8 @@ export class StatsCollector implements AggCollector {
     cancel: AggCancel,
   ): boolean {
     const v = this.view;
-    if (this.missing !== undefined) return false;
+    // A script's values are computed per doc (collect).
+    if (this.missing !== undefined || this.script !== null) return false;
     if (v === null) return true;
     if (docs === null && excluded === null) {
       // Every doc of the segment: its totals, computed once per segment and field.

@@ -245,7 +245,8 @@ export class TermsCollector implements AggCollector {
     cancel: AggCancel,
   ): boolean {
     const ss = this.ords;
-    if (ss === null || this.subs.length > 0) return false;
+    // A script's values are computed per doc (collect).
+    if (ss === null || this.subs.length > 0 || this.script !== null) return false;
     // Every doc of the segment: its counts per ordinal, computed once per segment and field.
     const all = docs === null && excluded === null;
     const counted = all
