@@ -278,12 +278,19 @@ describe('requests that name their indices in the body', () => {
   });
 
   it('_reindex needs read on the source and write on the destination', async () => {
+    await role('copier', {
+      indices: [
+        { names: ['logs-*'], privileges: ['read'] },
+        { names: ['new-*'], privileges: ['write', 'create_index'] },
+      ],
+    });
+    await user('copier', ['copier']);
     const noRead = await http(
       node.url,
       'POST',
       '/_reindex',
       { source: { index: 'other' }, dest: { index: 'new-copy' } },
-      as('writer'),
+      as('copier'),
     );
     expect(noRead.status).toBe(403);
     expect(noRead.json.error.reason).toMatch(/on indices \[other\]/);
@@ -292,17 +299,18 @@ describe('requests that name their indices in the body', () => {
       'POST',
       '/_reindex',
       { source: { index: 'logs-1' }, dest: { index: 'other' } },
-      as('reader'),
+      as('copier'),
     );
     expect(noWrite.status).toBe(403);
-    const admin = await http(
+    expect(noWrite.json.error.reason).toMatch(/on indices \[other\]/);
+    const ok = await http(
       node.url,
       'POST',
       '/_reindex?refresh=true',
       { source: { index: 'logs-1' }, dest: { index: 'new-copy' } },
-      as('admin'),
+      as('copier'),
     );
-    expect(admin.status, admin.text).toBe(200);
-    expect(admin.json.created).toBe(1);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.created).toBe(1);
   });
 });
