@@ -34,7 +34,8 @@ describe('_cluster/state on a cluster of one', () => {
       last_accepted_config: [id],
       voting_config_exclusions: [],
     });
-    expect(Object.keys(s.metadata.indices).sort()).toEqual(['other', 'test_one', 'test_two']);
+    // The node's own system indices (the security index) are listed too, as Elasticsearch lists them.
+    expect(Object.keys(s.metadata.indices).sort()).toEqual(['.security-7', 'other', 'test_one', 'test_two']);
     expect(s.routing_table.indices.test_one.shards['1'][0]).toMatchObject({
       primary: true,
       state: 'STARTED',
