@@ -6,20 +6,21 @@
  *
  * Starts `POST /_reindex?wait_for_completion=false`, follows the task with `GET /_tasks/{id}`
  * until it completes, and prints the final counts (or the failures). Ctrl-C cancels the task.
- * Credentials come from `SHOAL_USER`/`SHOAL_PASSWORD` when the node asks for them.
+ * Signs in as `SHOAL_USER`/`SHOAL_PASSWORD`, or as `elastic` with `ELASTIC_PASSWORD`.
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { basicAuthorization, withAuth } from './credentials.ts';
 
 const usage =
   'usage: npm run reindex -- --from SOURCE --to DEST [--url URL] [--slices N|auto] [--query JSON] [--size N] [--requests-per-second N]';
 
+/** `SHOAL_USER`/`SHOAL_PASSWORD` when given, else the `elastic` user as the other scripts sign in. */
 function headers(json: boolean): Record<string, string> {
   const h: Record<string, string> = json ? { 'content-type': 'application/json' } : {};
   const user = process.env.SHOAL_USER;
-  if (user)
-    h.authorization = `Basic ${Buffer.from(`${user}:${process.env.SHOAL_PASSWORD ?? ''}`).toString('base64')}`;
-  return h;
+  if (user) return { ...h, authorization: basicAuthorization(user, process.env.SHOAL_PASSWORD ?? '') };
+  return withAuth(h);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the script reads arbitrary response shapes

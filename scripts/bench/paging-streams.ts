@@ -10,6 +10,7 @@
  * must return all 200,000 documents once. The two walks run in 5 interleaved rounds; each
  * figure is the median of its rounds.
  */
+import { withAuth } from '../credentials.ts';
 import { bulkLoad, refreshIndex } from '../load-sample.ts';
 import { flightsMappings } from '../sample-data/flights.ts';
 import { type BulkBatch, flightDoc, flightRows } from '../sample-data/index.ts';
@@ -28,7 +29,7 @@ type Json = Record<string, any>;
 async function call(url: string, method: string, path: string, body?: unknown): Promise<Json> {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: withAuth(body === undefined ? {} : { 'content-type': 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -10,6 +10,7 @@
  * `_count`. The ratio of a round is reindex docs/s ÷ bulk docs/s; the figure is the median over
  * rounds. Target: ≥ 0.6.
  */
+import { withAuth } from '../credentials.ts';
 import { bulkLoad, countDocs, deleteIndex, recreateIndex, refreshIndex } from '../load-sample.ts';
 import { bulkBatches, flights } from '../sample-data/index.ts';
 import type { LoadOptions } from './measure.ts';
@@ -41,7 +42,7 @@ async function call(
 ): Promise<{ status: number; json: ReindexAnswer }> {
   const res = await fetch(new URL(path, url), {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: withAuth(body === undefined ? {} : { 'content-type': 'application/json' }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
