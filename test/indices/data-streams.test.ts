@@ -102,6 +102,12 @@ describe('data streams', () => {
       expect(r.json.hits.total.value, path).toBe(4);
     }
     expect((await http(url, 'GET', '/logs-app/_count')).json.count).toBe(4);
+    // _cat/indices and _stats take the stream as a target too.
+    const cat = await http(url, 'GET', '/_cat/indices/logs-app?format=json&h=index,docs.count');
+    expect(cat.status, cat.text).toBe(200);
+    expect(cat.json).toEqual([{ index: `.ds-logs-app-${today()}-000001`, 'docs.count': '4' }]);
+    const stats = await http(url, 'GET', '/logs-app/_stats/docs');
+    expect(stats.json._all.primaries.docs.count).toBe(4);
   });
 
   it('PIT, scroll and slices read the stream', async () => {
@@ -302,5 +308,35 @@ describe('a stream written for a while, with rollovers between writes', () => {
     expect(w.json._index).toBe('mig-000001');
     expect((await http(url, 'GET', '/mig/_count')).json.count).toBe(2);
     expect((await http(url, 'GET', '/_ilm/policy')).status).toBe(501);
+  });
+});
+
+describe('a hidden data stream', () => {
+  it('is reached by its name or with expand_wildcards=hidden, not by * or _all', async () => {
+    await http(url, 'PUT', '/_index_template/hidden-ds', {
+      index_patterns: ['secret-*'],
+      data_stream: { hidden: true },
+      priority: 100,
+    });
+    await append('secret-x', [{ '@timestamp': '2026-11-28T00:00:00Z', n: 1 }]);
+    expect((await http(url, 'GET', '/secret-x/_count')).json.count).toBe(1);
+    const inSecret = (r: { json: { hits: { hits: { _index: string }[] } } }) =>
+      r.json.hits.hits.filter((h) => h._index.startsWith('.ds-secret-x-')).length;
+    const all = await http(url, 'POST', '/_search?size=100', { query: { match_all: {} } });
+    expect(inSecret(all)).toBe(0);
+    const wildcard = await http(url, 'POST', '/secret-*/_search?size=0', { query: { match_all: {} } });
+    expect(wildcard.json.hits.total.value).toBe(0);
+    const hidden = await http(url, 'POST', '/secret-*/_search?expand_wildcards=all', {
+      query: { match_all: {} },
+    });
+    expect(inSecret(hidden)).toBe(1);
+    expect(
+      (await http(url, 'GET', '/_data_stream')).json.data_streams.map((d: { name: string }) => d.name),
+    ).not.toContain('secret-x');
+    expect(
+      (await http(url, 'GET', '/_data_stream?expand_wildcards=hidden')).json.data_streams.map(
+        (d: { name: string }) => d.name,
+      ),
+    ).toContain('secret-x');
   });
 });

@@ -162,11 +162,11 @@ export class DataStreams {
       const meta = this.indices.get(old);
       if (!meta) continue;
       const aliases = new Map(meta.aliases);
-      aliases.set(stream.name, { dataStream: true, isWriteIndex: false });
+      aliases.set(stream.name, streamAlias(stream, false));
       next.set(old, aliases);
     }
     const created = this.indices.get(name)!;
-    next.set(name, new Map(created.aliases).set(stream.name, { dataStream: true, isWriteIndex: true }));
+    next.set(name, new Map(created.aliases).set(stream.name, streamAlias(stream, true)));
     this.indices.applyAliases(next);
     stream.indices.push(name);
     stream.generation = generation;
@@ -235,7 +235,7 @@ export class DataStreams {
         aliases.delete(stream.name);
       } else if (!stream.indices.includes(a.index)) {
         stream.indices.splice(stream.indices.length - 1, 0, a.index);
-        aliases.set(stream.name, { dataStream: true, isWriteIndex: false });
+        aliases.set(stream.name, streamAlias(stream, false));
         await this.indices.updateSettings([meta], { 'index.hidden': true });
       }
       this.indices.applyAliases(new Map([[a.index, aliases]]));
@@ -282,7 +282,7 @@ export class DataStreams {
     const next = new Map<string, Map<string, AliasMetadata>>();
     for (const m of ordered) {
       const current = this.indices.get(m.name)!;
-      next.set(m.name, new Map(current.aliases).set(alias, { dataStream: true, isWriteIndex: m === write }));
+      next.set(m.name, new Map(current.aliases).set(alias, streamAlias(stream, m === write)));
     }
     this.indices.applyAliases(next);
     this.streams.set(alias, stream);
@@ -294,6 +294,13 @@ export class DataStreams {
   writeIndex(stream: DataStreamMetadata): IndexMetadata | undefined {
     return this.indices.get(stream.indices[stream.indices.length - 1]!);
   }
+}
+
+/** The alias a stream reads and writes through; a hidden stream's is hidden from wildcards. */
+function streamAlias(stream: DataStreamMetadata, write: boolean): AliasMetadata {
+  const a: AliasMetadata = { dataStream: true, isWriteIndex: write };
+  if (stream.hidden) a.isHidden = true;
+  return a;
 }
 
 /**

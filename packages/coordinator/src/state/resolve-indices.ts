@@ -109,14 +109,18 @@ export function resolveIndices(
   const aliasIndex = new Map<string, string[]>();
   // Data streams, which every `_all` and `*` reach (their backing indices are hidden).
   const streams = new Set<string>();
+  // Hidden data streams, which only a wildcard that names them or expand_wildcards=hidden reach.
+  const hiddenStreams = new Set<string>();
   for (const meta of indices.values()) {
     for (const [alias, a] of meta.aliases) {
       const list = aliasIndex.get(alias) ?? [];
       list.push(meta.name);
       aliasIndex.set(alias, list);
       if (a.dataStream && !a.isHidden) streams.add(alias);
+      if (a.dataStream && a.isHidden) hiddenStreams.add(alias);
     }
   }
+  const expandsHidden = opts.expandWildcards.has('all') || opts.expandWildcards.has('hidden');
   let sawWildcard = false;
   const all = parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'));
   if (all) {
@@ -140,6 +144,7 @@ export function resolveIndices(
           }
         }
         for (const [alias, names] of aliasIndex) {
+          if (hiddenStreams.has(alias) && !expandsHidden && !part.startsWith('.')) continue;
           if (simpleMatch(part, alias)) {
             viaAlias.add(alias);
             for (const n of names) chosen.add(n);
