@@ -107,13 +107,39 @@ export function nextIndexName(source: string): string {
   return `${m[1]}${n}`;
 }
 
+type RolloverOptions = { dryRun: boolean; stats: () => Promise<ReadonlyMap<string, ShardStats>> };
+
+/** The conditions checked against the old index, and the answer of a rollover not (yet) done. */
+async function considered(
+  old: IndexMetadata,
+  next: string,
+  req: RolloverRequest,
+  opts: RolloverOptions,
+): Promise<{ roll: boolean; result: RolloverResult }> {
+  const figures = req.conditions.length > 0 ? figuresOf(old, await opts.stats(), Date.now()) : undefined;
+  const { roll, results } = figures ? evaluate(req.conditions, figures) : { roll: true, results: {} };
+  return {
+    roll,
+    result: {
+      acknowledged: false,
+      shards_acknowledged: false,
+      old_index: old.name,
+      new_index: next,
+      rolled_over: false,
+      dry_run: opts.dryRun,
+      lazy: false,
+      conditions: results,
+    },
+  };
+}
+
 /** A data stream rolls over to its next generation (its backing index names are its own). */
 async function rolloverStream(
   s: NodeServices,
   stream: DataStreamMetadata,
   newName: string | undefined,
   req: RolloverRequest,
-  opts: { dryRun: boolean; stats: () => Promise<ReadonlyMap<string, ShardStats>> },
+  opts: RolloverOptions,
 ): Promise<RolloverResult> {
   if (newName !== undefined)
     throw illegalArgument('new index name may not be specified when rolling over a data stream');
@@ -123,19 +149,8 @@ async function rolloverStream(
     );
   }
   const old = s.indices.dataStreams.writeIndex(stream)!;
-  const figures = req.conditions.length > 0 ? figuresOf(old, await opts.stats(), Date.now()) : undefined;
-  const { roll, results } = figures ? evaluate(req.conditions, figures) : { roll: true, results: {} };
   const next = backingIndexName(stream.name, stream.generation + 1, Date.now());
-  const result: RolloverResult = {
-    acknowledged: false,
-    shards_acknowledged: false,
-    old_index: old.name,
-    new_index: next,
-    rolled_over: false,
-    dry_run: opts.dryRun,
-    lazy: false,
-    conditions: results,
-  };
+  const { roll, result } = await considered(old, next, req, opts);
   if (opts.dryRun || !roll) return result;
   const { newIndex } = await s.indices.dataStreams.rollover(stream);
   return { ...result, new_index: newIndex, acknowledged: true, shards_acknowledged: true, rolled_over: true };
@@ -164,7 +179,7 @@ export async function rollover(
   target: string,
   newName: string | undefined,
   req: RolloverRequest,
-  opts: { dryRun: boolean; stats: () => Promise<ReadonlyMap<string, ShardStats>> },
+  opts: RolloverOptions,
 ): Promise<RolloverResult> {
   const stream = s.indices.dataStreams.get(target);
   if (stream) return rolloverStream(s, stream, newName, req, opts);
@@ -182,18 +197,7 @@ export async function rollover(
       },
     );
   }
-  const figures = req.conditions.length > 0 ? figuresOf(old, await opts.stats(), Date.now()) : undefined;
-  const { roll, results } = figures ? evaluate(req.conditions, figures) : { roll: true, results: {} };
-  const result: RolloverResult = {
-    acknowledged: false,
-    shards_acknowledged: false,
-    old_index: old.name,
-    new_index: next,
-    rolled_over: false,
-    dry_run: opts.dryRun,
-    lazy: false,
-    conditions: results,
-  };
+  const { roll, result } = await considered(old, next, req, opts);
   if (opts.dryRun || !roll) return result;
   const aliases = { ...((req.aliases as Record<string, unknown>) ?? {}) };
   await s.indices.create(next, { settings: req.settings, mappings: req.mappings, aliases });
