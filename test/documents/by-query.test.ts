@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulk, createIndex, type Json } from '../paging/paging-support.ts';
+import { bulk, createIndex, type Json, refreshedCount, searchStats } from '../paging/paging-support.ts';
 import { http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
@@ -21,20 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await node?.stop();
 });
-
-async function count(index: string, query?: Json): Promise<number> {
-  await http(url, 'POST', `/${index}/_refresh`);
-  const r = await http(url, 'POST', `/${index}/_count`, query ? { query } : undefined);
-  return r.json.count;
-}
-
-async function openScrolls(): Promise<number> {
-  const r = await http(url, 'GET', '/_nodes/stats/indices/search');
-  const n = Object.values(
-    r.json.nodes as Record<string, { indices: { search: { scroll_current: number } } }>,
-  )[0]!;
-  return n.indices.search.scroll_current;
-}
 
 describe('_delete_by_query', () => {
   it('the basic response, without created and updated', async () => {
@@ -51,7 +37,7 @@ describe('_delete_by_query', () => {
     });
     expect(r.json.created).toBeUndefined();
     expect(r.json.updated).toBeUndefined();
-    expect(await count('dq1')).toBe(0);
+    expect(await refreshedCount(url, 'dq1')).toBe(0);
   });
 
   it('a document changed after the scroll saw it is a version conflict (409), or counted with proceed', async () => {
@@ -70,7 +56,7 @@ describe('_delete_by_query', () => {
     });
     expect(proceed.status).toBe(200);
     expect(proceed.json).toMatchObject({ deleted: 0, version_conflicts: 1, failures: [] });
-    expect(await count('dq2')).toBe(1);
+    expect(await refreshedCount(url, 'dq2')).toBe(1);
   });
 
   it('limits by query, max_docs (URL or body) and scroll_size', async () => {
@@ -83,13 +69,13 @@ describe('_delete_by_query', () => {
       query: { match: { user: 'kimchy' } },
     });
     expect(byQuery.json).toMatchObject({ deleted: 1, batches: 1 });
-    expect(await count('dq3')).toBe(2);
+    expect(await refreshedCount(url, 'dq3')).toBe(2);
     const body = await http(url, 'POST', '/dq3/_delete_by_query?refresh=true', {
       max_docs: 1,
       query: { match: { user: 'kimchy' } },
     });
     expect(body.json.deleted).toBe(1);
-    expect(await count('dq3')).toBe(1);
+    expect(await refreshedCount(url, 'dq3')).toBe(1);
     await bulk(url, 'dq4', [
       ['a', { text: 'test' }],
       ['b', { text: 'test' }],
@@ -99,7 +85,7 @@ describe('_delete_by_query', () => {
       query: { match_all: {} },
     });
     expect(small.json).toMatchObject({ batches: 3, deleted: 3 });
-    expect(await count('dq4')).toBe(0);
+    expect(await refreshedCount(url, 'dq4')).toBe(0);
   });
 
   it('with wait_for_completion=false, the task holds the response', async () => {
@@ -124,7 +110,7 @@ describe('_delete_by_query', () => {
     expect(bad.json.error.type).toBe('parsing_exception');
     const script = await http(url, 'POST', '/dq6/_delete_by_query', { script: { source: 'x' } });
     expect(script.status).toBe(400);
-    expect(await count('dq6')).toBe(1);
+    expect(await refreshedCount(url, 'dq6')).toBe(1);
   });
 
   it('deletes exactly the matches, once each, for random data, queries and slices', async () => {
@@ -163,13 +149,13 @@ describe('_delete_by_query', () => {
           );
           expect(r.status, r.text).toBe(200);
           expect(r.json.deleted).toBe(matching);
-          expect(await count('dqp')).toBe(docs.length - matching);
-          expect(await count('dqp', query)).toBe(0);
+          expect(await refreshedCount(url, 'dqp')).toBe(docs.length - matching);
+          expect(await refreshedCount(url, 'dqp', query)).toBe(0);
         },
       ),
       { numRuns: 15, seed: 42 },
     );
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
   });
 });
 
@@ -194,11 +180,11 @@ describe('_update_by_query', () => {
   it('picks up a new field mapping for documents indexed before it', async () => {
     await createIndex(url, 'uq2', { mappings: { dynamic: false, properties: {} } });
     await bulk(url, 'uq2', [['1', { name: 'bob' }]]);
-    expect(await count('uq2', { match: { name: 'bob' } })).toBe(0);
+    expect(await refreshedCount(url, 'uq2', { match: { name: 'bob' } })).toBe(0);
     await http(url, 'PUT', '/uq2/_mapping', { properties: { name: { type: 'text' } } });
     const r = await http(url, 'POST', '/uq2/_update_by_query?refresh=true');
     expect(r.json.updated).toBe(1);
-    expect(await count('uq2', { match: { name: 'bob' } })).toBe(1);
+    expect(await refreshedCount(url, 'uq2', { match: { name: 'bob' } })).toBe(1);
   });
 
   it('a script is not there yet: a clear 501', async () => {

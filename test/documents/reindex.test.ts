@@ -7,7 +7,7 @@
 import { Client } from '@elastic/elasticsearch/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulk, createIndex, type Json } from '../paging/paging-support.ts';
+import { bulk, createIndex, type Json, refreshedCount, searchStats } from '../paging/paging-support.ts';
 import { http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
@@ -21,20 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await node?.stop();
 });
-
-async function openScrolls(): Promise<number> {
-  const r = await http(url, 'GET', '/_nodes/stats/indices/search');
-  const n = Object.values(
-    r.json.nodes as Record<string, { indices: { search: { scroll_current: number } } }>,
-  )[0]!;
-  return n.indices.search.scroll_current;
-}
-
-async function count(index: string): Promise<number> {
-  await http(url, 'POST', `/${index}/_refresh`);
-  const r = await http(url, 'GET', `/${index}/_count`);
-  return r.json.count;
-}
 
 async function reindex(body: Json, query = ''): Promise<ReturnType<typeof http>> {
   return http(url, 'POST', `/_reindex${query}`, body);
@@ -79,7 +65,7 @@ describe('reindex responses (reindex/10_basic)', () => {
       'throttled_until_millis',
       'failures',
     ]);
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
     const got = await http(url, 'GET', '/r_dst/_doc/1');
     expect(got.json._source).toEqual({ text: 'test' });
   });
@@ -109,7 +95,7 @@ describe('reindex responses (reindex/10_basic)', () => {
     });
     expect(proceed.status).toBe(200);
     expect(proceed.json).toMatchObject({ created: 0, version_conflicts: 1, failures: [] });
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
   });
 
   it('source filtering, a query and an empty document', async () => {
@@ -130,7 +116,7 @@ describe('reindex responses (reindex/10_basic)', () => {
       dest: { index: 'r_dst4b' },
     });
     expect(q.json.created).toBe(1);
-    expect(await count('r_dst4b')).toBe(1);
+    expect(await refreshedCount(url, 'r_dst4b')).toBe(1);
   });
 });
 
@@ -318,12 +304,12 @@ describe('slices, max_docs and batches', () => {
         expect(r.json.slices).toBeUndefined();
         expect(r.json.batches).toBe(6);
       }
-      expect(await count(dest)).toBe(57);
+      expect(await refreshedCount(url, dest)).toBe(57);
       const all = await http(url, 'POST', `/${dest}/_search`, { size: 100, sort: [{ n: 'asc' }] });
       expect(all.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(
         [...docs].sort((a, b) => (a[1].n as number) - (b[1].n as number)).map(([id]) => id),
       );
-      expect(await openScrolls()).toBe(0);
+      expect((await searchStats(url)).scroll_current).toBe(0);
     });
   }
 
@@ -339,7 +325,7 @@ describe('slices, max_docs and batches', () => {
       '?slices=3',
     );
     expect(sliced.json.created).toBe(10);
-    expect(await count('r_max2')).toBe(10);
+    expect(await refreshedCount(url, 'r_max2')).toBe(10);
   });
 });
 
@@ -393,7 +379,7 @@ describe('throttling and tasks', () => {
     const later = await http(url, 'GET', `/_tasks/${task}`);
     expect(later.json.completed).toBe(true);
     expect(later.json.response.created).toBe(6);
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
   });
 
   it('a cancelled reindex stops, says so, and closes its scroll', async () => {
@@ -410,7 +396,7 @@ describe('throttling and tasks', () => {
     expect(done.json.completed).toBe(true);
     expect(done.json.response.canceled).toBe('by user request');
     expect(done.json.response.created).toBeLessThan(6);
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
   });
 
   it('unknown and malformed task ids', async () => {
@@ -490,6 +476,6 @@ describe('a property: reindex copies exactly the matching documents, once each',
       ),
       { numRuns: 12, seed: 7 },
     );
-    expect(await openScrolls()).toBe(0);
+    expect((await searchStats(url)).scroll_current).toBe(0);
   });
 });

@@ -120,6 +120,14 @@ export async function searchStats(url: string): Promise<Json> {
   return nodes[0]!.indices.search;
 }
 
+/** The documents of an index (matching `query`, when given) once it is refreshed. */
+export async function refreshedCount(url: string, index: string, query?: Json): Promise<number> {
+  await refresh(url, index);
+  const r = await http(url, 'POST', `/${index}/_count`, query ? { query } : undefined);
+  expect(r.status, r.text).toBe(200);
+  return r.json.count as number;
+}
+
 export function ids(hits: Hit[]): string[] {
   return hits.map((h) => h._id);
 }
