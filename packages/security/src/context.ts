@@ -1,8 +1,11 @@
 /** What security's handlers share: the host, the stores, the hasher and the caches. */
-import type { ApiKeyService } from './authc/api-keys.ts';
+import { ApiKeyService } from './authc/api-keys.ts';
+import type { Authentication } from './authc/authentication.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
+import { serviceAccountDescriptor } from './authc/service-accounts.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
+import { type Permission, Role } from './authz/role.ts';
 import type { SecurityHost } from './host.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
@@ -26,4 +29,20 @@ export function clearCacheBody(host: SecurityHost): Record<string, unknown> {
     cluster_name: host.node.clusterName,
     nodes: { [host.node.id]: { name: host.node.name } },
   };
+}
+
+/**
+ * What the caller may do, as its guard judged it: an API key's own (limited) permission, a
+ * service account's descriptor, or the user's roles.
+ */
+export async function permissionOf(ctx: SecurityContext, auth: Authentication): Promise<Permission> {
+  if (auth.apiKey) {
+    const key = await ctx.apiKeys.store.get(auth.apiKey.id);
+    if (key) return ApiKeyService.permissionOf(key);
+  }
+  if (auth.token) {
+    const descriptor = serviceAccountDescriptor(auth.user.username);
+    if (descriptor) return new Role([{ name: auth.user.username, descriptor }], []);
+  }
+  return ctx.roles.role(auth.user.roles);
 }

@@ -25,10 +25,24 @@ export interface SystemIndexStore {
   delete(id: string): Promise<boolean>;
   /** Every document of one type, with its id. */
   listByType(type: string): Promise<{ id: string; doc: SecurityDoc }[]>;
+  /**
+   * A search of the index on the node's query engine (the `_query` APIs): `body` is a search
+   * body (`query`, `from`, `size`, `sort`, `search_after`, `aggs`) over the stored fields. A
+   * request the engine refuses (a bad query, a sort on a field it cannot sort by) throws the
+   * engine's own error.
+   */
+  search(body: Record<string, unknown>, opts?: { typedKeys?: boolean }): Promise<SystemIndexHits>;
   /** The index's own settings, flat (`index.number_of_replicas`: `"0"`). */
   getSettings(): Promise<Record<string, string>>;
   /** Changes index settings (flat keys; `null` resets one). */
   updateSettings(settings: Record<string, string | null>): Promise<void>;
+}
+
+export interface SystemIndexHits {
+  /** How many documents matched (counted exactly). */
+  total: number;
+  hits: { id: string; doc: SecurityDoc; sort?: unknown[] }[];
+  aggregations?: Record<string, unknown>;
 }
 
 /** The node's index names, for authorizing index expressions. */

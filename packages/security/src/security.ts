@@ -19,9 +19,13 @@ import { actionDeniedMessage, principalText } from './authz/denial.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
+import { apiKeyGrantRoutes } from './rest/api-key-grant.ts';
+import { apiKeyQueryRoutes } from './rest/api-key-query.ts';
+import { apiKeyUpdateRoutes } from './rest/api-key-update.ts';
 import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
+import { crossClusterApiKeyRoutes } from './rest/cross-cluster-api-keys.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
@@ -172,18 +176,26 @@ export class Security {
   }
 
   routes(): SecurityRoute[] {
-    return [
-      ...privilegeRoutes(this.ctx),
-      ...userRoutes(this.ctx),
-      ...roleRoutes(this.ctx),
-      ...cacheRoutes(this.ctx),
-      ...apiKeyRoutes(this.ctx),
-      ...bulkRoleRoutes(this.ctx),
-      ...roleMappingRoutes(this.ctx),
-      ...serviceAccountRoutes(this.ctx),
-      ...settingsRoutes(this.ctx),
-    ];
+    return allRoutes(this.ctx);
   }
+}
+
+function allRoutes(ctx: SecurityContext): SecurityRoute[] {
+  return [
+    ...privilegeRoutes(ctx),
+    ...userRoutes(ctx),
+    ...roleRoutes(ctx),
+    ...cacheRoutes(ctx),
+    ...apiKeyRoutes(ctx),
+    ...apiKeyUpdateRoutes(ctx),
+    ...apiKeyGrantRoutes(ctx),
+    ...apiKeyQueryRoutes(ctx),
+    ...crossClusterApiKeyRoutes(ctx),
+    ...bulkRoleRoutes(ctx),
+    ...roleMappingRoutes(ctx),
+    ...serviceAccountRoutes(ctx),
+    ...settingsRoutes(ctx),
+  ];
 }
 
 /**
@@ -192,16 +204,5 @@ export class Security {
  */
 export function securityRouteTable(): { method: string; path: string; action: string }[] {
   // The handlers are never called: the context they would use is not needed to list them.
-  const none = {} as SecurityContext;
-  return [
-    ...privilegeRoutes(none),
-    ...userRoutes(none),
-    ...roleRoutes(none),
-    ...cacheRoutes(none),
-    ...apiKeyRoutes(none),
-    ...bulkRoleRoutes(none),
-    ...roleMappingRoutes(none),
-    ...serviceAccountRoutes(none),
-    ...settingsRoutes(none),
-  ].map(({ method, path, action }) => ({ method, path, action }));
+  return allRoutes({} as SecurityContext).map(({ method, path, action }) => ({ method, path, action }));
 }

@@ -4,25 +4,60 @@
  * them at once). Security reaches it only through this store; users reach it only as the
  * authorizer allows (it is a restricted index).
  */
-import { SECURITY_INDEX, type SecurityDoc, type SystemIndexStore } from '@shoal/security';
+import {
+  SECURITY_INDEX,
+  type SecurityDoc,
+  type SystemIndexHits,
+  type SystemIndexStore,
+} from '@shoal/security';
 import type { InternalClient, InternalResponse } from './internal-client.ts';
+
+/**
+ * The fields the `_query` APIs search, sort and aggregate on; everything else is kept in
+ * `_source` only. `metadata_keyed` holds each metadata leaf as `path\0value` and
+ * `metadata_values` the bare values, as a `flattened` field indexes them.
+ */
+const MAPPINGS = {
+  dynamic: false,
+  properties: {
+    type: { type: 'keyword' },
+    username: { type: 'keyword' },
+    name: { type: 'keyword' },
+    roles: { type: 'keyword' },
+    enabled: { type: 'boolean' },
+    email: { type: 'keyword' },
+    full_name: { type: 'text' },
+    description: { type: 'text' },
+    api_key_type: { type: 'keyword' },
+    creation_time: { type: 'date', format: 'epoch_millis' },
+    expiration_time: { type: 'date', format: 'epoch_millis' },
+    api_key_invalidated: { type: 'boolean' },
+    invalidation_time: { type: 'date', format: 'epoch_millis' },
+    creator: {
+      properties: {
+        principal: { type: 'keyword' },
+        realm: { type: 'keyword' },
+        realm_type: { type: 'keyword' },
+      },
+    },
+    applications: {
+      properties: {
+        application: { type: 'keyword' },
+        privileges: { type: 'keyword' },
+        resources: { type: 'keyword' },
+      },
+    },
+    application: { type: 'keyword' },
+    metadata_keyed: { type: 'keyword' },
+    metadata_values: { type: 'keyword' },
+  },
+};
 
 const INDEX_BODY = {
   // `.security` is how Elasticsearch names it to users (an alias of `.security-7`).
   aliases: { '.security': { is_hidden: true } },
   settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0, auto_expand_replicas: '0-1' },
-  mappings: {
-    dynamic: false,
-    properties: {
-      type: { type: 'keyword' },
-      username: { type: 'keyword' },
-      name: { type: 'keyword' },
-      roles: { type: 'keyword' },
-      enabled: { type: 'boolean' },
-      email: { type: 'keyword' },
-      full_name: { type: 'text' },
-    },
-  },
+  mappings: MAPPINGS,
 };
 
 /** More than any cluster's users or roles; the listing is one page. */
@@ -43,7 +78,17 @@ export class SystemIndexDocStore<S> implements SystemIndexStore {
 
   ensure(): Promise<void> {
     this.ready ??= (async () => {
-      if (this.exists()) return;
+      if (this.exists()) {
+        // An index made by an earlier version gains the fields added since.
+        const m = await this.client.call(
+          'PUT',
+          '/:index/_mapping',
+          { index: SECURITY_INDEX },
+          { body: MAPPINGS },
+        );
+        if (m.status !== 200) throw fail('mapping update', m);
+        return;
+      }
       const r = await this.client.call('PUT', '/:index', { index: SECURITY_INDEX }, { body: INDEX_BODY });
       if (r.status !== 200 && r.body?.error?.type !== 'resource_already_exists_exception')
         throw fail('create', r);
@@ -103,6 +148,29 @@ export class SystemIndexDocStore<S> implements SystemIndexStore {
       id: h._id,
       doc: h._source,
     }));
+  }
+
+  async search(body: Record<string, unknown>, opts: { typedKeys?: boolean } = {}): Promise<SystemIndexHits> {
+    await this.ensure();
+    const query: Record<string, string> = {};
+    if (opts.typedKeys) query.typed_keys = 'true';
+    const r = await this.client.call(
+      'POST',
+      '/:index/_search',
+      { index: SECURITY_INDEX },
+      { query, body: { ...body, track_total_hits: true } },
+    );
+    // A query the engine refuses is the caller's mistake: its own error (a 400) goes back.
+    if (r.status !== 200) throw r.body?.error ?? fail('search', r);
+    const hits = r.body.hits.hits as { _id: string; _source: SecurityDoc; sort?: unknown[] }[];
+    const out: SystemIndexHits = {
+      total: r.body.hits.total.value,
+      hits: hits.map((h) =>
+        h.sort ? { id: h._id, doc: h._source, sort: h.sort } : { id: h._id, doc: h._source },
+      ),
+    };
+    if (r.body.aggregations) out.aggregations = r.body.aggregations;
+    return out;
   }
 
   async getSettings(): Promise<Record<string, string>> {

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LimitedPermission, type Permission, Role } from '../authz/role.ts';
-import type { RoleDescriptor } from '../authz/role-descriptor.ts';
+import { descriptorDoc, type RoleDescriptor } from '../authz/role-descriptor.ts';
 import type { ApiKeyRecord, ApiKeyStore } from '../store/api-key-store.ts';
 import type { Authentication, RealmRef } from './authentication.ts';
 
@@ -49,11 +49,44 @@ export interface CreatedApiKey {
   encoded: string;
 }
 
-function permissionOf(list: { name: string; descriptor: RoleDescriptor }[]): Role {
+function roleOf(list: { name: string; descriptor: RoleDescriptor }[]): Role {
   return new Role(
     list.map((d) => ({ name: d.name, descriptor: d.descriptor })),
     [],
   );
+}
+
+/** What an update asks to change (undefined: leave as it is). */
+export interface ApiKeyChange {
+  roleDescriptors?: { name: string; descriptor: RoleDescriptor }[];
+  metadata?: Record<string, unknown>;
+  expirationMs?: number;
+  access?: Record<string, unknown>;
+}
+
+function creatorOf(owner: Authentication): ApiKeyRecord['creator'] {
+  return {
+    principal: owner.user.username,
+    fullName: owner.user.fullName,
+    email: owner.user.email,
+    metadata: owner.user.metadata,
+    realm: owner.realm.name,
+    realmType: owner.realm.type,
+  };
+}
+
+/** Whether two versions of a key are the same as stored (all but the secret, which never changes). */
+function sameKey(a: ApiKeyRecord, b: ApiKeyRecord): boolean {
+  const view = (k: ApiKeyRecord) =>
+    JSON.stringify([
+      k.roleDescriptors.map((d) => [d.name, descriptorDoc(d.descriptor)]),
+      k.limitedBy.map((d) => [d.name, descriptorDoc(d.descriptor)]),
+      k.metadata,
+      k.expiration,
+      k.creator,
+      k.access ?? null,
+    ]);
+  return view(a) === view(b);
 }
 
 export class ApiKeyService {
@@ -92,6 +125,12 @@ export class ApiKeyService {
     if (cached) return cached;
     const key = await this.store.get(creds.id);
     if (!key) return { ok: false, reason: `unable to find apikey with id ${creds.id}` };
+    if (key.keyType !== 'rest') {
+      return {
+        ok: false,
+        reason: `authentication expected API key type of [rest], but API key [${key.id}] has type [${key.keyType}]`,
+      };
+    }
     if (key.invalidated) return { ok: false, reason: 'api key has been invalidated' };
     if (key.expiration !== null && key.expiration <= this.now())
       return { ok: false, reason: 'api key is expired' };
@@ -112,11 +151,16 @@ export class ApiKeyService {
       type: 'api_key',
       apiKey: { id: key.id, name: key.name },
     };
-    const own = key.roleDescriptors.length > 0 ? permissionOf(key.roleDescriptors) : undefined;
-    const permission = new LimitedPermission(own, permissionOf(key.limitedBy));
+    const permission = ApiKeyService.permissionOf(key);
     const answer = { ok: true as const, authentication, permission };
     this.cache.set(key.id, { digest: this.digest(creds.secret), answer, expires: key.expiration });
     return answer;
+  }
+
+  /** What a key may do: its own descriptors (if any) limited by its owner's. */
+  static permissionOf(key: ApiKeyRecord): Permission {
+    const own = key.roleDescriptors.length > 0 ? roleOf(key.roleDescriptors) : undefined;
+    return new LimitedPermission(own, roleOf(key.limitedBy));
   }
 
   async create(
@@ -127,6 +171,8 @@ export class ApiKeyService {
       expirationMs?: number;
       roleDescriptors: { name: string; descriptor: RoleDescriptor }[];
       metadata: Record<string, unknown>;
+      keyType?: 'rest' | 'cross_cluster';
+      access?: Record<string, unknown>;
     },
   ): Promise<CreatedApiKey> {
     const id = randomBytes(15).toString('base64url');
@@ -136,7 +182,7 @@ export class ApiKeyService {
     const record: ApiKeyRecord = {
       id,
       name: req.name,
-      keyType: 'rest',
+      keyType: req.keyType ?? 'rest',
       creation,
       expiration,
       invalidated: false,
@@ -145,21 +191,41 @@ export class ApiKeyService {
       roleDescriptors: req.roleDescriptors,
       limitedBy: ownerDescriptors,
       metadata: req.metadata,
-      creator: {
-        principal: owner.user.username,
-        fullName: owner.user.fullName,
-        email: owner.user.email,
-        metadata: owner.user.metadata,
-        realm: owner.realm.name,
-        realmType: owner.realm.type,
-      },
+      creator: creatorOf(owner),
     };
+    if (req.access) record.access = req.access;
     await this.store.create(record);
     const encoded = Buffer.from(`${id}:${secret}`).toString('base64');
     // Field order as Elasticsearch writes it: id, name, expiration, api_key, encoded.
     return expiration === null
       ? { id, name: req.name, api_key: secret, encoded }
       : { id, name: req.name, expiration, api_key: secret, encoded };
+  }
+
+  /**
+   * ApiKeyService.maybeBuildUpdatedDocument: a key made again from its owner's request — new
+   * descriptors, metadata or expiration where given, the owner's present descriptors as its
+   * `limited_by`. Whether anything changed (false: a noop, nothing written).
+   */
+  async update(
+    key: ApiKeyRecord,
+    owner: Authentication,
+    ownerDescriptors: { name: string; descriptor: RoleDescriptor }[],
+    change: ApiKeyChange,
+  ): Promise<boolean> {
+    const next: ApiKeyRecord = {
+      ...key,
+      roleDescriptors: change.roleDescriptors ?? key.roleDescriptors,
+      limitedBy: ownerDescriptors,
+      metadata: change.metadata ?? key.metadata,
+      expiration: change.expirationMs === undefined ? key.expiration : this.now() + change.expirationMs,
+      creator: creatorOf(owner),
+    };
+    if (change.access) next.access = change.access;
+    if (change.expirationMs === undefined && sameKey(key, next)) return false;
+    await this.store.update(next);
+    this.cache.delete(key.id);
+    return true;
   }
 
   /** Marks keys invalidated (they stop authenticating at once). */

@@ -102,13 +102,22 @@ export class Authenticator {
       });
     }
     if (creds.scheme !== 'basic') throw unsuccessfulCredentials({});
-    return this.authenticateBasic(creds.username, creds.password, uri);
+    return this.authenticateBasic(creds.username, creds.password, `REST request [${uri}]`);
   }
 
+  /**
+   * A username and password given in a request body (the grant API key password grant):
+   * the same realm chain and cache, a failure naming the action.
+   */
+  authenticatePassword(username: string, password: string, action: string): Promise<AuthenticatedRequest> {
+    return this.authenticateBasic(username, password, `action [${action}]`);
+  }
+
+  /** `what`: the request as the 401 reason names it (`REST request [/x]`, `action [a]`). */
   private async authenticateBasic(
     username: string,
     password: string,
-    uri: string,
+    what: string,
   ): Promise<AuthenticatedRequest> {
     const digest = this.digest(password);
     const hit = this.cache.get(username);
@@ -124,9 +133,7 @@ export class Authenticator {
       if (this.ttlMs > 0) this.cache.set(username, { digest, answer, expires: this.now() + this.ttlMs });
       return answer;
     }
-    throw authenticationFailed(`unable to authenticate user [${username}] for REST request [${uri}]`, [
-      ...CHALLENGES,
-    ]);
+    throw authenticationFailed(`unable to authenticate user [${username}] for ${what}`, [...CHALLENGES]);
   }
 
   /** Finds a user by name in the realm chain (run-as). */

@@ -231,6 +231,12 @@ function hasPit(req: AuthorizationRequest, action: string): boolean {
 }
 
 const API_KEY = 'cluster:admin/ext/security/api_key';
+const OWN_KEY_ACTIONS = new Set([
+  `${API_KEY}/create`,
+  `${API_KEY}/update`,
+  `${API_KEY}/bulk_update`,
+  `${API_KEY}/query`,
+]);
 
 /**
  * ManageOwnApiKeyClusterPrivilege: creating a key, and getting or invalidating keys when the
@@ -238,7 +244,8 @@ const API_KEY = 'cluster:admin/ext/security/api_key';
  * request made with a key — that key itself).
  */
 function ownApiKeyRequest(auth: Authentication, action: string, req: AuthorizationRequest): boolean {
-  if (action === `${API_KEY}/create`) return true;
+  // The handlers of these keep to the caller's own keys themselves.
+  if (OWN_KEY_ACTIONS.has(action)) return true;
   const self = (username: unknown, realm: unknown) =>
     !auth.apiKey && username === auth.user.username && realm === auth.realm.name;
   if (action === `${API_KEY}/get`) {

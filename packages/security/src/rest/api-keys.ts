@@ -1,21 +1,29 @@
 /**
- * The API key APIs: create (`POST|PUT /_security/api_key`), get (`GET /_security/api_key`) and
- * invalidate (`DELETE /_security/api_key`), with Elasticsearch's request validation.
+ * The API key APIs: create (`POST|PUT /_security/api_key`), get (`GET /_security/api_key`),
+ * invalidate (`DELETE /_security/api_key`) and `_clear_cache`, with Elasticsearch's request
+ * validation. Update, grant, query and cross-cluster keys have files of their own.
  */
-import { actionRequestValidation, illegalArgument, parseTimeValue, xContentParse } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, securityException } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import { compilePatterns } from '../authz/patterns.ts';
+import { type RoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
+import { clearCacheBody, permissionOf, type SecurityContext } from '../context.ts';
 import {
-  descriptorJson,
-  parseRoleDescriptor,
-  type RoleDescriptor,
-  validateDescriptor,
-} from '../authz/role-descriptor.ts';
-import { clearCacheBody, type SecurityContext } from '../context.ts';
-import type { ApiKeyRecord } from '../store/api-key-store.ts';
+  boolQuery,
+  type KeyFields,
+  keyJson,
+  metadataErrors,
+  nameErrors,
+  ownedBy,
+  ownerDescriptors,
+  readKeyField,
+  typeError,
+  unknownField,
+} from './api-key-body.ts';
 import {
   checkParams,
   checkRefresh,
+  errorCause,
   ok,
   requiredObjectBody,
   type SecurityRequest,
@@ -24,73 +32,19 @@ import {
 
 const A = 'cluster:admin/ext/security/api_key';
 
-/** ObjectParser's unknown-field error, placed where the field is in the body. */
-function unknownField(req: SecurityRequest, parser: string, field: string): Error {
-  const text = req.body?.toString('utf8') ?? '';
-  const at = Math.max(0, text.indexOf(`"${field}"`));
-  const before = text.slice(0, at);
-  const line = before.split('\n').length;
-  const col = at - before.lastIndexOf('\n');
-  return xContentParse(line, col, `[${parser}] unknown field [${field}]`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function typeError(parser: string, field: string): Error {
-  return xContentParse(1, 1, `[${parser}] failed to parse field [${field}]`);
-}
-
-/** The caller's permission as a key's `limited_by`: its roles' descriptors, or its parent key's. */
-async function ownerDescriptors(ctx: SecurityContext, auth: Authentication) {
-  if (auth.apiKey) {
-    const parent = await ctx.apiKeys.store.get(auth.apiKey.id);
-    if (!parent) return [];
-    return parent.roleDescriptors.length > 0 ? parent.roleDescriptors : parent.limitedBy;
-  }
-  const out: { name: string; descriptor: RoleDescriptor }[] = [];
-  for (const name of auth.user.roles) {
-    const descriptor = await ctx.roles.descriptor(name);
-    if (descriptor) out.push({ name, descriptor });
-  }
-  return out;
-}
-
 async function createApiKey(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
   checkParams(req, ['refresh']);
   checkRefresh(req);
   const body = requiredObjectBody(req);
-  let name: string | undefined;
-  let expirationMs: number | undefined;
-  let metadata: Record<string, unknown> = {};
-  const roleDescriptors: { name: string; descriptor: RoleDescriptor }[] = [];
+  const fields: KeyFields = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k === 'name') {
-      if (v !== null && typeof v !== 'string') throw typeError('api_key_request', k);
-      name = v ?? undefined;
-    } else if (k === 'expiration') {
-      if (v !== null && typeof v !== 'string') throw typeError('api_key_request', k);
-      if (typeof v === 'string') expirationMs = parseTimeValue(v, 'expiration');
-    } else if (k === 'metadata') {
-      if (!isObject(v)) throw typeError('api_key_request', k);
-      metadata = v;
-    } else if (k === 'role_descriptors') {
-      if (!isObject(v)) throw typeError('api_key_request', k);
-      for (const [roleName, d] of Object.entries(v)) {
-        roleDescriptors.push({ name: roleName, descriptor: parseRoleDescriptor(roleName, d) });
-      }
-    } else throw unknownField(req, 'api_key_request', k);
+    if (
+      !readKeyField('api_key_request', k, v, fields, ['name', 'expirationMs', 'metadata', 'role_descriptors'])
+    )
+      throw unknownField(req, 'api_key_request', k);
   }
-  const errors: string[] = [];
-  if (name === undefined) errors.push('api key name is required');
-  else {
-    if (name.length > 256) errors.push('api key name may not be more than 256 characters long');
-    if (name !== name.trim()) errors.push('api key name may not begin or end with whitespace');
-    if (name.startsWith('_')) errors.push('api key name may not begin with an underscore');
-  }
-  if (Object.keys(metadata).some((k) => k.startsWith('_')))
-    errors.push('API key metadata keys may not start with [_]');
+  const roleDescriptors = fields.roleDescriptors ?? [];
+  const errors = [...nameErrors(fields.name), ...metadataErrors(fields.metadata)];
   for (const d of roleDescriptors) errors.push(...validateDescriptor(d.descriptor));
   if (errors.length > 0) throw actionRequestValidation(errors);
   if (auth.apiKey && !(roleDescriptors.length === 1 && isEmptyDescriptor(roleDescriptors[0]!.descriptor))) {
@@ -99,10 +53,10 @@ async function createApiKey(ctx: SecurityContext, req: SecurityRequest, auth: Au
     );
   }
   const created = await ctx.apiKeys.create(auth, await ownerDescriptors(ctx, auth), {
-    name: name!,
-    expirationMs,
+    name: fields.name!,
+    expirationMs: fields.expirationMs,
     roleDescriptors,
-    metadata,
+    metadata: fields.metadata ?? {},
   });
   return ok(created);
 }
@@ -111,37 +65,6 @@ function isEmptyDescriptor(d: RoleDescriptor): boolean {
   return (
     d.cluster.length === 0 && d.indices.length === 0 && d.applications.length === 0 && d.runAs.length === 0
   );
-}
-
-function boolQuery(req: SecurityRequest, name: string): boolean {
-  const v = req.query[name];
-  if (v === undefined || v === 'false') return false;
-  if (v === '' || v === 'true') return true;
-  throw illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
-}
-
-function descriptorsMap(list: { name: string; descriptor: RoleDescriptor }[]): Record<string, unknown> {
-  return Object.fromEntries(list.map((d) => [d.name, descriptorJson(d.descriptor)]));
-}
-
-function keyJson(k: ApiKeyRecord, withLimitedBy: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: k.id, name: k.name, type: k.keyType, creation: k.creation };
-  if (k.expiration !== null) out.expiration = k.expiration;
-  out.invalidated = k.invalidated;
-  if (k.invalidation !== null) out.invalidation = k.invalidation;
-  out.username = k.creator.principal;
-  out.realm = k.creator.realm;
-  out.realm_type = k.creator.realmType;
-  out.metadata = k.metadata;
-  out.role_descriptors = descriptorsMap(k.roleDescriptors);
-  if (withLimitedBy) out.limited_by = [descriptorsMap(k.limitedBy)];
-  return out;
-}
-
-/** Whose keys "own" means: the user's, or, for a request made with a key, that key's owner's. */
-function ownedBy(auth: Authentication, k: ApiKeyRecord): boolean {
-  if (auth.apiKey) return k.creator.principal === auth.user.username;
-  return k.creator.principal === auth.user.username && k.creator.realm === auth.realm.name;
 }
 
 async function getApiKeys(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
@@ -240,14 +163,33 @@ async function invalidateApiKeys(ctx: SecurityContext, req: SecurityRequest, aut
     .filter((k) => !nameMatches || nameMatches(k.name))
     .filter((k) => !username || k.creator.principal === username)
     .filter((k) => !realm || k.creator.realm === realm);
-  const fresh = matching.filter((k) => !k.invalidated);
+  // A cross-cluster key is invalidated only with manage_security (ApiKeyService.invalidateAllApiKeys).
+  const crossClusterAllowed = matching.some((k) => k.keyType === 'cross_cluster')
+    ? (await permissionOf(ctx, auth)).cluster(CROSS_CLUSTER_UPDATE)
+    : true;
+  const refused = matching.filter(
+    (k) => !k.invalidated && k.keyType === 'cross_cluster' && !crossClusterAllowed,
+  );
+  const fresh = matching.filter((k) => !k.invalidated && !refused.includes(k));
   await ctx.apiKeys.invalidate(fresh);
-  return ok({
+  const out: Record<string, unknown> = {
     invalidated_api_keys: fresh.map((k) => k.id),
     previously_invalidated_api_keys: matching.filter((k) => k.invalidated).map((k) => k.id),
-    error_count: 0,
-  });
+    error_count: refused.length,
+  };
+  if (refused.length > 0) {
+    out.error_details = refused.map((k) =>
+      errorCause(
+        securityException(
+          `Cannot invalidate cross-cluster API key [${k.id}]. This requires [manage_security] cluster privilege or higher`,
+        ),
+      ),
+    );
+  }
+  return ok(out);
 }
+
+const CROSS_CLUSTER_UPDATE = 'cluster:admin/ext/security/cross_cluster/api_key/update';
 
 export function apiKeyRoutes(ctx: SecurityContext): SecurityRoute[] {
   const create = (req: SecurityRequest, auth: Authentication) => createApiKey(ctx, req, auth);

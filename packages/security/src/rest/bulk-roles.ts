@@ -3,19 +3,14 @@
  * deletes several; each role succeeds or fails on its own, and the failures are listed in
  * `errors` (`{"count":N,"details":{"<role>":{"type":…,"reason":…}}}`).
  */
-import {
-  actionRequestValidation,
-  illegalArgument,
-  isShoalError,
-  type ShoalError,
-  xContentParse,
-} from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument, xContentParse } from '@shoal/protocol';
 import { RESERVED_ROLES } from '../authz/reserved-roles.ts';
 import { descriptorDoc, parseRoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
 import type { SecurityContext } from '../context.ts';
 import {
   checkParams,
   checkRefresh,
+  errorCause,
   ok,
   requiredObjectBody,
   type SecurityRequest,
@@ -24,11 +19,6 @@ import {
 import { roleNameError } from './validation.ts';
 
 const A = 'cluster:admin/ext/security/role';
-
-function errorCause(e: unknown): Record<string, unknown> {
-  if (isShoalError(e)) return { type: (e as ShoalError).type, reason: (e as ShoalError).reason };
-  return { type: 'exception', reason: e instanceof Error ? e.message : String(e) };
-}
 
 /** The response with its empty parts left out, as Elasticsearch writes it. */
 function summary(parts: Record<string, string[]>, errors: Record<string, Record<string, unknown>>) {

@@ -2,7 +2,7 @@
  * The shape of security's REST routes, which the node mounts beside its own: a request with
  * the fields every node request has, and the authentication the node's guard established.
  */
-import { illegalArgument, requestBodyRequired, unrecognizedParameters } from '@shoal/protocol';
+import { illegalArgument, isShoalError, requestBodyRequired, unrecognizedParameters } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 
 export type SecurityMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -65,4 +65,14 @@ export function listParam(v: string | undefined): string[] {
 
 export function ok(body: unknown, status = 200): SecurityResponse {
   return { status, body };
+}
+
+/** An error as a bulk API's `errors.details` lists it (`{"type":…,"reason":…}`). */
+export function errorCause(e: unknown): Record<string, unknown> {
+  if (isShoalError(e)) {
+    const out: Record<string, unknown> = { type: e.type, reason: e.reason };
+    if (e.causedBy) out.caused_by = errorCause(e.causedBy);
+    return out;
+  }
+  return { type: 'exception', reason: e instanceof Error ? e.message : String(e) };
 }

@@ -6,6 +6,7 @@
  */
 import { descriptorDoc, descriptorFromDoc, type RoleDescriptor } from '../authz/role-descriptor.ts';
 import type { SecurityDoc, SystemIndexStore } from '../host.ts';
+import { metadataSearchFields } from './documents.ts';
 
 export const API_KEY_TYPE = 'api_key';
 
@@ -21,7 +22,10 @@ export interface ApiKeyCreator {
 export interface ApiKeyRecord {
   id: string;
   name: string;
-  keyType: 'rest';
+  /** `rest` keys authenticate REST requests; `cross_cluster` keys only a remote cluster's. */
+  keyType: 'rest' | 'cross_cluster';
+  /** A cross-cluster key's `access`, as it was given (with its defaults filled in). */
+  access?: Record<string, unknown>;
   creation: number;
   expiration: number | null;
   invalidated: boolean;
@@ -58,6 +62,8 @@ function toDoc(k: ApiKeyRecord): SecurityDoc {
     role_descriptors: descriptorsDoc(k.roleDescriptors),
     limited_by_role_descriptors: descriptorsDoc(k.limitedBy),
     metadata_flattened: k.metadata,
+    ...metadataSearchFields(k.metadata),
+    ...(k.access ? { access: k.access } : {}),
     creator: {
       principal: k.creator.principal,
       full_name: k.creator.fullName,
@@ -69,12 +75,12 @@ function toDoc(k: ApiKeyRecord): SecurityDoc {
   };
 }
 
-function fromDoc(id: string, d: SecurityDoc): ApiKeyRecord {
+export function apiKeyFromDoc(id: string, d: SecurityDoc): ApiKeyRecord {
   const c = (d.creator ?? {}) as Record<string, unknown>;
-  return {
+  const record: ApiKeyRecord = {
     id,
     name: String(d.name ?? ''),
-    keyType: 'rest',
+    keyType: d.api_key_type === 'cross_cluster' ? 'cross_cluster' : 'rest',
     creation: Number(d.creation_time),
     expiration: typeof d.expiration_time === 'number' ? d.expiration_time : null,
     invalidated: d.api_key_invalidated === true,
@@ -92,6 +98,8 @@ function fromDoc(id: string, d: SecurityDoc): ApiKeyRecord {
       realmType: String(c.realm_type ?? ''),
     },
   };
+  if (typeof d.access === 'object' && d.access !== null) record.access = d.access as Record<string, unknown>;
+  return record;
 }
 
 export class ApiKeyStore {
@@ -99,7 +107,7 @@ export class ApiKeyStore {
 
   async get(id: string): Promise<ApiKeyRecord | undefined> {
     const doc = await this.store.get(id);
-    return doc && doc.type === API_KEY_TYPE ? fromDoc(id, doc) : undefined;
+    return doc && doc.type === API_KEY_TYPE ? apiKeyFromDoc(id, doc) : undefined;
   }
 
   async create(k: ApiKeyRecord): Promise<void> {
@@ -112,6 +120,6 @@ export class ApiKeyStore {
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return (await this.store.listByType(API_KEY_TYPE)).map((d) => fromDoc(d.id, d.doc));
+    return (await this.store.listByType(API_KEY_TYPE)).map((d) => apiKeyFromDoc(d.id, d.doc));
   }
 }

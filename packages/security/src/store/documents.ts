@@ -4,6 +4,7 @@
  */
 import type { User } from '../authc/user.ts';
 import type { SecurityDoc } from '../host.ts';
+import { KEY_SEPARATOR, METADATA_KEYED, METADATA_VALUES } from '../query/field-names.ts';
 
 /** The system index's name. */
 export const SECURITY_INDEX = '.security-7';
@@ -61,4 +62,30 @@ export function reservedUserToDoc(d: ReservedUserDoc): SecurityDoc {
 
 export function reservedUserFromDoc(doc: SecurityDoc): ReservedUserDoc {
   return { passwordHash: String(doc.password ?? ''), enabled: doc.enabled !== false };
+}
+
+/**
+ * A metadata object's leaves as the `_query` APIs search them (a `flattened` field's two
+ * parts): `path\0value` for `metadata.<path>`, and the bare values for `metadata`.
+ */
+export function metadataSearchFields(metadata: Record<string, unknown>): Record<string, string[]> {
+  const keyed: string[] = [];
+  const values: string[] = [];
+  const walk = (prefix: string, v: unknown) => {
+    if (Array.isArray(v)) for (const x of v) walk(prefix, x);
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) walk(prefix === '' ? k : `${prefix}.${k}`, x);
+    } else if (v !== null && v !== undefined && prefix !== '') {
+      keyed.push(`${prefix}${KEY_SEPARATOR}${String(v)}`);
+      values.push(String(v));
+    }
+  };
+  walk('', metadata);
+  return { [METADATA_KEYED]: keyed, [METADATA_VALUES]: values };
+}
+
+/** A stored document without the fields kept only for searching. */
+export function withoutSearchFields(doc: SecurityDoc): SecurityDoc {
+  const { [METADATA_KEYED]: _k, [METADATA_VALUES]: _v, ...rest } = doc;
+  return rest;
 }

@@ -8,7 +8,7 @@ import { RESERVED_ROLES } from '../authz/reserved-roles.ts';
 import { Role } from '../authz/role.ts';
 import { descriptorDoc, descriptorFromDoc, type RoleDescriptor } from '../authz/role-descriptor.ts';
 import type { SystemIndexStore } from '../host.ts';
-import { ROLE_TYPE, roleDocId } from './documents.ts';
+import { metadataSearchFields, ROLE_TYPE, roleDocId, withoutSearchFields } from './documents.ts';
 
 export class RoleStore {
   private readonly native = new Map<string, RoleDescriptor | null>();
@@ -21,18 +21,26 @@ export class RoleStore {
   async getNative(name: string): Promise<RoleDescriptor | undefined> {
     if (this.native.has(name)) return this.native.get(name) ?? undefined;
     const doc = await this.store.get(roleDocId(name));
-    const d = doc ? descriptorFromDoc(doc) : null;
+    const d = doc ? descriptorFromDoc(withoutSearchFields(doc)) : null;
     this.native.set(name, d);
     return d ?? undefined;
   }
 
   async listNative(): Promise<{ name: string; descriptor: RoleDescriptor }[]> {
     const docs = await this.store.listByType(ROLE_TYPE);
-    return docs.map((d) => ({ name: String(d.doc.name), descriptor: descriptorFromDoc(d.doc) }));
+    return docs.map((d) => ({
+      name: String(d.doc.name),
+      descriptor: descriptorFromDoc(withoutSearchFields(d.doc)),
+    }));
   }
 
   async put(name: string, d: RoleDescriptor): Promise<'created' | 'updated'> {
-    const r = await this.store.put(roleDocId(name), { ...descriptorDoc(d), name, type: ROLE_TYPE });
+    const r = await this.store.put(roleDocId(name), {
+      ...descriptorDoc(d),
+      ...metadataSearchFields(d.metadata),
+      name,
+      type: ROLE_TYPE,
+    });
     this.invalidate([name]);
     return r === 'created' ? 'created' : 'updated';
   }

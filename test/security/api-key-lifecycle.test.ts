@@ -1,0 +1,335 @@
+/**
+ * API keys after creation: update and bulk update (owner only, `limited_by` refreshed, noops),
+ * grant (password grant, run_as), cross-cluster keys, and `_query/api_key` on the query engine
+ * (query, paging, sort, search_after, aggregations, own keys only for manage_own_api_key).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, http } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+const PASSWORD = 'lifecycle-password';
+const as = (user: string) => ({ authorization: basicAuth(user, PASSWORD) });
+const asKey = (encoded: string) => ({ authorization: `ApiKey ${encoded}` });
+
+async function key(body: Record<string, unknown>, user?: string) {
+  const r = await http(node.url, 'POST', '/_security/api_key', body, user ? as(user) : undefined);
+  expect(r.status).toBe(200);
+  return r.json as { id: string; encoded: string };
+}
+
+async function getKey(id: string, limitedBy = false) {
+  const r = await http(node.url, 'GET', `/_security/api_key?id=${id}&with_limited_by=${limitedBy}`);
+  return r.json.api_keys[0];
+}
+
+beforeAll(async () => {
+  node = await startTestNode();
+  await http(node.url, 'PUT', '/_security/role/own_keys', {
+    cluster: ['manage_own_api_key'],
+    indices: [{ names: ['logs-*'], privileges: ['read'] }],
+  });
+  await http(node.url, 'PUT', '/_security/role/granter', { cluster: ['grant_api_key'] });
+  await http(node.url, 'PUT', '/_security/role/runner', { cluster: ['manage_own_api_key'], run_as: ['ann'] });
+  for (const [user, roles] of [
+    ['ann', ['own_keys']],
+    ['bob', ['own_keys']],
+    ['gus', ['granter']],
+    ['ron', ['runner']],
+  ] as const) {
+    await http(node.url, 'PUT', `/_security/user/${user}`, { password: PASSWORD, roles });
+  }
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('updating API keys', () => {
+  it("changes a key's descriptors and metadata, refreshes limited_by, and tells a noop", async () => {
+    const k = await key({ name: 'upd', metadata: { v: 1 } }, 'ann');
+    await http(node.url, 'PUT', '/_security/role/own_keys', {
+      cluster: ['manage_own_api_key'],
+      indices: [{ names: ['logs-*', 'metrics-*'], privileges: ['read'] }],
+    });
+    const body = {
+      role_descriptors: { r: { indices: [{ names: ['logs-*'], privileges: ['read'] }] } },
+      metadata: { v: 2 },
+    };
+    const r = await http(node.url, 'PUT', `/_security/api_key/${k.id}`, body, as('ann'));
+    expect(r).toMatchObject({ status: 200, json: { updated: true } });
+    const stored = await getKey(k.id, true);
+    expect(stored.metadata).toEqual({ v: 2 });
+    expect(Object.keys(stored.role_descriptors)).toEqual(['r']);
+    expect(stored.limited_by[0].own_keys.indices[0].names).toEqual(['logs-*', 'metrics-*']);
+    const again = await http(node.url, 'PUT', `/_security/api_key/${k.id}`, body, as('ann'));
+    expect(again.json).toEqual({ updated: false });
+    // The key still authenticates with its secret.
+    expect(
+      (await http(node.url, 'GET', '/_security/_authenticate', undefined, asKey(k.encoded))).status,
+    ).toBe(200);
+  });
+
+  it("answers 404 for another user's key and 400 for an invalidated one or an update made with a key", async () => {
+    const theirs = await key({ name: 'bobs' }, 'bob');
+    const r = await http(node.url, 'PUT', `/_security/api_key/${theirs.id}`, { metadata: {} }, as('ann'));
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatchObject({
+      type: 'resource_not_found_exception',
+      reason: `no API key owned by requesting user found for ID [${theirs.id}]`,
+    });
+    const mine = await key({ name: 'gone' }, 'ann');
+    await http(node.url, 'DELETE', '/_security/api_key', { ids: [mine.id] });
+    const dead = await http(node.url, 'PUT', `/_security/api_key/${mine.id}`, {}, as('ann'));
+    expect(dead.status).toBe(400);
+    expect(dead.json.error.reason).toBe(`cannot update invalidated API key [${mine.id}]`);
+    const viaKey = await http(node.url, 'PUT', `/_security/api_key/${theirs.id}`, {}, asKey(theirs.encoded));
+    expect(viaKey.status).toBe(400);
+    expect(viaKey.json.error.reason).toBe(
+      'authentication via API key not supported: only the owner user can update an API key',
+    );
+    const bad = await http(
+      node.url,
+      'PUT',
+      `/_security/api_key/${theirs.id}`,
+      { metadata: { _x: 1 } },
+      as('bob'),
+    );
+    expect(bad.json.error).toMatchObject({
+      type: 'action_request_validation_exception',
+      reason: 'Validation Failed: 1: API key metadata keys may not start with [_];',
+    });
+  });
+
+  it('bulk-updates keys, listing updates, noops and errors per id', async () => {
+    const a = await key({ name: 'bulk-a' }, 'bob');
+    const b = await key({ name: 'bulk-b', metadata: { t: 'x' } }, 'bob');
+    const r = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/_bulk_update',
+      { ids: [a.id, b.id, 'missing-id'], metadata: { t: 'x' } },
+      as('bob'),
+    );
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      updated: [a.id],
+      noops: [b.id],
+      errors: {
+        count: 1,
+        details: {
+          'missing-id': {
+            type: 'resource_not_found_exception',
+            reason: 'no API key owned by requesting user found for ID [missing-id]',
+          },
+        },
+      },
+    });
+    const empty = await http(node.url, 'POST', '/_security/api_key/_bulk_update', { ids: [] }, as('bob'));
+    expect(empty.json.error.reason).toBe('Validation Failed: 1: Field [ids] cannot be empty;');
+  });
+});
+
+describe('granting API keys', () => {
+  it("makes a key for a user whose password the caller holds, limited by that user's roles", async () => {
+    const r = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/grant',
+      { grant_type: 'password', username: 'ann', password: PASSWORD, api_key: { name: 'granted' } },
+      as('gus'),
+    );
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json)).toEqual(['id', 'name', 'api_key', 'encoded']);
+    const me = await http(node.url, 'GET', '/_security/_authenticate', undefined, asKey(r.json.encoded));
+    expect(me.json).toMatchObject({ username: 'ann', api_key: { id: r.json.id, name: 'granted' } });
+    expect((await getKey(r.json.id)).realm).toBe('default_native');
+  });
+
+  it('refuses a wrong password (401), a bad grant (400), a run_as the roles do not allow (403)', async () => {
+    const wrong = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/grant',
+      { grant_type: 'password', username: 'ann', password: 'nope-nope', api_key: { name: 'x' } },
+      as('gus'),
+    );
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error.reason).toBe(
+      'unable to authenticate user [ann] for action [cluster:admin/ext/security/api_key/grant]',
+    );
+    const bad = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/grant',
+      { grant_type: 'password', username: 'ann', access_token: 't', api_key: {} },
+      as('gus'),
+    );
+    expect(bad.json.error.reason).toBe(
+      'Validation Failed: 1: [password] is required for grant_type [password];2: [access_token] is not supported for grant_type [password];3: api key name is required;',
+    );
+    const runAs = (runAsUser: string) =>
+      http(
+        node.url,
+        'POST',
+        '/_security/api_key/grant',
+        {
+          grant_type: 'password',
+          username: 'ron',
+          password: PASSWORD,
+          run_as: runAsUser,
+          api_key: { name: 'ra' },
+        },
+        as('gus'),
+      );
+    const ok = await runAs('ann');
+    expect(ok.status).toBe(200);
+    expect((await getKey(ok.json.id)).username).toBe('ann');
+    const denied = await runAs('bob');
+    expect(denied.status).toBe(403);
+    expect(denied.json.error.reason).toMatch(/because user \[ron\] is unauthorized to run as \[bob\]$/);
+    // The access_token grant needs OAuth2 tokens, which Shoal does not issue yet.
+    const token = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/grant',
+      { grant_type: 'access_token', access_token: 'abc', api_key: { name: 'tk' } },
+      as('gus'),
+    );
+    expect(token.status).toBe(501);
+  });
+});
+
+describe('cross-cluster API keys', () => {
+  it('stores access as one cross_cluster role descriptor, never authenticates REST, updates access', async () => {
+    const r = await http(node.url, 'POST', '/_security/cross_cluster/api_key', {
+      name: 'ccs',
+      access: { search: [{ names: ['logs-*'] }], replication: [{ names: 'archive' }] },
+      metadata: { purpose: 'ccs' },
+    });
+    expect(r.status).toBe(200);
+    const stored = await getKey(r.json.id, true);
+    expect(stored).toMatchObject({
+      type: 'cross_cluster',
+      access: {
+        search: [{ names: ['logs-*'], allow_restricted_indices: false }],
+        replication: [{ names: ['archive'], allow_restricted_indices: false }],
+      },
+      role_descriptors: {
+        cross_cluster: {
+          cluster: ['cross_cluster_search', 'monitor_enrich', 'cross_cluster_replication'],
+          indices: [
+            { names: ['logs-*'], privileges: ['read', 'read_cross_cluster', 'view_index_metadata'] },
+            {
+              names: ['archive'],
+              privileges: ['cross_cluster_replication', 'cross_cluster_replication_internal'],
+            },
+          ],
+        },
+      },
+    });
+    expect(stored.limited_by).toBeUndefined();
+    const rest = await http(node.url, 'GET', '/_security/_authenticate', undefined, asKey(r.json.encoded));
+    expect(rest.status).toBe(401);
+    const upd = await http(node.url, 'PUT', `/_security/cross_cluster/api_key/${r.json.id}`, {
+      access: { search: [{ names: ['blogs'] }] },
+    });
+    expect(upd.json).toEqual({ updated: true });
+    expect((await getKey(r.json.id)).access).toEqual({
+      search: [{ names: ['blogs'], allow_restricted_indices: false }],
+    });
+    const noop = await http(node.url, 'PUT', `/_security/cross_cluster/api_key/${r.json.id}`, {
+      metadata: { purpose: 'ccs' },
+    });
+    expect(noop.json).toEqual({ updated: false });
+    const wrongApi = await http(node.url, 'PUT', `/_security/api_key/${r.json.id}`, { metadata: {} });
+    expect(wrongApi.json.error.reason).toBe(
+      'cannot update API key of type [cross_cluster] while expected type is [rest]',
+    );
+  });
+
+  it('refuses empty access, DLS with replication, and a manage_own_api_key user', async () => {
+    const empty = await http(node.url, 'POST', '/_security/cross_cluster/api_key', { name: 'e', access: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.reason).toBe(
+      'must specify non-empty access for either [search] or [replication]',
+    );
+    const dls = await http(node.url, 'POST', '/_security/cross_cluster/api_key', {
+      name: 'd',
+      access: { replication: [{ names: ['x'], query: { match_all: {} } }] },
+    });
+    expect(dls.json.error.reason).toBe('replication does not support document or field level security');
+    const denied = await http(
+      node.url,
+      'POST',
+      '/_security/cross_cluster/api_key',
+      { name: 'n', access: { search: [{ names: ['x'] }] } },
+      as('ann'),
+    );
+    expect(denied.status).toBe(403);
+  });
+});
+
+describe('querying API keys', () => {
+  it('searches with a query, sorts, pages with search_after, and aggregates', async () => {
+    for (const n of ['q-1', 'q-2', 'q-3'])
+      await key({ name: n, metadata: { team: n === 'q-3' ? 'red' : 'blue' } });
+    const q = {
+      query: { bool: { must: [{ prefix: { name: 'q-' } }, { term: { 'metadata.team': 'blue' } }] } },
+      sort: [{ name: 'desc' }],
+      size: 1,
+    };
+    const r = await http(node.url, 'POST', '/_security/_query/api_key', q);
+    expect(r.status).toBe(200);
+    expect(r.json.total).toBe(2);
+    expect(r.json.count).toBe(1);
+    expect(r.json.api_keys[0]).toMatchObject({ name: 'q-2', type: 'rest', _sort: ['q-2'] });
+    const next = await http(node.url, 'POST', '/_security/_query/api_key', { ...q, search_after: ['q-2'] });
+    expect(next.json.api_keys.map((k: { name: string }) => k.name)).toEqual(['q-1']);
+    const aggs = await http(node.url, 'POST', '/_security/_query/api_key', {
+      size: 0,
+      query: { prefix: { name: 'q-' } },
+      aggs: { owners: { terms: { field: 'username' } }, live: { filter: { term: { invalidated: false } } } },
+    });
+    expect(aggs.json).toMatchObject({
+      total: 3,
+      count: 0,
+      api_keys: [],
+      aggregations: { owners: { buckets: [{ key: 'elastic', doc_count: 3 }] }, live: { doc_count: 3 } },
+    });
+  });
+
+  it('keeps a manage_own_api_key user to its own keys, and refuses fields and queries it may not use', async () => {
+    const own = await http(
+      node.url,
+      'POST',
+      '/_security/_query/api_key',
+      { query: { match_all: {} } },
+      as('bob'),
+    );
+    expect(own.status).toBe(200);
+    expect(own.json.total).toBeGreaterThan(0);
+    expect(own.json.api_keys.every((k: { username: string }) => k.username === 'bob')).toBe(true);
+    const secret = await http(node.url, 'POST', '/_security/_query/api_key', {
+      query: { term: { api_key_hash: 'x' } },
+    });
+    expect(secret.status).toBe(400);
+    expect(secret.json.error.reason).toBe('Field [api_key_hash] is not allowed for querying or aggregation');
+    const script = await http(node.url, 'POST', '/_security/_query/api_key', {
+      query: { script: { script: 'true' } },
+    });
+    expect(script.json.error.reason).toBe('Query type [script] is not currently supported in this context');
+    const agg = await http(node.url, 'POST', '/_security/_query/api_key', {
+      aggs: { h: { histogram: { field: 'creation', interval: 1 } } },
+    });
+    expect(agg.json.error.reason).toBe('Unsupported API Keys agg [h] of type [histogram]');
+  });
+
+  it('answers with limited_by when asked', async () => {
+    const r = await http(node.url, 'GET', '/_security/_query/api_key?with_limited_by=true', {
+      query: { term: { name: 'q-1' } },
+    });
+    expect(r.json.api_keys[0].limited_by).toEqual([
+      expect.objectContaining({ superuser: expect.any(Object) }),
+    ]);
+  });
+});
