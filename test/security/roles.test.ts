@@ -234,3 +234,45 @@ describe('the security index settings', () => {
     );
   });
 });
+
+describe('querying roles', () => {
+  it('finds native roles by name, description, metadata and applications, sorted by name', async () => {
+    await http(node.url, 'PUT', '/_security/role/q_alpha', {
+      description: 'first query role',
+      metadata: { tier: 'gold' },
+      applications: [{ application: 'app-one', privileges: ['read'], resources: ['*'] }],
+    });
+    await http(node.url, 'PUT', '/_security/role/q_beta', {
+      description: 'second',
+      metadata: { tier: 'silver' },
+    });
+    const r = await http(node.url, 'POST', '/_security/_query/role', {
+      query: {
+        bool: { must: [{ prefix: { name: 'q_' } }], should: [{ term: { 'metadata.tier': 'gold' } }] },
+      },
+      sort: ['name'],
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.total).toBe(2);
+    expect(r.json.roles[0]).toMatchObject({
+      name: 'q_alpha',
+      description: 'first query role',
+      applications: [{ application: 'app-one', privileges: ['read'], resources: ['*'] }],
+      metadata: { tier: 'gold' },
+      transient_metadata: { enabled: true },
+      _sort: ['q_alpha'],
+    });
+    const byApp = await http(node.url, 'POST', '/_security/_query/role', {
+      query: { term: { 'applications.application': 'app-one' } },
+    });
+    expect(byApp.json.roles.map((x: { name: string }) => x.name)).toEqual(['q_alpha']);
+    const byText = await http(node.url, 'POST', '/_security/_query/role', {
+      query: { match: { description: 'second' } },
+    });
+    expect(byText.json.roles.map((x: { name: string }) => x.name)).toEqual(['q_beta']);
+    const builtIn = await http(node.url, 'POST', '/_security/_query/role', {
+      query: { term: { name: 'superuser' } },
+    });
+    expect(builtIn.json).toEqual({ total: 0, count: 0, roles: [] });
+  });
+});

@@ -243,3 +243,61 @@ describe('the user APIs', () => {
     );
   });
 });
+
+describe('querying users', () => {
+  it('finds native users (never the built-in ones) with a query, a sort and paging', async () => {
+    for (const [name, roles, enabled] of [
+      ['q-ann', ['viewer'], true],
+      ['q-bob', ['editor', 'viewer'], true],
+      ['q-cat', ['viewer'], false],
+    ] as const) {
+      await http(node.url, 'PUT', `/_security/user/${name}`, {
+        password: 'query-password',
+        roles,
+        enabled,
+        email: `${name}@example.com`,
+      });
+    }
+    const r = await http(node.url, 'POST', '/_security/_query/user', {
+      query: { bool: { must: [{ prefix: { username: 'q-' } }, { term: { roles: 'viewer' } }] } },
+      sort: [{ username: 'desc' }],
+      from: 1,
+      size: 1,
+    });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      total: 3,
+      count: 1,
+      users: [
+        {
+          username: 'q-bob',
+          roles: ['editor', 'viewer'],
+          full_name: null,
+          email: 'q-bob@example.com',
+          metadata: {},
+          enabled: true,
+          _sort: ['q-bob'],
+        },
+      ],
+    });
+    const all = await http(node.url, 'GET', '/_security/_query/user');
+    const names = all.json.users.map((u: { username: string }) => u.username);
+    expect(names).not.toContain('elastic');
+    expect(names).toEqual(expect.arrayContaining(['q-ann', 'q-bob', 'q-cat']));
+    const disabled = await http(node.url, 'POST', '/_security/_query/user', {
+      query: { term: { enabled: false } },
+    });
+    expect(disabled.json.users.map((u: { username: string }) => u.username)).toEqual(['q-cat']);
+  });
+
+  it('refuses a password field, a sort on email, and an unknown body field', async () => {
+    const pw = await http(node.url, 'POST', '/_security/_query/user', { query: { term: { password: 'x' } } });
+    expect(pw.status).toBe(400);
+    expect(pw.json.error.reason).toBe('Field [password] is not allowed for querying or aggregation');
+    const sort = await http(node.url, 'POST', '/_security/_query/user', { sort: ['email'] });
+    expect(sort.json.error.reason).toBe('sorting is not supported for field [email]');
+    const aggs = await http(node.url, 'POST', '/_security/_query/user', { aggs: {} });
+    expect(aggs.status).toBe(400);
+    expect(aggs.json.error.type).toBe('x_content_parse_exception');
+  });
+});

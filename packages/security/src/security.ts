@@ -26,6 +26,7 @@ import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { crossClusterApiKeyRoutes } from './rest/cross-cluster-api-keys.ts';
+import { entityQueryRoutes } from './rest/entity-queries.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
@@ -192,6 +193,7 @@ function allRoutes(ctx: SecurityContext): SecurityRoute[] {
     ...apiKeyQueryRoutes(ctx),
     ...crossClusterApiKeyRoutes(ctx),
     ...bulkRoleRoutes(ctx),
+    ...entityQueryRoutes(ctx),
     ...roleMappingRoutes(ctx),
     ...serviceAccountRoutes(ctx),
     ...settingsRoutes(ctx),
