@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../support/http.ts';
+import { basicAuth, http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -274,5 +274,118 @@ describe('querying roles', () => {
       query: { term: { name: 'superuser' } },
     });
     expect(builtIn.json).toEqual({ total: 0, count: 0, roles: [] });
+  });
+});
+
+describe('application privileges', () => {
+  const asUser = (u: string) => ({ authorization: basicAuth(u, 'app-user-password') });
+
+  it('puts, gets and deletes privileges, with 404 {} for names none of which exist', async () => {
+    const put = await http(node.url, 'PUT', '/_security/privilege', {
+      myapp: {
+        read: { actions: ['data:read/*', 'action:login'], metadata: { description: 'Read access' } },
+        write: { actions: ['data:write/*', 'action:login'] },
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.json).toEqual({ myapp: { read: { created: true }, write: { created: true } } });
+    const again = await http(node.url, 'POST', '/_security/privilege', {
+      myapp: { read: { actions: ['data:read/*', 'action:login'], metadata: { description: 'Read access' } } },
+    });
+    expect(again.json).toEqual({ myapp: { read: { created: false } } });
+    const got = await http(node.url, 'GET', '/_security/privilege/myapp/read');
+    expect(got.json).toEqual({
+      myapp: {
+        read: {
+          application: 'myapp',
+          name: 'read',
+          actions: ['data:read/*', 'action:login'],
+          metadata: { description: 'Read access' },
+        },
+      },
+    });
+    expect(Object.keys((await http(node.url, 'GET', '/_security/privilege/myapp')).json.myapp)).toEqual([
+      'read',
+      'write',
+    ]);
+    expect((await http(node.url, 'GET', '/_security/privilege')).json.myapp).toBeDefined();
+    const missing = await http(node.url, 'GET', '/_security/privilege/myapp/nope');
+    expect(missing).toMatchObject({ status: 404, json: {} });
+    const deleted = await http(node.url, 'DELETE', '/_security/privilege/myapp/write,nope');
+    expect(deleted.json).toEqual({ myapp: { write: { found: true }, nope: { found: false } } });
+    expect((await http(node.url, 'DELETE', '/_security/privilege/myapp/nope')).status).toBe(404);
+    const cleared = await http(node.url, 'POST', '/_security/privilege/myapp/_clear_cache');
+    expect(cleared.json._nodes).toEqual({ total: 1, successful: 1, failed: 0 });
+  });
+
+  it('refuses bad names and actions with the validation texts', async () => {
+    const r = await http(node.url, 'PUT', '/_security/privilege', {
+      ab: { Read: { actions: ['read', 'has space:x'] }, ok: { actions: [], metadata: { _x: 1 } } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.reason).toBe(
+      "Validation Failed: 1: An application name prefix must be at least 3 characters long (found 'ab');" +
+        "2: Application privilege names must match the pattern ^[a-z][a-zA-Z0-9_.-]*$ (found 'Read');" +
+        "3: action [read] must contain one of [ '/' , '*' , ':' ];" +
+        "4: Application privilege names and actions must match the pattern ^\\p{Graph}*$ (found 'has space:x');" +
+        "5: An application name prefix must be at least 3 characters long (found 'ab');" +
+        '6: Application privileges must have at least one action;' +
+        '7: metadata keys may not start with [_] (in privilege ab ok);',
+    );
+    const role = await http(node.url, 'PUT', '/_security/role/bad_app', {
+      applications: [{ application: '0app', privileges: ['read'], resources: ['*'] }],
+    });
+    expect(role.json.error.reason).toBe(
+      "Validation Failed: 1: An application name prefix must match the pattern ^[a-z][A-Za-z0-9]*$ (found '0app');",
+    );
+  });
+
+  it("answers _has_privileges and _privileges with the roles' application privileges", async () => {
+    await http(node.url, 'PUT', '/_security/privilege', {
+      inventory: {
+        read: { actions: ['data:read/*'] },
+        write: { actions: ['data:write/*'] },
+      },
+    });
+    await http(node.url, 'PUT', '/_security/role/inventory_reader', {
+      applications: [
+        { application: 'inventory', privileges: ['read', 'data:write/notes'], resources: ['product/*'] },
+      ],
+    });
+    await http(node.url, 'PUT', '/_security/user/app_user', {
+      password: 'app-user-password',
+      roles: ['inventory_reader'],
+    });
+    const r = await http(
+      node.url,
+      'POST',
+      '/_security/user/_has_privileges',
+      {
+        application: [
+          {
+            application: 'inventory',
+            privileges: ['read', 'write', 'data:read/item', 'data:write/notes'],
+            resources: ['product/1', 'order/1'],
+          },
+        ],
+      },
+      asUser('app_user'),
+    );
+    expect(r.json).toEqual({
+      username: 'app_user',
+      has_all_requested: false,
+      cluster: {},
+      index: {},
+      application: {
+        inventory: {
+          'product/1': { read: true, write: false, 'data:read/item': true, 'data:write/notes': true },
+          'order/1': { read: false, write: false, 'data:read/item': false, 'data:write/notes': false },
+        },
+      },
+    });
+    const mine = await http(node.url, 'GET', '/_security/user/_privileges', undefined, asUser('app_user'));
+    expect(mine.json.applications).toEqual([
+      { application: 'inventory', privileges: ['read', 'data:write/notes'], resources: ['product/*'] },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { serviceAccountDescriptor } from './authc/service-accounts.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
 import { type Permission, Role } from './authz/role.ts';
 import type { SecurityHost } from './host.ts';
+import type { ApplicationPrivilegeStore } from './store/application-privilege-store.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
 import type { UserStore } from './store/user-store.ts';
@@ -20,6 +21,7 @@ export interface SecurityContext {
   apiKeys: ApiKeyService;
   roleMappings: RoleMappingStore;
   serviceTokens: ServiceTokenService;
+  privileges: ApplicationPrivilegeStore;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

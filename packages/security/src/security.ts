@@ -23,6 +23,7 @@ import { apiKeyGrantRoutes } from './rest/api-key-grant.ts';
 import { apiKeyQueryRoutes } from './rest/api-key-query.ts';
 import { apiKeyUpdateRoutes } from './rest/api-key-update.ts';
 import { apiKeyRoutes } from './rest/api-keys.ts';
+import { applicationPrivilegeRoutes } from './rest/application-privileges.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { crossClusterApiKeyRoutes } from './rest/cross-cluster-api-keys.ts';
@@ -35,6 +36,7 @@ import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
+import { ApplicationPrivilegeStore } from './store/application-privilege-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
 import { RoleStore } from './store/role-store.ts';
 import { UserStore } from './store/user-store.ts';
@@ -101,7 +103,18 @@ export class Security {
     const serviceTokens = new ServiceTokenService(host.store);
     const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens);
     const roleMappings = new RoleMappingStore(host.store);
-    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings, serviceTokens });
+    const privileges = new ApplicationPrivilegeStore(host.store);
+    return new Security({
+      host,
+      users,
+      roles,
+      hasher,
+      authenticator,
+      apiKeys,
+      roleMappings,
+      serviceTokens,
+      privileges,
+    });
   }
 
   /**
@@ -184,6 +197,8 @@ export class Security {
 function allRoutes(ctx: SecurityContext): SecurityRoute[] {
   return [
     ...privilegeRoutes(ctx),
+    // After privilegeRoutes: `/_security/privilege/_builtin` is not an application's name.
+    ...applicationPrivilegeRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),
     ...cacheRoutes(ctx),

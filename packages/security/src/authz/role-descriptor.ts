@@ -5,6 +5,7 @@
  * PutRoleRequest.validate does.
  */
 import { notImplemented, parseException } from '@shoal/protocol';
+import { roleApplicationErrors } from './application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilegeOrPattern } from './index-privileges.ts';
 import { regexError } from './patterns.ts';
@@ -285,6 +286,7 @@ export function validateDescriptor(d: RoleDescriptor): string[] {
       if (bad !== undefined) errors.push(`invalid index name pattern [${n}]: ${bad}`);
     }
   }
+  errors.push(...roleApplicationErrors(d.applications));
   for (const k of Object.keys(d.metadata)) {
     if (k.startsWith('_'))
       errors.push(`role descriptor metadata keys may not start with [_] but found these keys: [${k}]`);

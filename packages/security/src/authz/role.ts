@@ -7,7 +7,7 @@
 import { clusterPrivilegeOrPattern } from './cluster-privileges.ts';
 import { indexPrivilegeOrPattern } from './index-privileges.ts';
 import { compilePatterns, type NamePredicate } from './patterns.ts';
-import type { RoleDescriptor } from './role-descriptor.ts';
+import type { ApplicationPrivileges, RoleDescriptor } from './role-descriptor.ts';
 
 /**
  * The restricted indices (the security system index and its siblings): a role reaches them
@@ -50,6 +50,11 @@ export interface Permission {
   indexEverywhere(action: string): boolean;
   indexSomewhere(action: string): boolean;
   runAs(username: string): boolean;
+  /**
+   * The application privilege entries, in layers: a privilege is granted when every layer
+   * grants it (one layer for a role set; an API key adds its owner's).
+   */
+  applicationLayers(): ApplicationPrivileges[][];
 }
 
 /**
@@ -89,6 +94,10 @@ export class LimitedPermission implements Permission {
   /** An API key never runs as anyone. */
   runAs(): boolean {
     return false;
+  }
+
+  applicationLayers(): ApplicationPrivileges[][] {
+    return [...(this.own?.applicationLayers() ?? []), ...this.limitedBy.applicationLayers()];
   }
 }
 
@@ -184,5 +193,9 @@ export class Role implements Permission {
 
   runAs(username: string): boolean {
     return this.runAsPred(username);
+  }
+
+  applicationLayers(): ApplicationPrivileges[][] {
+    return [this.descriptors.flatMap((d) => d.applications)];
   }
 }

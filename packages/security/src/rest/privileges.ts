@@ -4,11 +4,11 @@
  */
 import { illegalArgument, parseException } from '@shoal/protocol';
 import { type Authentication, authenticateBody } from '../authc/authentication.ts';
+import { grantsApplicationPrivilege } from '../authz/application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES } from '../authz/cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES } from '../authz/index-privileges.ts';
-import { compilePatterns } from '../authz/patterns.ts';
 import { hasClusterPrivilege, hasIndexPrivilege } from '../authz/privilege-check.ts';
-import type { SecurityContext } from '../context.ts';
+import { permissionOf, type SecurityContext } from '../context.ts';
 import { checkParams, ok, type SecurityRequest, type SecurityRoute } from './route.ts';
 
 const A = 'cluster:admin/ext/security';
@@ -128,7 +128,9 @@ async function hasPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: A
   if (asked.cluster.length === 0 && asked.index.length === 0 && asked.application.length === 0) {
     throw illegalArgument('must specify at least one privilege');
   }
-  const role = await ctx.roles.role(auth.user.roles);
+  const role = await permissionOf(ctx, auth);
+  const layers = role.applicationLayers();
+  const stored = asked.application.length > 0 ? await ctx.privileges.list() : [];
   let all = true;
   const cluster: Record<string, boolean> = {};
   for (const p of asked.cluster) {
@@ -156,13 +158,8 @@ async function hasPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: A
       const entry = app[resource] ?? {};
       app[resource] = entry;
       for (const p of r.privileges) {
-        const v = role.descriptors.some((d) =>
-          d.applications.some(
-            (a) =>
-              compilePatterns([a.application])(r.application) &&
-              compilePatterns(a.resources)(resource) &&
-              (a.privileges.includes('*') || a.privileges.includes('all') || a.privileges.includes(p)),
-          ),
+        const v = layers.every((entries) =>
+          grantsApplicationPrivilege(entries, stored, r.application, resource, p),
         );
         entry[p] = v;
         all &&= v;
