@@ -7,6 +7,7 @@ import { actionRequestValidation, notImplemented, parseException } from '@shoal/
 import { parseRules, type RoleMapping, type RoleMappingRule } from '../authz/role-mapping.ts';
 import type { SecurityContext } from '../context.ts';
 import {
+  byNames,
   checkParams,
   checkRefresh,
   listParam,
@@ -87,18 +88,17 @@ async function putMapping(ctx: SecurityContext, req: SecurityRequest) {
 
 async function getMappings(ctx: SecurityContext, req: SecurityRequest) {
   checkParams(req, ['name']);
-  const names = listParam(req.params.name);
-  const out: Record<string, unknown> = {};
-  if (names.length === 0) {
-    const all = (await ctx.roleMappings.list()).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const m of all) out[m.name] = mappingJson(m.mapping);
-    return ok(out);
-  }
-  for (const name of names) {
-    const m = await ctx.roleMappings.get(name);
-    if (m) out[name] = mappingJson(m);
-  }
-  return ok(out, Object.keys(out).length === 0 ? 404 : 200);
+  return byNames(
+    listParam(req.params.name),
+    async () =>
+      (await ctx.roleMappings.list())
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map((m): [string, unknown] => [m.name, mappingJson(m.mapping)]),
+    async (name) => {
+      const m = await ctx.roleMappings.get(name);
+      return m && mappingJson(m);
+    },
+  );
 }
 
 async function deleteMapping(ctx: SecurityContext, req: SecurityRequest) {

@@ -7,6 +7,7 @@ import { RESERVED_ROLES } from '../authz/reserved-roles.ts';
 import { descriptorJson, parseRoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
 import { clearCacheBody, type SecurityContext } from '../context.ts';
 import {
+  byNames,
   checkParams,
   checkRefresh,
   listParam,
@@ -21,19 +22,20 @@ const A = 'cluster:admin/ext/security/role';
 
 async function getRoles(ctx: SecurityContext, req: SecurityRequest) {
   checkParams(req, ['name']);
-  const names = listParam(req.params.name);
-  const out: Record<string, unknown> = {};
-  if (names.length === 0) {
-    for (const [name, d] of RESERVED_ROLES) out[name] = descriptorJson(d);
-    const natives = (await ctx.roles.listNative()).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const n of natives) out[n.name] = descriptorJson(n.descriptor);
-    return ok(out);
-  }
-  for (const name of names) {
-    const d = await ctx.roles.descriptor(name);
-    if (d) out[name] = descriptorJson(d);
-  }
-  return ok(out, Object.keys(out).length === 0 ? 404 : 200);
+  return byNames(
+    listParam(req.params.name),
+    async () => {
+      const natives = (await ctx.roles.listNative()).sort((a, b) => (a.name < b.name ? -1 : 1));
+      return [
+        ...[...RESERVED_ROLES].map(([name, d]): [string, unknown] => [name, descriptorJson(d)]),
+        ...natives.map((n): [string, unknown] => [n.name, descriptorJson(n.descriptor)]),
+      ];
+    },
+    async (name) => {
+      const d = await ctx.roles.descriptor(name);
+      return d && descriptorJson(d);
+    },
+  );
 }
 
 async function putRole(ctx: SecurityContext, req: SecurityRequest) {

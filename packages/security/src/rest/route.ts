@@ -76,3 +76,21 @@ export function errorCause(e: unknown): Record<string, unknown> {
   }
   return { type: 'exception', reason: e instanceof Error ? e.message : String(e) };
 }
+
+/**
+ * The get APIs' answer by names (users, roles, role mappings): every entry when no name is
+ * given; else the named ones found, keyed by name, and a 404 with `{}` when none of them is.
+ */
+export async function byNames(
+  names: readonly string[],
+  all: () => Promise<Iterable<[string, unknown]>>,
+  one: (name: string) => Promise<unknown | undefined>,
+): Promise<SecurityResponse> {
+  if (names.length === 0) return ok(Object.fromEntries(await all()));
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const found = await one(name);
+    if (found !== undefined) out[name] = found;
+  }
+  return ok(out, Object.keys(out).length === 0 ? 404 : 200);
+}

@@ -8,6 +8,7 @@ import { isInternalUser, isReservedUser, RESERVED_USERNAMES, reservedUser } from
 import { type User, userJson } from '../authc/user.ts';
 import type { SecurityContext } from '../context.ts';
 import {
+  byNames,
   checkParams,
   checkRefresh,
   listParam,
@@ -28,24 +29,24 @@ async function reservedUserNow(ctx: SecurityContext, name: string): Promise<User
 
 async function getUsers(ctx: SecurityContext, req: SecurityRequest) {
   checkParams(req, ['username', 'with_profile_uid']);
-  const names = listParam(req.params.username);
-  const out: Record<string, unknown> = {};
-  if (names.length === 0) {
-    for (const name of RESERVED_USERNAMES) out[name] = userJson(await reservedUserNow(ctx, name));
-    const natives = (await ctx.users.listNative()).sort((a, b) =>
-      a.user.username < b.user.username ? -1 : 1,
-    );
-    for (const n of natives) out[n.user.username] = userJson(n.user);
-    return ok(out);
-  }
-  for (const name of names) {
-    if (isReservedUser(name)) out[name] = userJson(await reservedUserNow(ctx, name));
-    else if (!isInternalUser(name)) {
+  return byNames(
+    listParam(req.params.username),
+    async () => {
+      const out: [string, unknown][] = [];
+      for (const name of RESERVED_USERNAMES) out.push([name, userJson(await reservedUserNow(ctx, name))]);
+      const natives = (await ctx.users.listNative()).sort((a, b) =>
+        a.user.username < b.user.username ? -1 : 1,
+      );
+      for (const n of natives) out.push([n.user.username, userJson(n.user)]);
+      return out;
+    },
+    async (name) => {
+      if (isReservedUser(name)) return userJson(await reservedUserNow(ctx, name));
+      if (isInternalUser(name)) return undefined;
       const n = await ctx.users.getNative(name);
-      if (n) out[name] = userJson(n.user);
-    }
-  }
-  return ok(out, Object.keys(out).length === 0 ? 404 : 200);
+      return n && userJson(n.user);
+    },
+  );
 }
 
 /** A password or a password hash of the configured algorithm, hashed: what gets stored. */
