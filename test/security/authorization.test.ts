@@ -117,7 +117,7 @@ describe('index privileges', () => {
     expect((await http(node.url, 'PUT', '/new-2', undefined, as('raw'))).status).toBe(200);
   });
 
-  it('authorizes each item of a bulk request', async () => {
+  it('authorizes each item of a bulk request: a denied item fails alone with its 403', async () => {
     const ok = await http(
       node.url,
       'POST',
@@ -130,17 +130,52 @@ describe('index privileges', () => {
     );
     expect(ok.status).toBe(200);
     expect(ok.json.errors).toBe(false);
-    const denied = await http(
+    const mixed = await http(
+      node.url,
+      'POST',
+      '/_bulk?refresh=true',
+      ndjson([
+        { index: { _index: 'new-1', _id: '4' } },
+        { a: 4 },
+        { delete: { _index: 'other', _id: '1' } },
+        { create: { _index: 'new-missing', _id: '1' } },
+        { a: 5 },
+        { update: { _index: 'other', _id: '1' } },
+        { doc: { b: 1 } },
+      ]),
+      { ...as('writer'), 'content-type': 'application/x-ndjson' },
+    );
+    expect(mixed.status).toBe(200);
+    expect(mixed.json.errors).toBe(true);
+    const [indexed, deleted, created, updated] = mixed.json.items;
+    expect(indexed.index).toMatchObject({ _index: 'new-1', _id: '4', status: 201, result: 'created' });
+    expect(deleted.delete).toEqual({
+      _index: 'other',
+      _id: '1',
+      status: 403,
+      error: {
+        type: 'security_exception',
+        reason:
+          'action [indices:data/write/delete] is unauthorized for user [writer] with effective roles [new_writer] on indices [other], this action is granted by the index privileges [delete,write,all]',
+      },
+    });
+    // Writing to a missing index needs create_index as well: that item fails too.
+    expect(created.create).toMatchObject({ _index: 'new-missing', status: 403 });
+    expect(created.create.error.reason).toContain('action [indices:admin/auto_create] is unauthorized');
+    expect(updated.update).toMatchObject({ status: 403 });
+    expect(updated.update.error.reason).toContain('action [indices:data/write/update] is unauthorized');
+    // The denied delete did nothing; the allowed write is there.
+    expect((await http(node.url, 'GET', '/other/_doc/1')).json.found).toBe(true);
+    expect((await http(node.url, 'GET', '/new-1/_doc/4')).json.found).toBe(true);
+    // A user with no write privilege anywhere is refused the whole request.
+    const none = await http(
       node.url,
       'POST',
       '/_bulk',
-      ndjson([{ index: { _index: 'new-1', _id: '4' } }, { a: 4 }, { delete: { _index: 'other', _id: '1' } }]),
-      { ...as('writer'), 'content-type': 'application/x-ndjson' },
+      ndjson([{ index: { _index: 'logs-1', _id: '9' } }, { a: 9 }]),
+      { ...as('reader'), 'content-type': 'application/x-ndjson' },
     );
-    expect(denied.status).toBe(403);
-    expect(denied.json.error.reason).toContain(
-      'action [indices:data/write/delete] is unauthorized for user [writer]',
-    );
+    expect(none.status).toBe(403);
   });
 
   it('keeps the security index from everyone: superusers may read it, no one may write it', async () => {

@@ -65,6 +65,8 @@ export interface GuardResult {
   authentication: Authentication;
   /** The index expression to use instead of the request's (only authorized names). */
   index?: string;
+  /** `_bulk` items the user may not write, by position: answered with their 403, not run. */
+  deniedItems?: ReadonlyMap<number, Error>;
 }
 
 /** The actions that open, continue or release a scroll or point-in-time context. */
@@ -164,9 +166,10 @@ export class Security {
   ): GuardResult {
     const result = this.authorizer.authorize(auth, role, req, action, runBy);
     if (CONTEXT_ACTIONS.has(action)) this.contexts.check(auth, req, action, role.indexEverywhere(action));
-    return result.index === undefined
-      ? { authentication: auth }
-      : { authentication: auth, index: result.index };
+    const out: GuardResult = { authentication: auth };
+    if (result.index !== undefined) out.index = result.index;
+    if (result.deniedItems !== undefined) out.deniedItems = result.deniedItems;
+    return out;
   }
 
   /** AuthorizationService.authorizeRunAs: the authenticating user's roles must name the target. */

@@ -37,6 +37,11 @@ export interface RestRequest {
   headers: Record<string, string | undefined>;
   /** Who sent the request, once security has authenticated it (unset when security is off). */
   authentication?: Authentication;
+  /**
+   * `_bulk` items security refused, by position, with the error each answers with (the
+   * others run; unset when none was refused).
+   */
+  deniedItems?: ReadonlyMap<number, Error>;
 }
 
 export interface RestResponse {

@@ -1,8 +1,11 @@
 /** `POST /_bulk` and `/{index}/_bulk`: NDJSON in, per-item results out, `errors` if any failed. */
+
+import { toShoalError } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { parseBulkBody } from '../write/bulk-lines.ts';
-import { executeWrites, refreshPolicy } from '../write/write-path.ts';
+import type { WriteItem, WriteItemResult } from '../write/write-item.ts';
+import { executeWrites, type RefreshPolicy, refreshPolicy } from '../write/write-path.ts';
 import { bulkItemJson } from '../write/write-response.ts';
 import { checkWriteParams } from './params.ts';
 
@@ -15,7 +18,7 @@ async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
     routing: req.query.routing,
     requireAlias: req.query.require_alias === 'true' ? true : undefined,
   });
-  const results = await executeWrites(s, items, refresh);
+  const results = await writeAllowed(s, items, refresh, req.deniedItems);
   const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
   let errors = false;
   const rendered = results.map((r, i) => {
@@ -23,6 +26,28 @@ async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
     return bulkItemJson(items[i]!.action, r);
   });
   return { status: 200, body: { took, errors, items: rendered } };
+}
+
+/**
+ * Runs the items security allowed; a refused one answers with its own error (a 403) in its
+ * place, as Elasticsearch aborts a bulk item the user may not write.
+ */
+async function writeAllowed(
+  s: NodeServices,
+  items: WriteItem[],
+  refresh: RefreshPolicy,
+  denied: ReadonlyMap<number, Error> | undefined,
+): Promise<WriteItemResult[]> {
+  if (!denied) return executeWrites(s, items, refresh);
+  const allowed = items.filter((_, i) => !denied.has(i));
+  const done = await executeWrites(s, allowed, refresh);
+  let next = 0;
+  return items.map((item, i) => {
+    const e = denied.get(i);
+    if (e === undefined) return done[next++]!;
+    const error = toShoalError(e).toWire();
+    return { index: item.target, id: item.id ?? '', status: error.status, error };
+  });
 }
 
 export function bulkRoutes(): Route<NodeServices>[] {

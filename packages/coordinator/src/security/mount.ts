@@ -33,6 +33,7 @@ export interface NodeSecurity {
 function apply(req: RestRequest, r: GuardResult): void {
   req.authentication = r.authentication;
   if (r.index !== undefined) req.params = { ...req.params, index: r.index };
+  if (r.deniedItems !== undefined) req.deniedItems = r.deniedItems;
 }
 
 function mountRoute(r: SecurityRoute): Route<NodeServices> {

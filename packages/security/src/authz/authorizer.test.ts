@@ -117,4 +117,33 @@ describe('Authorizer', () => {
       ),
     ).toThrow(/on indices \[\.security-7\]/);
   });
+
+  it('refuses the bulk items the role does not grant, by position, and lets the others through', () => {
+    const body = Buffer.from(
+      [
+        '{"index":{"_index":"logs-1","_id":"1"}}',
+        '{"a":1}',
+        '{"delete":{"_index":"other","_id":"1"}}',
+        '',
+        '{"create":{"_index":"logs-9","_id":"1"}}',
+        '{"a":1}',
+        '',
+      ].join('\n'),
+    );
+    const bulk = { ...req('/_bulk', {}, 'POST'), body };
+    const result = authorizer.authorize(
+      auth(['r']),
+      role(['logs-*'], ['write']),
+      bulk,
+      'indices:data/write/bulk',
+    );
+    expect([...(result.deniedItems?.keys() ?? [])]).toEqual([1, 2]);
+    expect(result.deniedItems?.get(1)?.message).toMatch(
+      /^action \[indices:data\/write\/delete\] is unauthorized for user \[u\] with effective roles \[r\] on indices \[other\]/,
+    );
+    // logs-9 does not exist and the role lacks create_index.
+    expect(result.deniedItems?.get(2)?.message).toMatch(
+      /^action \[indices:admin\/auto_create\] is unauthorized/,
+    );
+  });
 });

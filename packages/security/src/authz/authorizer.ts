@@ -34,7 +34,14 @@ export interface AuthorizationRequest {
 export interface AuthorizationResult {
   /** The index expression to use instead of the request's (only authorized names). */
   index?: string;
+  /**
+   * The `_bulk` items the user may not write, by position, each with its 403: they fail alone
+   * and the others run (AuthorizationService.authorizeBulkItems aborts each denied item).
+   */
+  deniedItems?: ReadonlyMap<number, Error>;
 }
+
+const BULK = 'indices:data/write/bulk';
 
 /** The item actions a composite request may carry (all of them must be granted everywhere for the fast path). */
 const ITEM_ACTIONS: Record<string, string[]> = {
@@ -135,6 +142,7 @@ export class Authorizer {
       throw deny(named === undefined ? undefined : `on indices [${named}]`);
     }
     const items = this.itemTargets(req, action);
+    if (items && action === BULK) return this.bulkItems(role, items, deny);
     if (items) {
       for (const item of items) this.checkItem(role, item, deny);
       return NONE;
@@ -162,7 +170,7 @@ export class Authorizer {
 
   private itemTargets(req: AuthorizationRequest, action: string): ItemTarget[] | undefined {
     const { params } = req;
-    if (action === 'indices:data/write/bulk') return bulkTargets(req.body, params.index);
+    if (action === BULK) return bulkTargets(req.body, params.index);
     if (action === 'indices:data/read/mget') return mgetTargets(req.json(), params.index);
     if (action === 'indices:data/read/msearch' || action === 'indices:data/read/msearch/template') {
       return msearchTargets(req.body, params.index);
@@ -190,6 +198,18 @@ export class Authorizer {
       return [{ action, index: params.index, mayCreate: true }];
     }
     return undefined;
+  }
+
+  private bulkItems(role: Role, items: ItemTarget[], deny: Deny): AuthorizationResult {
+    const denied = new Map<number, Error>();
+    for (const item of items) {
+      try {
+        this.checkItem(role, item, deny);
+      } catch (e) {
+        denied.set(item.position!, e as Error);
+      }
+    }
+    return denied.size === 0 ? NONE : { deniedItems: denied };
   }
 
   private checkItem(role: Role, item: ItemTarget, deny: Deny): void {

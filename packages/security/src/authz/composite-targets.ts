@@ -9,6 +9,8 @@ export interface ItemTarget {
   index: string;
   /** The write would create the index when it is missing. */
   mayCreate: boolean;
+  /** A `_bulk` item's place among the request's items (its action lines), from 0. */
+  position?: number;
 }
 
 const BULK_ITEM_ACTIONS: Record<string, string> = {
@@ -24,6 +26,7 @@ export function bulkTargets(body: Buffer | undefined, defaultIndex: string | und
   const out: ItemTarget[] = [];
   const text = body.toString('utf8');
   let pos = 0;
+  let position = 0;
   let expectSource = false;
   while (pos < text.length) {
     let end = text.indexOf('\n', pos);
@@ -48,7 +51,8 @@ export function bulkTargets(body: Buffer | undefined, defaultIndex: string | und
     if (!action) return out;
     const m = (meta ?? {}) as Record<string, unknown>;
     const index = typeof m._index === 'string' ? m._index : defaultIndex;
-    if (index !== undefined) out.push({ action, index, mayCreate: op !== 'delete' });
+    if (index !== undefined) out.push({ action, index, mayCreate: op !== 'delete', position });
+    position++;
     expectSource = op !== 'delete';
   }
   return out;
