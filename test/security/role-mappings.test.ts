@@ -59,7 +59,7 @@ describe('the role-mapping APIs', () => {
     expect(gone.json).toEqual({ found: false });
   });
 
-  it('refuses bad mappings with 400 (and role templates with 501)', async () => {
+  it('refuses bad mappings with 400', async () => {
     const cases: [unknown, number, string, string][] = [
       [
         { roles: ['a'], rules: { field: { username: '*' } } },
@@ -93,13 +93,24 @@ describe('the role-mapping APIs', () => {
       ],
       [
         {
-          role_templates: [{ template: { source: '{{username}}' } }],
+          role_templates: [{ template: { source: '{{#unclosed}}x' } }],
           enabled: true,
           rules: { field: { username: '*' } },
         },
-        501,
-        'unsupported_operation_exception',
-        'role templates in role mappings is not implemented in Shoal',
+        400,
+        'illegal_argument_exception',
+        'Failed to compile inline script [{{#unclosed}}x] using lang [mustache]',
+      ],
+      [
+        {
+          roles: ['a'],
+          role_templates: [{ template: { source: 'x' } }],
+          enabled: true,
+          rules: { field: { username: '*' } },
+        },
+        400,
+        'action_request_validation_exception',
+        'Validation Failed: 1: role-mapping cannot have both roles and role-templates;',
       ],
     ];
     for (const [body, status, type, reason] of cases) {
@@ -111,5 +122,34 @@ describe('the role-mapping APIs', () => {
       });
     }
     expect((await http(node.url, 'GET', '/_security/role_mapping/bad')).status).toBe(404);
+  });
+
+  it('keeps role templates and shows them as Elasticsearch does (the template as JSON text)', async () => {
+    const body = {
+      enabled: true,
+      rules: { field: { 'realm.name': 'cloud-saml' } },
+      role_templates: [
+        { template: { source: 'saml_user' } },
+        { template: { source: '{{#tojson}}groups{{/tojson}}' }, format: 'json' },
+      ],
+    };
+    expect((await http(node.url, 'PUT', '/_security/role_mapping/templated', body)).json).toEqual({
+      role_mapping: { created: true },
+    });
+    const got = await http(node.url, 'GET', '/_security/role_mapping/templated');
+    expect(got.json).toEqual({
+      templated: {
+        enabled: true,
+        role_templates: [
+          { template: '{"source":"saml_user"}', format: 'string' },
+          { template: '{"source":"{{#tojson}}groups{{/tojson}}"}', format: 'json' },
+        ],
+        rules: { field: { 'realm.name': 'cloud-saml' } },
+        metadata: {},
+      },
+    });
+    // What GET shows can be put back as it is.
+    const again = await http(node.url, 'PUT', '/_security/role_mapping/templated', got.json.templated);
+    expect(again.json).toEqual({ role_mapping: { created: false } });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { parseException } from '@shoal/protocol';
 import { compilePatterns, regexError } from './patterns.ts';
+import { type RoleTemplate, templateRoles } from './role-templates.ts';
 
 export type FieldValue = string | number | boolean | null;
 
@@ -19,7 +20,7 @@ export type RoleMappingRule =
 export interface RoleMapping {
   enabled: boolean;
   roles: string[];
-  roleTemplates: Record<string, unknown>[];
+  roleTemplates: RoleTemplate[];
   rules: RoleMappingRule;
   metadata: Record<string, unknown>;
 }
@@ -107,9 +108,13 @@ export function rulesMatch(rule: RoleMappingRule, user: UserData): boolean {
   return wanted.some((w) => actual.some((a) => valueMatches(w, a)));
 }
 
-/** The roles the enabled mappings grant this user (role templates are not evaluated: 501 at put). */
+/** The roles the enabled mappings grant this user: their roles, or what their templates render. */
 export function mappedRoles(mappings: RoleMapping[], user: UserData): string[] {
   const roles = new Set<string>();
-  for (const m of mappings) if (m.enabled && rulesMatch(m.rules, user)) for (const r of m.roles) roles.add(r);
+  for (const m of mappings) {
+    if (!m.enabled || !rulesMatch(m.rules, user)) continue;
+    for (const r of m.roles) roles.add(r);
+    for (const t of m.roleTemplates) for (const r of templateRoles(t, user)) roles.add(r);
+  }
   return [...roles].sort();
 }

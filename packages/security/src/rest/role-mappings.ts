@@ -1,10 +1,16 @@
 /**
- * The role-mapping APIs (`/_security/role_mapping/…`): put, get and delete. The rules are
- * checked when the mapping is put (authz/role-mapping.ts); role templates (Mustache scripts)
- * are not offered yet and answer 501.
+ * The role-mapping APIs (`/_security/role_mapping/…`): put, get and delete. The rules and the
+ * role templates (mustache scripts) are checked when the mapping is put
+ * (authz/role-mapping.ts, authz/role-templates.ts).
  */
-import { actionRequestValidation, notImplemented, parseException } from '@shoal/protocol';
+import { actionRequestValidation, parseException } from '@shoal/protocol';
 import { parseRules, type RoleMapping, type RoleMappingRule } from '../authz/role-mapping.ts';
+import {
+  checkRoleTemplate,
+  parseRoleTemplate,
+  type RoleTemplate,
+  roleTemplateJson,
+} from '../authz/role-templates.ts';
 import type { SecurityContext } from '../context.ts';
 import {
   byNames,
@@ -30,7 +36,7 @@ function parseMapping(name: string, body: Record<string, unknown>): RoleMapping 
   let enabled: boolean | undefined;
   let rules: RoleMappingRule | undefined;
   let roles: string[] = [];
-  let roleTemplates: Record<string, unknown>[] = [];
+  let roleTemplates: RoleTemplate[] = [];
   let metadata: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     if (k === 'enabled') {
@@ -43,7 +49,7 @@ function parseMapping(name: string, body: Record<string, unknown>): RoleMapping 
     } else if (k === 'role_templates') {
       if (!Array.isArray(v) || !v.every(isObject))
         fail('expected field [role_templates] to be an array of objects');
-      roleTemplates = v as Record<string, unknown>[];
+      roleTemplates = (v as unknown[]).map((t) => parseRoleTemplate(name, t));
     } else if (k === 'rules') rules = parseRules(v);
     else if (k === 'metadata') {
       if (!isObject(v)) fail('expected field [metadata] to be an object');
@@ -59,7 +65,7 @@ function parseMapping(name: string, body: Record<string, unknown>): RoleMapping 
 
 function mappingJson(m: RoleMapping): Record<string, unknown> {
   const out: Record<string, unknown> = { enabled: m.enabled };
-  if (m.roleTemplates.length > 0) out.role_templates = m.roleTemplates;
+  if (m.roleTemplates.length > 0) out.role_templates = m.roleTemplates.map(roleTemplateJson);
   else out.roles = m.roles;
   out.rules = m.rules;
   out.metadata = m.metadata;
@@ -81,7 +87,7 @@ async function putMapping(ctx: SecurityContext, req: SecurityRequest) {
   if (Object.keys(mapping.metadata).some((k) => k.startsWith('_')))
     errors.push('metadata keys may not start with [_]');
   if (errors.length > 0) throw actionRequestValidation(errors);
-  if (mapping.roleTemplates.length > 0) throw notImplemented('role templates in role mappings');
+  for (const t of mapping.roleTemplates) checkRoleTemplate(t);
   const r = await ctx.roleMappings.put(name, mapping);
   return ok({ role_mapping: { created: r === 'created' } });
 }

@@ -1,15 +1,19 @@
 /** Role mappings in the security index, one document per mapping (`role-mapping_<name>`). */
 import { parseRules, type RoleMapping } from '../authz/role-mapping.ts';
+import { parseRoleTemplate, roleTemplateJson } from '../authz/role-templates.ts';
 import type { SystemIndexStore } from '../host.ts';
 
 export const ROLE_MAPPING_TYPE = 'role-mapping';
 const docId = (name: string) => `${ROLE_MAPPING_TYPE}_${name}`;
 
 function fromDoc(doc: Record<string, unknown>): RoleMapping {
+  const name = String(doc.name);
   return {
     enabled: doc.enabled === true,
     roles: Array.isArray(doc.roles) ? (doc.roles as string[]) : [],
-    roleTemplates: Array.isArray(doc.role_templates) ? (doc.role_templates as Record<string, unknown>[]) : [],
+    roleTemplates: Array.isArray(doc.role_templates)
+      ? doc.role_templates.map((t) => parseRoleTemplate(name, t))
+      : [],
     rules: parseRules(doc.rules),
     metadata: (doc.metadata as Record<string, unknown>) ?? {},
   };
@@ -34,7 +38,7 @@ export class RoleMappingStore {
       name,
       enabled: m.enabled,
       roles: m.roles,
-      role_templates: m.roleTemplates,
+      role_templates: m.roleTemplates.map(roleTemplateJson),
       rules: m.rules,
       metadata: m.metadata,
     });
