@@ -388,4 +388,67 @@ describe('application privileges', () => {
       { application: 'inventory', privileges: ['read', 'data:write/notes'], resources: ['product/*'] },
     ]);
   });
+
+  it("lets global.application.manage manage only its applications' privileges", async () => {
+    await http(node.url, 'PUT', '/_security/role/app_admin', {
+      global: { application: { manage: { applications: ['team-*'] } } },
+    });
+    const role = await http(node.url, 'GET', '/_security/role/app_admin');
+    expect(role.json.app_admin.global).toEqual({
+      application: { manage: { applications: ['team-*'] } },
+      profile: {},
+      role: {},
+    });
+    await http(node.url, 'PUT', '/_security/user/app_admin_user', {
+      password: 'app-user-password',
+      roles: ['app_admin'],
+    });
+    const mine = await http(
+      node.url,
+      'PUT',
+      '/_security/privilege',
+      { 'team-a': { read: { actions: ['data:read/*'] } } },
+      asUser('app_admin_user'),
+    );
+    expect(mine.status).toBe(200);
+    expect(
+      (await http(node.url, 'GET', '/_security/privilege/team-a', undefined, asUser('app_admin_user')))
+        .status,
+    ).toBe(200);
+    const other = await http(
+      node.url,
+      'PUT',
+      '/_security/privilege',
+      { 'team-a': { read: { actions: ['data:read/*'] } }, inventory: { x: { actions: ['a:b'] } } },
+      asUser('app_admin_user'),
+    );
+    expect(other.status).toBe(403);
+    expect(
+      (await http(node.url, 'GET', '/_security/privilege', undefined, asUser('app_admin_user'))).status,
+    ).toBe(403);
+    expect(
+      (
+        await http(
+          node.url,
+          'DELETE',
+          '/_security/privilege/team-a/read',
+          undefined,
+          asUser('app_admin_user'),
+        )
+      ).status,
+    ).toBe(200);
+    const privileges = await http(
+      node.url,
+      'GET',
+      '/_security/user/_privileges',
+      undefined,
+      asUser('app_admin_user'),
+    );
+    expect(privileges.json.global).toEqual([{ application: { manage: { applications: ['team-*'] } } }]);
+    const bad = await http(node.url, 'PUT', '/_security/role/bad_global', { global: { cluster: {} } });
+    expect(bad.json.error.type).toBe('x_content_parse_exception');
+    expect(bad.json.error.reason).toMatch(
+      /\] failed to parse privilege\. expected one of \[application, profile, role\] but found \[cluster\] instead$/,
+    );
+  });
 });

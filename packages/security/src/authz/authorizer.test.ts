@@ -146,4 +146,36 @@ describe('Authorizer', () => {
       /^action \[indices:admin\/auto_create\] is unauthorized/,
     );
   });
+
+  it('grants the application privilege APIs for the applications global.application.manage names', () => {
+    const appAdmin = new Role(
+      [
+        {
+          name: 'a',
+          descriptor: {
+            cluster: [],
+            global: { manageApplications: ['app-*'] },
+            indices: [],
+            applications: [],
+            runAs: [],
+            metadata: {},
+          },
+        },
+      ],
+      [],
+    );
+    const put = (apps: string[]) => ({
+      ...req('/_security/privilege', {}, 'PUT'),
+      json: () => Object.fromEntries(apps.map((a) => [a, {}])),
+    });
+    const action = 'cluster:admin/ext/security/privilege/put';
+    expect(authorizer.authorize(auth(['a']), appAdmin, put(['app-1', 'app-2']), action)).toEqual({});
+    expect(() => authorizer.authorize(auth(['a']), appAdmin, put(['app-1', 'other']), action)).toThrow(
+      /is unauthorized/,
+    );
+    const getAll = req('/_security/privilege', {});
+    expect(() =>
+      authorizer.authorize(auth(['a']), appAdmin, getAll, 'cluster:admin/ext/security/privilege/get'),
+    ).toThrow(/is unauthorized/);
+  });
 });

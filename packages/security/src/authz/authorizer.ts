@@ -127,6 +127,8 @@ export class Authorizer {
     if (!action.startsWith('indices:')) {
       if (role.cluster(action)) return NONE;
       if (role.ownApiKeys && ownApiKeyRequest(auth, action, req)) return NONE;
+      const apps = APPLICATION_PRIVILEGE_ACTIONS.has(action) ? requestApplications(req, action) : undefined;
+      if (apps && role.managesApplications(apps)) return NONE;
       throw deny();
     }
     if (CONTEXT_RELEASES.has(action)) return NONE;
@@ -248,6 +250,24 @@ function hasPit(req: AuthorizationRequest, action: string): boolean {
   if (!req.body.includes('"pit"')) return false;
   const body = req.json();
   return typeof body === 'object' && body !== null && 'pit' in body;
+}
+
+const PRIVILEGE = 'cluster:admin/ext/security/privilege';
+/** The application privilege APIs a role's `global.application.manage` may grant. */
+const APPLICATION_PRIVILEGE_ACTIONS = new Set([
+  `${PRIVILEGE}/put`,
+  `${PRIVILEGE}/get`,
+  `${PRIVILEGE}/delete`,
+]);
+
+/** The applications an application privilege request names (ApplicationPrivilegesRequest). */
+function requestApplications(req: AuthorizationRequest, action: string): string[] {
+  if (action === `${PRIVILEGE}/put`) {
+    const body = req.json();
+    return typeof body === 'object' && body !== null ? Object.keys(body) : [];
+  }
+  const app = req.params.application;
+  return app === undefined ? [] : app.split(',').filter((a) => a !== '');
 }
 
 const API_KEY = 'cluster:admin/ext/security/api_key';

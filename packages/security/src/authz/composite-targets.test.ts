@@ -16,10 +16,10 @@ describe('bulkTargets', () => {
       ].join('\n'),
     );
     expect(bulkTargets(body, 'b')).toEqual([
-      { action: 'indices:data/write/index:op_type/index', index: 'a', mayCreate: true },
-      { action: 'indices:data/write/index:op_type/create', index: 'b', mayCreate: true },
-      { action: 'indices:data/write/delete', index: 'c', mayCreate: false },
-      { action: 'indices:data/write/update', index: 'd', mayCreate: true },
+      { action: 'indices:data/write/index:op_type/index', index: 'a', mayCreate: true, position: 0 },
+      { action: 'indices:data/write/index:op_type/create', index: 'b', mayCreate: true, position: 1 },
+      { action: 'indices:data/write/delete', index: 'c', mayCreate: false, position: 2 },
+      { action: 'indices:data/write/update', index: 'd', mayCreate: true, position: 3 },
     ]);
   });
 });

@@ -4,7 +4,7 @@
  * fields and wrong types); the privilege names are checked separately (validateDescriptor), as
  * PutRoleRequest.validate does.
  */
-import { notImplemented, parseException } from '@shoal/protocol';
+import { notImplemented, parseException, xContentParse } from '@shoal/protocol';
 import { roleApplicationErrors } from './application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilegeOrPattern } from './index-privileges.ts';
@@ -30,8 +30,19 @@ export interface ApplicationPrivileges {
   resources: string[];
 }
 
+/**
+ * The `global` section (ConfigurableClusterPrivileges): privileges scoped to applications —
+ * managing the application privileges of some applications, writing some applications' part
+ * of user profiles.
+ */
+export interface GlobalPrivileges {
+  manageApplications?: string[];
+  writeProfileApplications?: string[];
+}
+
 export interface RoleDescriptor {
   cluster: string[];
+  global?: GlobalPrivileges;
   indices: IndicesPrivileges[];
   applications: ApplicationPrivileges[];
   runAs: string[];
@@ -192,6 +203,61 @@ function parseApplications(role: string, v: unknown): ApplicationPrivileges[] {
   });
 }
 
+function privilegeParseError(message: string): never {
+  throw xContentParse(1, 1, `failed to parse privilege. ${message}`);
+}
+
+/** `{"<field>": {"applications": [..]}}` inside a category: the one scope its category has. */
+function scopedApplications(scope: string, v: unknown): string[] {
+  if (!isObject(v)) privilegeParseError(`expected [START_OBJECT] but found [${typeName(v)}] instead`);
+  const entries = Object.entries(v as Record<string, unknown>);
+  const out: string[] = [];
+  for (const [k, inner] of entries) {
+    if (k !== scope) privilegeParseError(`expected field name [${scope}] but found [${k}] instead`);
+    if (!isObject(inner))
+      privilegeParseError(`expected [START_OBJECT] but found [${typeName(inner)}] instead`);
+    for (const [ik, apps] of Object.entries(inner as Record<string, unknown>)) {
+      if (ik !== 'applications')
+        privilegeParseError(`expected field name [applications] but found [${ik}] instead`);
+      if (!Array.isArray(apps) || !apps.every((a) => typeof a === 'string'))
+        privilegeParseError(`expected [START_ARRAY] but found [${typeName(apps)}] instead`);
+      out.push(...(apps as string[]));
+    }
+  }
+  return out;
+}
+
+/** ConfigurableClusterPrivileges.parse: `application.manage` and `profile.write` (`role.manage` is a 501). */
+function parseGlobal(v: unknown): GlobalPrivileges | undefined {
+  if (v === null) return undefined;
+  if (!isObject(v)) privilegeParseError(`expected [START_OBJECT] but found [${typeName(v)}] instead`);
+  const g: GlobalPrivileges = {};
+  for (const [category, body] of Object.entries(v as Record<string, unknown>)) {
+    if (category === 'application') {
+      const apps = scopedApplications('manage', body);
+      if (isObject(body) && 'manage' in body) g.manageApplications = apps;
+    } else if (category === 'profile') {
+      const apps = scopedApplications('write', body);
+      if (isObject(body) && 'write' in body) g.writeProfileApplications = apps;
+    } else if (category === 'role') {
+      if (isObject(body) && Object.keys(body).length > 0)
+        throw notImplemented('the global privilege [role.manage]');
+    } else {
+      privilegeParseError(`expected one of [application, profile, role] but found [${category}] instead`);
+    }
+  }
+  return g.manageApplications || g.writeProfileApplications ? g : undefined;
+}
+
+/** The `global` section as Elasticsearch writes it: every category, empty ones included. */
+export function globalJson(g: GlobalPrivileges): Record<string, unknown> {
+  return {
+    application: g.manageApplications ? { manage: { applications: g.manageApplications } } : {},
+    profile: g.writeProfileApplications ? { write: { applications: g.writeProfileApplications } } : {},
+    role: {},
+  };
+}
+
 /** RoleDescriptor.parse for a request body (the role's name comes from the path). */
 export function parseRoleDescriptor(role: string, body: unknown): RoleDescriptor {
   if (!isObject(body)) {
@@ -245,7 +311,11 @@ export function parseRoleDescriptor(role: string, body: unknown): RoleDescriptor
           );
         }
         break;
-      case 'global':
+      case 'global': {
+        const g = parseGlobal(v);
+        if (g) d.global = g;
+        break;
+      }
       case 'remote_indices':
       case 'remote_cluster':
         if (
@@ -299,6 +369,7 @@ export function descriptorJson(d: RoleDescriptor): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (d.description !== undefined) out.description = d.description;
   out.cluster = d.cluster;
+  if (d.global) out.global = globalJson(d.global);
   out.indices = d.indices.map((ip) => {
     const o: Record<string, unknown> = { names: ip.names, privileges: ip.privileges };
     if (ip.fieldSecurity) o.field_security = ip.fieldSecurity;

@@ -55,6 +55,11 @@ export interface Permission {
    * grants it (one layer for a role set; an API key adds its owner's).
    */
   applicationLayers(): ApplicationPrivileges[][];
+  /**
+   * Whether `global.application.manage` covers these applications (an empty list: only a
+   * `*` does, as ManageApplicationPrivileges answers a request that names none).
+   */
+  managesApplications(applications: readonly string[]): boolean;
 }
 
 /**
@@ -98,6 +103,13 @@ export class LimitedPermission implements Permission {
 
   applicationLayers(): ApplicationPrivileges[][] {
     return [...(this.own?.applicationLayers() ?? []), ...this.limitedBy.applicationLayers()];
+  }
+
+  managesApplications(applications: readonly string[]): boolean {
+    return (
+      (this.own?.managesApplications(applications) ?? true) &&
+      this.limitedBy.managesApplications(applications)
+    );
   }
 }
 
@@ -197,5 +209,13 @@ export class Role implements Permission {
 
   applicationLayers(): ApplicationPrivileges[][] {
     return [this.descriptors.flatMap((d) => d.applications)];
+  }
+
+  managesApplications(applications: readonly string[]): boolean {
+    const patterns = this.descriptors.flatMap((d) => d.global?.manageApplications ?? []);
+    if (patterns.length === 0) return false;
+    if (applications.length === 0) return patterns.includes('*');
+    const matches = compilePatterns(patterns);
+    return applications.every((a) => matches(a));
   }
 }

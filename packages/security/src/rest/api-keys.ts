@@ -63,7 +63,11 @@ async function createApiKey(ctx: SecurityContext, req: SecurityRequest, auth: Au
 
 function isEmptyDescriptor(d: RoleDescriptor): boolean {
   return (
-    d.cluster.length === 0 && d.indices.length === 0 && d.applications.length === 0 && d.runAs.length === 0
+    d.cluster.length === 0 &&
+    d.indices.length === 0 &&
+    d.applications.length === 0 &&
+    d.runAs.length === 0 &&
+    d.global === undefined
   );
 }
 

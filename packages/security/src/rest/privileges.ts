@@ -20,7 +20,13 @@ async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: 
   const runAs = new Set<string>();
   const indices: Record<string, unknown>[] = [];
   const applications: Record<string, unknown>[] = [];
+  const global: Record<string, unknown>[] = [];
   for (const d of role.descriptors) {
+    // GetUserPrivilegesResponse: one object per configurable privilege, under its category.
+    if (d.global?.manageApplications)
+      global.push({ application: { manage: { applications: d.global.manageApplications } } });
+    if (d.global?.writeProfileApplications)
+      global.push({ profile: { write: { applications: d.global.writeProfileApplications } } });
     for (const c of d.cluster) cluster.add(c);
     for (const r of d.runAs) runAs.add(r);
     for (const ip of d.indices) {
@@ -34,7 +40,7 @@ async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: 
   }
   return ok({
     cluster: [...cluster].sort(),
-    global: [],
+    global,
     indices,
     applications,
     run_as: [...runAs].sort(),
