@@ -451,4 +451,28 @@ describe('application privileges', () => {
       /\] failed to parse privilege\. expected one of \[application, profile, role\] but found \[cluster\] instead$/,
     );
   });
+
+  it('merges the application entries of several roles in _privileges as Elasticsearch does', async () => {
+    await http(node.url, 'PUT', '/_security/role/merge_a', {
+      applications: [
+        { application: 'test-app', privileges: ['user'], resources: ['*'] },
+        { application: 'test-app', privileges: ['read'], resources: ['object/1'] },
+      ],
+    });
+    await http(node.url, 'PUT', '/_security/role/merge_b', {
+      applications: [
+        { application: 'test-app', privileges: ['dne'], resources: ['*'] },
+        { application: 'test-app', privileges: ['read'], resources: ['object/2'] },
+      ],
+    });
+    await http(node.url, 'PUT', '/_security/user/merged_user', {
+      password: 'app-user-password',
+      roles: ['merge_a', 'merge_b'],
+    });
+    const r = await http(node.url, 'GET', '/_security/user/_privileges', undefined, asUser('merged_user'));
+    expect(r.json.applications).toEqual([
+      { application: 'test-app', privileges: ['user', 'dne'], resources: ['*'] },
+      { application: 'test-app', privileges: ['read'], resources: ['object/1', 'object/2'] },
+    ]);
+  });
 });

@@ -8,18 +8,38 @@ import { grantsApplicationPrivilege } from '../authz/application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES } from '../authz/cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES } from '../authz/index-privileges.ts';
 import { hasClusterPrivilege, hasIndexPrivilege } from '../authz/privilege-check.ts';
+import type { ApplicationPrivileges } from '../authz/role-descriptor.ts';
 import { permissionOf, type SecurityContext } from '../context.ts';
 import { checkParams, ok, type SecurityRequest, type SecurityRoute } from './route.ts';
 
 const A = 'cluster:admin/ext/security';
+
+/**
+ * A role set's application entries as GET _privileges lists them: the privileges granted on
+ * the same resources together, then the resources given the same privileges together.
+ */
+function mergeApplications(entries: readonly ApplicationPrivileges[]): ApplicationPrivileges[] {
+  const group = (list: ApplicationPrivileges[], by: 'resources' | 'privileges') => {
+    const other = by === 'resources' ? 'privileges' : 'resources';
+    const out = new Map<string, ApplicationPrivileges>();
+    for (const e of list) {
+      const key = JSON.stringify([e.application, [...new Set(e[by])].sort()]);
+      const found = out.get(key);
+      if (found) found[other] = [...new Set([...found[other], ...e[other]])];
+      else out.set(key, { ...e, [by]: [...new Set(e[by])], [other]: [...new Set(e[other])] });
+    }
+    return [...out.values()];
+  };
+  return group(group([...entries], 'resources'), 'privileges');
+}
 
 async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
   checkParams(req, []);
   const role = await ctx.roles.role(auth.user.roles);
   const cluster = new Set<string>();
   const runAs = new Set<string>();
-  const indices: Record<string, unknown>[] = [];
-  const applications: Record<string, unknown>[] = [];
+  const indices = new Map<string, Record<string, unknown>>();
+  const applicationEntries: ApplicationPrivileges[] = [];
   const global: Record<string, unknown>[] = [];
   for (const d of role.descriptors) {
     // GetUserPrivilegesResponse: one object per configurable privilege, under its category.
@@ -30,19 +50,20 @@ async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: 
     for (const c of d.cluster) cluster.add(c);
     for (const r of d.runAs) runAs.add(r);
     for (const ip of d.indices) {
-      indices.push({
-        names: [...ip.names].sort(),
-        privileges: [...ip.privileges].sort(),
-        allow_restricted_indices: ip.allowRestrictedIndices,
-      });
+      // One entry per set of names, privileges and restricted-ness, as the roles merge them.
+      const names = [...new Set(ip.names)].sort();
+      const privileges = [...new Set(ip.privileges)].sort();
+      const key = JSON.stringify([names, privileges, ip.allowRestrictedIndices]);
+      if (!indices.has(key))
+        indices.set(key, { names, privileges, allow_restricted_indices: ip.allowRestrictedIndices });
     }
-    for (const a of d.applications) applications.push({ ...a });
+    applicationEntries.push(...d.applications);
   }
   return ok({
     cluster: [...cluster].sort(),
     global,
-    indices,
-    applications,
+    indices: [...indices.values()],
+    applications: mergeApplications(applicationEntries),
     run_as: [...runAs].sort(),
   });
 }
