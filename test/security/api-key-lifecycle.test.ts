@@ -258,6 +258,42 @@ describe('cross-cluster API keys', () => {
       access: { replication: [{ names: ['x'], query: { match_all: {} } }] },
     });
     expect(dls.json.error.reason).toBe('replication does not support document or field level security');
+    const mixed = await http(node.url, 'POST', '/_security/cross_cluster/api_key', {
+      name: 'm',
+      access: { search: [{ names: ['x'], query: { match_all: {} } }], replication: [{ names: ['y'] }] },
+    });
+    expect(mixed.json.error.reason).toBe(
+      'search does not support document or field level security if replication is assigned',
+    );
+    // Search access may limit fields and documents: kept and shown (enforced by the remote side).
+    const limited = await http(node.url, 'POST', '/_security/cross_cluster/api_key', {
+      name: 'limited',
+      access: {
+        search: [
+          {
+            names: ['logs*'],
+            query: { term: { category: 'shared' } },
+            field_security: { grant: ['*'], except: ['private'] },
+          },
+        ],
+      },
+    });
+    expect(limited.status).toBe(200);
+    const shown = await getKey(limited.json.id);
+    expect(shown.access).toEqual({
+      search: [
+        {
+          names: ['logs*'],
+          field_security: { grant: ['*'], except: ['private'] },
+          query: '{"term":{"category":"shared"}}',
+          allow_restricted_indices: false,
+        },
+      ],
+    });
+    expect(shown.role_descriptors.cross_cluster.indices[0]).toMatchObject({
+      field_security: { grant: ['*'], except: ['private'] },
+      query: '{"term":{"category":"shared"}}',
+    });
     const denied = await http(
       node.url,
       'POST',
@@ -322,6 +358,24 @@ describe('querying API keys', () => {
       aggs: { h: { histogram: { field: 'creation', interval: 1 } } },
     });
     expect(agg.json.error.reason).toBe('Unsupported API Keys agg [h] of type [histogram]');
+  });
+
+  it('sorts on dates and pages after their epoch values', async () => {
+    const soon = await key({ name: 'exp-soon', expiration: '1d' });
+    const later = await key({ name: 'exp-later', expiration: '2d' });
+    const q = { query: { prefix: { name: 'exp-' } }, sort: [{ expiration: { order: 'desc' } }], size: 1 };
+    const first = await http(node.url, 'POST', '/_security/_query/api_key', q);
+    expect(first.json.api_keys[0].id).toBe(later.id);
+    const after = first.json.api_keys[0]._sort;
+    expect(after).toEqual([first.json.api_keys[0].expiration]);
+    const next = await http(node.url, 'POST', '/_security/_query/api_key', { ...q, search_after: after });
+    expect(next.json.api_keys.map((k: { id: string }) => k.id)).toEqual([soon.id]);
+    const ranged = await http(node.url, 'POST', '/_security/_query/api_key', {
+      query: {
+        bool: { filter: [{ prefix: { name: 'exp-' } }, { range: { expiration: { gt: 'now+36h' } } }] },
+      },
+    });
+    expect(ranged.json.api_keys.map((k: { id: string }) => k.id)).toEqual([later.id]);
   });
 
   it('answers with limited_by when asked', async () => {

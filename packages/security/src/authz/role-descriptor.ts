@@ -70,7 +70,7 @@ function typeName(v: unknown): string {
   return 'VALUE_NUMBER';
 }
 
-function parseIndices(role: string, v: unknown): IndicesPrivileges[] {
+function parseIndices(role: string, v: unknown, opts: ParseOptions): IndicesPrivileges[] {
   if (!Array.isArray(v)) {
     throw parseException(
       `failed to parse indices privileges for role [${role}]. expected field [indices] value to be an array, but found [${typeName(v)}] instead`,
@@ -147,7 +147,7 @@ function parseIndices(role: string, v: unknown): IndicesPrivileges[] {
         `failed to parse indices privileges for role [${role}]. missing required [privileges] field`,
       );
     }
-    if (fieldSecurity !== undefined || query !== undefined) {
+    if ((fieldSecurity !== undefined || query !== undefined) && !opts.keepFieldAndDocumentSecurity) {
       throw notImplemented('field and document level security ([field_security] and [query] in a role)');
     }
     const out: IndicesPrivileges = { names, privileges, allowRestrictedIndices };
@@ -258,8 +258,16 @@ export function globalJson(g: GlobalPrivileges): Record<string, unknown> {
   };
 }
 
+export interface ParseOptions {
+  /**
+   * Keep `field_security` and `query` instead of refusing them (501): only for descriptors
+   * that never authorize a request here (a cross-cluster API key's, read back from the index).
+   */
+  keepFieldAndDocumentSecurity?: boolean;
+}
+
 /** RoleDescriptor.parse for a request body (the role's name comes from the path). */
-export function parseRoleDescriptor(role: string, body: unknown): RoleDescriptor {
+export function parseRoleDescriptor(role: string, body: unknown, opts: ParseOptions = {}): RoleDescriptor {
   if (!isObject(body)) {
     throw parseException(
       `failed to parse role [${role}]. expected an object but found [${typeName(body)}] instead`,
@@ -278,7 +286,7 @@ export function parseRoleDescriptor(role: string, body: unknown): RoleDescriptor
         break;
       case 'indices':
       case 'index':
-        d.indices = parseIndices(role, v);
+        d.indices = parseIndices(role, v, opts);
         break;
       case 'applications':
       case 'application':
@@ -391,7 +399,7 @@ export function descriptorDoc(d: RoleDescriptor): Record<string, unknown> {
 }
 
 /** A stored descriptor back (trusted input: written by descriptorDoc). */
-export function descriptorFromDoc(doc: Record<string, unknown>): RoleDescriptor {
+export function descriptorFromDoc(doc: Record<string, unknown>, opts: ParseOptions = {}): RoleDescriptor {
   const { type: _type, name: _name, ...body } = doc;
-  return parseRoleDescriptor(String(doc.name ?? ''), body);
+  return parseRoleDescriptor(String(doc.name ?? ''), body, opts);
 }

@@ -5,10 +5,10 @@
  * (CrossClusterApiKeyRoleDescriptorBuilder); it has no `limited_by`, and it never
  * authenticates a REST request.
  */
-import { actionRequestValidation, illegalArgument, notImplemented } from '@shoal/protocol';
+import { actionRequestValidation, illegalArgument } from '@shoal/protocol';
 import type { ApiKeyChange } from '../authc/api-keys.ts';
 import type { Authentication } from '../authc/authentication.ts';
-import type { IndicesPrivileges, RoleDescriptor } from '../authz/role-descriptor.ts';
+import type { FieldSecurity, IndicesPrivileges, RoleDescriptor } from '../authz/role-descriptor.ts';
 import type { SecurityContext } from '../context.ts';
 import {
   isObject,
@@ -36,14 +36,18 @@ const REPLICATION_PRIVILEGES = ['cross_cluster_replication', 'cross_cluster_repl
 interface AccessEntry {
   names: string[];
   allowRestrictedIndices: boolean;
-  dlsOrFls: boolean;
+  fieldSecurity?: FieldSecurity;
+  /** The DLS query as JSON text, as a role keeps it. */
+  query?: string;
 }
+
+const dlsOrFls = (e: AccessEntry) => e.fieldSecurity !== undefined || e.query !== undefined;
 
 function parseEntries(parser: string, kind: 'search' | 'replication', v: unknown): AccessEntry[] {
   if (!Array.isArray(v)) throw typeError(parser, kind);
   return v.map((e) => {
     if (!isObject(e)) throw typeError(parser, kind);
-    const entry: AccessEntry = { names: [], allowRestrictedIndices: false, dlsOrFls: false };
+    const entry: AccessEntry = { names: [], allowRestrictedIndices: false };
     let named = false;
     for (const [k, val] of Object.entries(e)) {
       if (k === 'names') {
@@ -54,8 +58,14 @@ function parseEntries(parser: string, kind: 'search' | 'replication', v: unknown
       } else if (k === 'allow_restricted_indices') {
         if (typeof val !== 'boolean') throw typeError(parser, k);
         entry.allowRestrictedIndices = val;
-      } else if (k === 'query' || k === 'field_security') {
-        if (val !== null) entry.dlsOrFls = true;
+      } else if (k === 'query') {
+        if (val === null) continue;
+        if (typeof val === 'string') entry.query = val;
+        else if (isObject(val)) entry.query = JSON.stringify(val);
+        else throw typeError(parser, k);
+      } else if (k === 'field_security') {
+        if (val === null) continue;
+        entry.fieldSecurity = parseFieldSecurity(parser, val);
       } else
         throw illegalArgument(
           `failed to parse indices privileges for role [cross_cluster]. unexpected field [${k}]`,
@@ -68,6 +78,23 @@ function parseEntries(parser: string, kind: 'search' | 'replication', v: unknown
     }
     return entry;
   });
+}
+
+function parseFieldSecurity(parser: string, v: unknown): FieldSecurity {
+  if (!isObject(v)) throw typeError(parser, 'field_security');
+  const out: FieldSecurity = {};
+  for (const [k, val] of Object.entries(v)) {
+    const list = typeof val === 'string' ? [val] : val;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw typeError(parser, k);
+    if (k === 'grant') out.grant = list as string[];
+    else if (k === 'except') out.except = list as string[];
+    else {
+      throw illegalArgument(
+        `failed to parse indices privileges for role [cross_cluster]. expected field [field_security] to contain [grant] and/or [except], but found [${k}]`,
+      );
+    }
+  }
+  return out;
 }
 
 /** The `access` object: its echo (as `GET` shows it) and the role descriptor it grants. */
@@ -87,31 +114,35 @@ function parseAccess(
   if (search.length === 0 && replication.length === 0) {
     throw illegalArgument('must specify non-empty access for either [search] or [replication]');
   }
-  if (replication.some((e) => e.dlsOrFls)) {
+  if (replication.some(dlsOrFls)) {
     throw illegalArgument('replication does not support document or field level security');
   }
-  if (replication.length > 0 && search.some((e) => e.dlsOrFls)) {
+  if (replication.length > 0 && search.some(dlsOrFls)) {
     throw illegalArgument(
       'search does not support document or field level security if replication is assigned',
-    );
-  }
-  if (search.some((e) => e.dlsOrFls)) {
-    throw notImplemented(
-      'field and document level security ([field_security] and [query]) in a cross-cluster API key',
     );
   }
   const cluster: string[] = [];
   const indices: IndicesPrivileges[] = [];
   const access: Record<string, unknown> = {};
-  const echo = (e: AccessEntry) => ({ names: e.names, allow_restricted_indices: e.allowRestrictedIndices });
+  const echo = (e: AccessEntry) => {
+    const out: Record<string, unknown> = { names: e.names };
+    if (e.fieldSecurity) out.field_security = e.fieldSecurity;
+    if (e.query !== undefined) out.query = e.query;
+    out.allow_restricted_indices = e.allowRestrictedIndices;
+    return out;
+  };
   if (search.length > 0) {
     cluster.push('cross_cluster_search', 'monitor_enrich');
     for (const e of search) {
-      indices.push({
+      const ip: IndicesPrivileges = {
         names: e.names,
         privileges: SEARCH_PRIVILEGES,
         allowRestrictedIndices: e.allowRestrictedIndices,
-      });
+      };
+      if (e.fieldSecurity) ip.fieldSecurity = e.fieldSecurity;
+      if (e.query !== undefined) ip.query = e.query;
+      indices.push(ip);
     }
     access.search = search.map(echo);
   }
