@@ -129,6 +129,38 @@ describe('updating API keys', () => {
   });
 });
 
+describe("a key's own privileges", () => {
+  it('answers _has_privileges with both layers, and _privileges only for a key without descriptors', async () => {
+    const plain = await key({ name: 'plain' }, 'bob');
+    const mine = await http(node.url, 'GET', '/_security/user/_privileges', undefined, asKey(plain.encoded));
+    expect(mine.status).toBe(200);
+    expect(mine.json.cluster).toEqual(['manage_own_api_key']);
+    const scoped = await key(
+      { name: 'scoped', role_descriptors: { r: { indices: [{ names: ['logs-1'], privileges: ['read'] }] } } },
+      'bob',
+    );
+    const refused = await http(
+      node.url,
+      'GET',
+      '/_security/user/_privileges',
+      undefined,
+      asKey(scoped.encoded),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.reason).toMatch(
+      /^Cannot retrieve privileges for API keys with assigned role descriptors/,
+    );
+    const has = await http(
+      node.url,
+      'POST',
+      '/_security/user/_has_privileges',
+      { index: [{ names: ['logs-1', 'logs-2'], privileges: ['read'] }] },
+      asKey(scoped.encoded),
+    );
+    expect(has.json.index).toEqual({ 'logs-1': { read: true }, 'logs-2': { read: false } });
+  });
+});
+
 describe('granting API keys', () => {
   it("makes a key for a user whose password the caller holds, limited by that user's roles", async () => {
     const r = await http(

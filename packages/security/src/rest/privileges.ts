@@ -35,7 +35,13 @@ function mergeApplications(entries: readonly ApplicationPrivileges[]): Applicati
 
 async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
   checkParams(req, []);
-  const role = await ctx.roles.role(auth.user.roles);
+  // A key with descriptors of its own has two layers of privileges, which no one list shows.
+  if (auth.apiKey && ((await ctx.apiKeys.store.get(auth.apiKey.id))?.roleDescriptors.length ?? 0) > 0) {
+    throw illegalArgument(
+      'Cannot retrieve privileges for API keys with assigned role descriptors. Please use the Get API key information API https://ela.st/es-api-get-api-key',
+    );
+  }
+  const role = await permissionOf(ctx, auth);
   const cluster = new Set<string>();
   const runAs = new Set<string>();
   const indices = new Map<string, Record<string, unknown>>();
