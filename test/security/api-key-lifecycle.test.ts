@@ -31,11 +31,13 @@ beforeAll(async () => {
   });
   await http(node.url, 'PUT', '/_security/role/granter', { cluster: ['grant_api_key'] });
   await http(node.url, 'PUT', '/_security/role/runner', { cluster: ['manage_own_api_key'], run_as: ['ann'] });
+  await http(node.url, 'PUT', '/_security/role/key_admin', { cluster: ['manage_api_key'] });
   for (const [user, roles] of [
     ['ann', ['own_keys']],
     ['bob', ['own_keys']],
     ['gus', ['granter']],
     ['ron', ['runner']],
+    ['kay', ['key_admin']],
   ] as const) {
     await http(node.url, 'PUT', `/_security/user/${user}`, { password: PASSWORD, roles });
   }
@@ -334,6 +336,33 @@ describe('cross-cluster API keys', () => {
       as('ann'),
     );
     expect(denied.status).toBe(403);
+  });
+});
+
+describe('invalidating cross-cluster API keys', () => {
+  it('needs manage_security: manage_api_key gets an error for each such key', async () => {
+    const cc = await http(node.url, 'POST', '/_security/cross_cluster/api_key', {
+      name: 'cc-inv',
+      access: { search: [{ names: ['x'] }] },
+    });
+    const refused = await http(node.url, 'DELETE', '/_security/api_key', { ids: [cc.json.id] }, as('kay'));
+    expect(refused.json).toEqual({
+      invalidated_api_keys: [],
+      previously_invalidated_api_keys: [],
+      error_count: 1,
+      error_details: [
+        {
+          type: 'security_exception',
+          reason: `Cannot invalidate cross-cluster API key [${cc.json.id}]. This requires [manage_security] cluster privilege or higher`,
+        },
+      ],
+    });
+    const done = await http(node.url, 'DELETE', '/_security/api_key', { ids: [cc.json.id] });
+    expect(done.json).toEqual({
+      invalidated_api_keys: [cc.json.id],
+      previously_invalidated_api_keys: [],
+      error_count: 0,
+    });
   });
 });
 
