@@ -4,10 +4,12 @@
  * fields and wrong types); the privilege names are checked separately (validateDescriptor), as
  * PutRoleRequest.validate does.
  */
-import { notImplemented, parseException, xContentParse } from '@shoal/protocol';
+import { notImplemented, parseException } from '@shoal/protocol';
 import { roleApplicationErrors } from './application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
+import { type GlobalPrivileges, globalJson, parseGlobal } from './global-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilegeOrPattern } from './index-privileges.ts';
+import { isObject, typeName } from './json-tokens.ts';
 import { regexError } from './patterns.ts';
 
 export interface FieldSecurity {
@@ -30,15 +32,7 @@ export interface ApplicationPrivileges {
   resources: string[];
 }
 
-/**
- * The `global` section (ConfigurableClusterPrivileges): privileges scoped to applications —
- * managing the application privileges of some applications, writing some applications' part
- * of user profiles.
- */
-export interface GlobalPrivileges {
-  manageApplications?: string[];
-  writeProfileApplications?: string[];
-}
+export type { GlobalPrivileges };
 
 export interface RoleDescriptor {
   cluster: string[];
@@ -50,24 +44,11 @@ export interface RoleDescriptor {
   description?: string;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function stringArray(v: unknown, fail: (found: string) => never): string[] {
   if (typeof v === 'string') return [v];
   if (!Array.isArray(v)) fail(typeName(v));
   for (const s of v as unknown[]) if (typeof s !== 'string') fail(typeName(s));
   return v as string[];
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (typeof v === 'object') return 'START_OBJECT';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'VALUE_NUMBER';
 }
 
 function parseIndices(role: string, v: unknown, opts: ParseOptions): IndicesPrivileges[] {
@@ -201,61 +182,6 @@ function parseApplications(role: string, v: unknown): ApplicationPrivileges[] {
     }
     return { application: application!, privileges: privileges!, resources: resources! };
   });
-}
-
-function privilegeParseError(message: string): never {
-  throw xContentParse(1, 1, `failed to parse privilege. ${message}`);
-}
-
-/** `{"<field>": {"applications": [..]}}` inside a category: the one scope its category has. */
-function scopedApplications(scope: string, v: unknown): string[] {
-  if (!isObject(v)) privilegeParseError(`expected [START_OBJECT] but found [${typeName(v)}] instead`);
-  const entries = Object.entries(v as Record<string, unknown>);
-  const out: string[] = [];
-  for (const [k, inner] of entries) {
-    if (k !== scope) privilegeParseError(`expected field name [${scope}] but found [${k}] instead`);
-    if (!isObject(inner))
-      privilegeParseError(`expected [START_OBJECT] but found [${typeName(inner)}] instead`);
-    for (const [ik, apps] of Object.entries(inner as Record<string, unknown>)) {
-      if (ik !== 'applications')
-        privilegeParseError(`expected field name [applications] but found [${ik}] instead`);
-      if (!Array.isArray(apps) || !apps.every((a) => typeof a === 'string'))
-        privilegeParseError(`expected [START_ARRAY] but found [${typeName(apps)}] instead`);
-      out.push(...(apps as string[]));
-    }
-  }
-  return out;
-}
-
-/** ConfigurableClusterPrivileges.parse: `application.manage` and `profile.write` (`role.manage` is a 501). */
-function parseGlobal(v: unknown): GlobalPrivileges | undefined {
-  if (v === null) return undefined;
-  if (!isObject(v)) privilegeParseError(`expected [START_OBJECT] but found [${typeName(v)}] instead`);
-  const g: GlobalPrivileges = {};
-  for (const [category, body] of Object.entries(v as Record<string, unknown>)) {
-    if (category === 'application') {
-      const apps = scopedApplications('manage', body);
-      if (isObject(body) && 'manage' in body) g.manageApplications = apps;
-    } else if (category === 'profile') {
-      const apps = scopedApplications('write', body);
-      if (isObject(body) && 'write' in body) g.writeProfileApplications = apps;
-    } else if (category === 'role') {
-      if (isObject(body) && Object.keys(body).length > 0)
-        throw notImplemented('the global privilege [role.manage]');
-    } else {
-      privilegeParseError(`expected one of [application, profile, role] but found [${category}] instead`);
-    }
-  }
-  return g.manageApplications || g.writeProfileApplications ? g : undefined;
-}
-
-/** The `global` section as Elasticsearch writes it: every category, empty ones included. */
-export function globalJson(g: GlobalPrivileges): Record<string, unknown> {
-  return {
-    application: g.manageApplications ? { manage: { applications: g.manageApplications } } : {},
-    profile: g.writeProfileApplications ? { write: { applications: g.writeProfileApplications } } : {},
-    role: {},
-  };
 }
 
 export interface ParseOptions {
