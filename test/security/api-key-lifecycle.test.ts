@@ -221,6 +221,18 @@ describe('granting API keys', () => {
     const denied = await runAs('bob');
     expect(denied.status).toBe(403);
     expect(denied.json.error.reason).toMatch(/because user \[ron\] is unauthorized to run as \[bob\]$/);
+    // manage_own_api_key makes keys for oneself only: granting is refused, even to oneself.
+    const own = await http(
+      node.url,
+      'POST',
+      '/_security/api_key/grant',
+      { grant_type: 'password', username: 'ann', password: PASSWORD, api_key: { name: 'self' } },
+      as('ann'),
+    );
+    expect(own.status).toBe(403);
+    expect(own.json.error.reason).toBe(
+      'action [cluster:admin/ext/security/api_key/grant] is unauthorized for user [ann] with effective roles [own_keys], this action is granted by the cluster privileges [grant_api_key,manage_api_key,manage_security,all]',
+    );
     // The access_token grant needs OAuth2 tokens, which Shoal does not issue yet.
     const token = await http(
       node.url,

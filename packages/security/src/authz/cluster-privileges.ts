@@ -61,8 +61,18 @@ const DEFS: Record<string, Def> = {
   manage_security: { grant: [SECURITY], except: [DELEGATE_PKI] },
   read_security: { grant: READ_SECURITY_ACTIONS },
   manage_api_key: { grant: ['cluster:admin/ext/security/api_key/*'] },
-  // Further limited to the caller's own keys by the API-key handlers.
-  manage_own_api_key: { grant: ['cluster:admin/ext/security/api_key/*'] },
+  // Further limited to the caller's own keys by the API-key handlers; never grant or clear_cache
+  // (ManageOwnApiKeyClusterPrivilege accepts only these requests).
+  manage_own_api_key: {
+    grant: [
+      'cluster:admin/ext/security/api_key/create',
+      'cluster:admin/ext/security/api_key/get',
+      'cluster:admin/ext/security/api_key/invalidate',
+      'cluster:admin/ext/security/api_key/update',
+      'cluster:admin/ext/security/api_key/bulk_update',
+      'cluster:admin/ext/security/api_key/query',
+    ],
+  },
   grant_api_key: { grant: ['cluster:admin/ext/security/api_key/grant'] },
   manage_service_account: { grant: ['cluster:admin/ext/security/service_account/*'] },
   manage_user_profile: { grant: ['cluster:admin/ext/security/profile/*'] },
