@@ -3,6 +3,7 @@ import type { ApiKeyService } from './authc/api-keys.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
+import type { TokenService } from './authc/token-service.ts';
 import type { SecurityHost } from './host.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
@@ -17,6 +18,8 @@ export interface SecurityContext {
   apiKeys: ApiKeyService;
   roleMappings: RoleMappingStore;
   serviceTokens: ServiceTokenService;
+  /** Absent when the token service is off (`xpack.security.authc.token.enabled`). */
+  tokens?: TokenService;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -2,7 +2,7 @@
  * Security as the node sees it: `start` it with a host, `guard` every request (authenticate,
  * then authorize its action), mount its `routes`.
  */
-import { accessDenied, parseTimeValue } from '@shoal/protocol';
+import { accessDenied, getBool, getTimeMs, parseTimeValue, TOKEN_SERVICE_ENABLED } from '@shoal/protocol';
 import { ApiKeyService } from './authc/api-keys.ts';
 import type { Authentication } from './authc/authentication.ts';
 import { Authenticator } from './authc/authenticator.ts';
@@ -13,6 +13,7 @@ import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { ServiceTokenService } from './authc/service-tokens.ts';
+import { TOKEN_TIMEOUT_SETTING, TokenService } from './authc/token-service.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { ContextOwners } from './authz/context-owners.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
@@ -28,6 +29,7 @@ import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { settingsRoutes } from './rest/settings.ts';
+import { tokenRoutes } from './rest/tokens.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
@@ -94,9 +96,22 @@ export class Security {
     realms.push(new NativeRealm(users, hasher));
     const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
     const serviceTokens = new ServiceTokenService(host.store);
-    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens);
+    const tokens = getBool(host.settings, TOKEN_SERVICE_ENABLED)
+      ? new TokenService(host.store, host.now, getTimeMs(host.settings, TOKEN_TIMEOUT_SETTING))
+      : undefined;
+    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens, tokens);
     const roleMappings = new RoleMappingStore(host.store);
-    return new Security({ host, users, roles, hasher, authenticator, apiKeys, roleMappings, serviceTokens });
+    return new Security({
+      host,
+      users,
+      roles,
+      hasher,
+      authenticator,
+      apiKeys,
+      roleMappings,
+      serviceTokens,
+      tokens,
+    });
   }
 
   /**
@@ -182,6 +197,7 @@ export class Security {
       ...roleMappingRoutes(this.ctx),
       ...serviceAccountRoutes(this.ctx),
       ...settingsRoutes(this.ctx),
+      ...tokenRoutes(this.ctx),
     ];
   }
 }
@@ -203,5 +219,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...roleMappingRoutes(none),
     ...serviceAccountRoutes(none),
     ...settingsRoutes(none),
+    ...tokenRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

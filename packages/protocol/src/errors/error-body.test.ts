@@ -8,6 +8,7 @@ import {
   mapperParsing,
   methodNotAllowed,
   noHandlerFound,
+  oauth2Error,
   queryShardException,
   searchContextMissing,
   searchPhaseExecution,
@@ -219,5 +220,12 @@ describe('errorBody', () => {
     const err = searchPhaseExecution('fetch', [{ shard: 2, index: 'i', reason: illegalArgument('bad') }]);
     const back = ShoalError.fromWire(structuredClone(err.toWire()));
     expect(wire(back)).toBe(wire(err));
+  });
+
+  it("renders the token endpoint's OAuth2 errors as RFC 6749 bodies, also after crossing a thread", () => {
+    const e = oauth2Error('invalid_grant', 'token has been invalidated');
+    expect(wire(e)).toBe('{"error":"invalid_grant","error_description":"token has been invalidated"}');
+    expect(errorBody(e).status).toBe(400);
+    expect(wire(ShoalError.fromWire(e.toWire()))).toBe(wire(e));
   });
 });

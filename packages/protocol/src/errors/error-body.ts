@@ -24,7 +24,9 @@ export function errorBody(err: unknown, opts: { errorTrace?: boolean } = {}): Er
   const trace = opts.errorTrace === true;
   const headers = collectHeaders(e);
   let body: Record<string, unknown>;
-  if (e.extra.simple) {
+  if (e.extra.oauth2) {
+    body = { error: e.type, error_description: e.reason };
+  } else if (e.extra.simple) {
     body = { error: e.reason };
     if (e.extra.simple === 'with-status') body.status = e.status;
   } else {
