@@ -21,7 +21,7 @@ export { type MgetItem, parseMgetBody } from './documents/mget-body.ts';
 export { parseUpdateBody, type UpdateBody } from './documents/update-body.ts';
 export * from './errors/catalogue.ts';
 export * from './errors/catalogue-script.ts';
-export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
+export { type ErrorResponse, errorBody, errorFragment, toShoalError } from './errors/error-body.ts';
 export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
 export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/shoal-error.ts';

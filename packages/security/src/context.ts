@@ -5,6 +5,7 @@ import type { PasswordHasher } from './authc/password-hash.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
 import type { TokenService } from './authc/token-service.ts';
 import type { SecurityHost } from './host.ts';
+import type { ProfileService } from './profiles/profile-service.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
 import type { UserStore } from './store/user-store.ts';
@@ -20,6 +21,8 @@ export interface SecurityContext {
   serviceTokens: ServiceTokenService;
   /** Absent when the token service is off (`xpack.security.authc.token.enabled`). */
   tokens?: TokenService;
+  /** Absent when the node gives no profile index. */
+  profiles?: ProfileService;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

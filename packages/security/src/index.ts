@@ -8,7 +8,15 @@ export { generatePassword } from './authc/bootstrap.ts';
 export { USERS_FILE, USERS_ROLES_FILE } from './authc/file-realm.ts';
 export { passwordHasher } from './authc/password-hash.ts';
 export type { User } from './authc/user.ts';
-export type { IndexNamespace, NodeIdentity, SecurityDoc, SecurityHost, SystemIndexStore } from './host.ts';
+export type {
+  IndexNamespace,
+  NodeIdentity,
+  SecurityDoc,
+  SecurityHost,
+  SystemIndexStore,
+  VersionedDoc,
+  VersionedIndexStore,
+} from './host.ts';
 export type { SecurityMethod, SecurityRequest, SecurityResponse, SecurityRoute } from './rest/route.ts';
 export {
   CACHE_TTL_SETTING,

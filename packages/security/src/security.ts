@@ -20,10 +20,12 @@ import { actionDeniedMessage, principalText } from './authz/denial.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
+import { ProfileService } from './profiles/profile-service.ts';
 import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
+import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
@@ -111,6 +113,7 @@ export class Security {
       roleMappings,
       serviceTokens,
       tokens,
+      profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
     });
   }
 
@@ -198,6 +201,7 @@ export class Security {
       ...serviceAccountRoutes(this.ctx),
       ...settingsRoutes(this.ctx),
       ...tokenRoutes(this.ctx),
+      ...profileRoutes(this.ctx),
     ];
   }
 }
@@ -220,5 +224,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...serviceAccountRoutes(none),
     ...settingsRoutes(none),
     ...tokenRoutes(none),
+    ...profileRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

@@ -17,6 +17,7 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { NodeIndexNamespace } from './index-namespace.ts';
 import { InternalClient } from './internal-client.ts';
+import { PROFILE_INDEX, ProfileIndexStore } from './profile-index-store.ts';
 import { SystemIndexDocStore } from './system-index-store.ts';
 
 export interface NodeSecurity {
@@ -68,6 +69,7 @@ export async function startSecurity(
   const security = await Security.start(
     {
       store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
+      profiles: new ProfileIndexStore(client, () => services.indices.get(PROFILE_INDEX) !== undefined),
       indices: new NodeIndexNamespace(services.indices),
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },

@@ -39,6 +39,14 @@ export function errorBody(err: unknown, opts: { errorTrace?: boolean } = {}): Er
 }
 
 /**
+ * An error as Elasticsearch writes one inside another response (generateThrowableXContent:
+ * `{type, reason, …, caused_by}`, no root causes): the `errors.details` of the profile APIs.
+ */
+export function errorFragment(err: unknown): Record<string, unknown> {
+  return render(toShoalError(err), false, false);
+}
+
+/**
  * Anything thrown becomes a ShoalError: a ShoalError as is, a WireError that crossed a thread
  * as its ShoalError, anything else as a 500 `exception` carrying its message.
  */
