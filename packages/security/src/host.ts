@@ -4,6 +4,8 @@
  * (the system index is a real Shoal index) and its cluster settings.
  */
 
+import type { CertificateInfo } from './ssl/http-ssl.ts';
+
 /** A security document as stored: plain JSON. */
 export type SecurityDoc = Record<string, unknown>;
 
@@ -88,6 +90,8 @@ export interface SecurityHost {
   node: NodeIdentity;
   /** Where the file realm's `users` and `users_roles` files are (none: no file realm). */
   fileRealmDir?: string;
+  /** The certificates the node's TLS uses, as `GET /_ssl/certificates` lists them. */
+  certificates?: CertificateInfo[];
   /** The node's settings (`xpack.security.*`), flat keys to strings. */
   settings: Record<string, string>;
   /** Milliseconds since the epoch. */

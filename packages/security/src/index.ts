@@ -28,4 +28,11 @@ export {
   securityEnabled,
   securityRouteTable,
 } from './security.ts';
+export {
+  type CertificateInfo,
+  type HttpTls,
+  type LoadedHttpSsl,
+  loadHttpSsl,
+  SslConfigError,
+} from './ssl/http-ssl.ts';
 export { SECURITY_INDEX } from './store/documents.ts';

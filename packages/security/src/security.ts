@@ -31,6 +31,7 @@ import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { settingsRoutes } from './rest/settings.ts';
+import { sslRoutes } from './rest/ssl.ts';
 import { tokenRoutes } from './rest/tokens.ts';
 import { userRoutes } from './rest/users.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
@@ -202,6 +203,7 @@ export class Security {
       ...settingsRoutes(this.ctx),
       ...tokenRoutes(this.ctx),
       ...profileRoutes(this.ctx),
+      ...sslRoutes(this.ctx),
     ];
   }
 }
@@ -225,5 +227,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...settingsRoutes(none),
     ...tokenRoutes(none),
     ...profileRoutes(none),
+    ...sslRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

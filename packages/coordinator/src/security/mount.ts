@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import {
   type GuardResult,
+  type HttpTls,
+  loadHttpSsl,
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
   Security,
@@ -14,6 +16,7 @@ import {
 } from '@shoal/security';
 import type { Logger } from 'pino';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { configDir } from '../license/license-signature.ts';
 import type { NodeServices } from '../services.ts';
 import { NodeIndexNamespace } from './index-namespace.ts';
 import { InternalClient } from './internal-client.ts';
@@ -29,6 +32,8 @@ export interface NodeSecurity {
   guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void> | undefined;
   /** After a guarded request's handler answered (security remembers who owns which scroll or PIT). */
   answered(req: RestRequest, route: Route<NodeServices>, res: RestResponse): void;
+  /** The key and certificates to serve HTTPS with (`xpack.security.http.ssl.enabled`). */
+  httpTls?: HttpTls;
 }
 
 function apply(req: RestRequest, r: GuardResult): void {
@@ -65,6 +70,14 @@ export async function startSecurity(
     );
     return undefined;
   }
+  // Relative certificate paths are read from the node's config directory.
+  const ssl = loadHttpSsl(settings, configDir());
+  if (ssl) {
+    logger.info(
+      { certificates: ssl.certificates.map((c) => c.path), ca_fingerprint: ssl.caFingerprint },
+      `HTTP is served over TLS; clients trust it with the CA certificate of SHA-256 fingerprint [${ssl.caFingerprint}]`,
+    );
+  }
   const client = new InternalClient(nodeRoutes, services);
   const security = await Security.start(
     {
@@ -74,6 +87,7 @@ export async function startSecurity(
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
       settings,
+      certificates: ssl?.certificates ?? [],
       now: Date.now,
       // Straight to the console, never into the log: the generated password is shown once.
       announce: (message) => process.stderr.write(`\n${message}\n\n`),
@@ -82,6 +96,7 @@ export async function startSecurity(
     process.env.ELASTIC_PASSWORD,
   );
   return {
+    ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),
     guard(req, route, uri) {
       const r = security.guard(req, route.action, uri);
