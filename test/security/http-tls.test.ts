@@ -4,9 +4,6 @@
  * config directory), then served, trusted by its CA fingerprint, and listed by
  * `GET /_ssl/certificates`.
  */
-// @peculiar/x509 resolves its services through decorators' metadata.
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -14,60 +11,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The 7.13 package's export map hides its typings from NodeNext resolution; its deep path has them.
 import { Client } from '@elastic/elasticsearch/index.js';
-import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint, makeCa, makeSigned, type TestCertificate } from '../support/certificates.ts';
 import { basicAuth, TEST_AUTH } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-
 let node: TestNode;
 let dir: string;
-let caPem: string;
-let caCert: x509.X509Certificate;
-let serverCert: x509.X509Certificate;
+let ca: TestCertificate;
+let server: TestCertificate;
 
 async function makeCertificates() {
-  const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(Date.now() + 2 * 24 * 3600_000);
-  const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
-  caCert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '0f1e',
-    name: 'O=Shoal, CN=Shoal Test CA',
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: ALG,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-    ],
-  });
-  const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
-  serverCert = await x509.X509CertificateGenerator.create({
-    serialNumber: '00a1b2',
-    subject: 'O=Shoal, OU=search, CN=localhost',
-    issuer: caCert.subject,
-    notBefore,
-    notAfter,
-    signingKey: caKeys.privateKey,
-    publicKey: keys.publicKey,
-    signingAlgorithm: ALG,
-    extensions: [
-      new x509.SubjectAlternativeNameExtension([
-        { type: 'ip', value: '127.0.0.1' },
-        { type: 'dns', value: 'localhost' },
-      ]),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-    ],
-  });
-  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  caPem = caCert.toString('pem');
+  ca = await makeCa('O=Shoal, CN=Shoal Test CA', '0f1e');
+  server = await makeSigned(ca, 'O=Shoal, OU=search, CN=localhost', { serialNumber: '00a1b2', server: true });
   mkdirSync(join(dir, 'certs'));
-  writeFileSync(join(dir, 'certs', 'http.crt'), serverCert.toString('pem'));
-  writeFileSync(join(dir, 'certs', 'http.key'), x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'));
-  writeFileSync(join(dir, 'ca.crt'), caPem);
+  writeFileSync(join(dir, 'certs', 'http.crt'), server.pem);
+  writeFileSync(join(dir, 'certs', 'http.key'), server.keyPem);
+  writeFileSync(join(dir, 'ca.crt'), ca.pem);
 }
 
 function https(path: string, opts: { method?: string; body?: unknown; trustCa?: boolean } = {}) {
@@ -78,7 +38,7 @@ function https(path: string, opts: { method?: string; body?: unknown; trustCa?: 
       new URL(path, node.url),
       {
         method: opts.method ?? 'GET',
-        ...(opts.trustCa === false ? {} : { ca: caPem }),
+        ...(opts.trustCa === false ? {} : { ca: ca.pem }),
         headers: {
           authorization: basicAuth(TEST_AUTH.username, TEST_AUTH.password),
           ...(payload ? { 'content-type': 'application/json' } : {}),
@@ -139,9 +99,9 @@ describe('HTTPS', () => {
   });
 
   it("logs the CA's fingerprint; the official client connects trusting that CA, and not without it", async () => {
-    const fingerprint = Buffer.from(await caCert.getThumbprint('SHA-256')).toString('hex');
-    expect(node.logs.some((l) => l.ca_fingerprint === fingerprint)).toBe(true);
-    const client = new Client({ node: node.url, auth: node.auth, ssl: { ca: caPem }, maxRetries: 0 });
+    const expected = await fingerprint(ca);
+    expect(node.logs.some((l) => l.ca_fingerprint === expected)).toBe(true);
+    const client = new Client({ node: node.url, auth: node.auth, ssl: { ca: ca.pem }, maxRetries: 0 });
     const untrusting = new Client({ node: node.url, auth: node.auth, maxRetries: 0 });
     try {
       const health = await client.cluster.health();
@@ -164,7 +124,7 @@ describe('HTTPS', () => {
         subject_dn: 'CN=Shoal Test CA,O=Shoal',
         serial_number: 'f1e',
         has_private_key: false,
-        expiry: new Date(Math.floor(caCert.notAfter.getTime() / 1000) * 1000).toISOString(),
+        expiry: new Date(Math.floor(ca.cert.notAfter.getTime() / 1000) * 1000).toISOString(),
         issuer: 'CN=Shoal Test CA,O=Shoal',
       },
       {
@@ -174,7 +134,7 @@ describe('HTTPS', () => {
         subject_dn: 'CN=localhost,OU=search,O=Shoal',
         serial_number: 'a1b2',
         has_private_key: true,
-        expiry: new Date(Math.floor(serverCert.notAfter.getTime() / 1000) * 1000).toISOString(),
+        expiry: new Date(Math.floor(server.cert.notAfter.getTime() / 1000) * 1000).toISOString(),
         issuer: 'CN=Shoal Test CA,O=Shoal',
       },
     ]);

@@ -2,6 +2,7 @@
 import type { ApiKeyService } from './authc/api-keys.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
+import type { PkiRealm } from './authc/pki-realm.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
 import type { TokenService } from './authc/token-service.ts';
 import type { SecurityHost } from './host.ts';
@@ -23,6 +24,8 @@ export interface SecurityContext {
   tokens?: TokenService;
   /** Absent when the node gives no profile index. */
   profiles?: ProfileService;
+  /** The PKI realms, in order (delegated authentication). */
+  pkiRealms?: PkiRealm[];
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -90,6 +90,8 @@ export interface SecurityHost {
   node: NodeIdentity;
   /** Where the file realm's `users` and `users_roles` files are (none: no file realm). */
   fileRealmDir?: string;
+  /** Where relative paths of security settings (certificate authorities) are read from. */
+  configDir?: string;
   /** The certificates the node's TLS uses, as `GET /_ssl/certificates` lists them. */
   certificates?: CertificateInfo[];
   /** The node's settings (`xpack.security.*`), flat keys to strings. */

@@ -10,6 +10,7 @@ import { bootstrapElasticPassword } from './authc/bootstrap.ts';
 import { FileRealm } from './authc/file-realm.ts';
 import { NativeRealm } from './authc/native-realm.ts';
 import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
+import { pkiRealmsFrom } from './authc/pki-realm.ts';
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { ServiceTokenService } from './authc/service-tokens.ts';
@@ -24,6 +25,7 @@ import { ProfileService } from './profiles/profile-service.ts';
 import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
+import { delegatePkiRoutes } from './rest/delegate-pki.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
@@ -115,6 +117,7 @@ export class Security {
       serviceTokens,
       tokens,
       profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
+      pkiRealms: pkiRealmsFrom(host.settings, host.configDir ?? process.cwd()),
     });
   }
 
@@ -204,6 +207,7 @@ export class Security {
       ...tokenRoutes(this.ctx),
       ...profileRoutes(this.ctx),
       ...sslRoutes(this.ctx),
+      ...delegatePkiRoutes(this.ctx),
     ];
   }
 }
@@ -228,5 +232,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...tokenRoutes(none),
     ...profileRoutes(none),
     ...sslRoutes(none),
+    ...delegatePkiRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

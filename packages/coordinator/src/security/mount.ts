@@ -88,6 +88,7 @@ export async function startSecurity(
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
       settings,
       certificates: ssl?.certificates ?? [],
+      configDir: configDir(),
       now: Date.now,
       // Straight to the console, never into the log: the generated password is shown once.
       announce: (message) => process.stderr.write(`\n${message}\n\n`),
