@@ -46,3 +46,11 @@ export function validationException(messages: string[]): ShoalError {
 export function oauth2Error(code: string, description: string): ShoalError {
   return new ShoalError(code, description, 400, {}, undefined, { oauth2: true });
 }
+
+/**
+ * FeatureNotEnabledException: a security service that is switched off (400, with
+ * `disabled.feature` naming it for clients: `security_tokens`, `api_keys`).
+ */
+export function featureNotEnabled(feature: 'security_tokens' | 'api_keys', reason: string): ShoalError {
+  return new ShoalError('feature_not_enabled_exception', reason, 400, { 'disabled.feature': feature });
+}

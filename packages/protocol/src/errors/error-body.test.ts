@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contentTypeNotSupported,
   documentParsing,
+  featureNotEnabled,
   illegalArgument,
   indexNotFound,
   malformedJson,
@@ -227,5 +228,12 @@ describe('errorBody', () => {
     expect(wire(e)).toBe('{"error":"invalid_grant","error_description":"token has been invalidated"}');
     expect(errorBody(e).status).toBe(400);
     expect(wire(ShoalError.fromWire(e.toWire()))).toBe(wire(e));
+  });
+
+  it('names the switched-off feature of a feature_not_enabled_exception for clients', () => {
+    const e = featureNotEnabled('security_tokens', 'security tokens are not enabled');
+    const fields =
+      '"type":"feature_not_enabled_exception","reason":"security tokens are not enabled","disabled.feature":"security_tokens"';
+    expect(wire(e)).toBe(`{"error":{"root_cause":[{${fields}}],${fields}},"status":400}`);
   });
 });

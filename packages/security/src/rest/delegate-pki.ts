@@ -8,8 +8,8 @@ import { X509Certificate } from 'node:crypto';
 import {
   actionRequestValidation,
   authenticationFailed,
+  featureNotEnabled,
   parseException,
-  securityException,
 } from '@shoal/protocol';
 import { type Authentication, authenticateBody } from '../authc/authentication.ts';
 import { CHALLENGES } from '../authc/authenticator.ts';
@@ -46,7 +46,7 @@ async function delegate(ctx: SecurityContext, req: SecurityRequest, caller: Auth
   else if (chain.some((c, i) => i + 1 < chain.length && c.issuer !== chain[i + 1]!.subject))
     errors.push('certificates chain must be an ordered chain');
   if (errors.length > 0) throw actionRequestValidation(errors);
-  if (!ctx.tokens) throw securityException('security tokens are not enabled', 400);
+  if (!ctx.tokens) throw featureNotEnabled('security_tokens', 'security tokens are not enabled');
   const now = ctx.host.now();
   for (const realm of ctx.pkiRealms ?? []) {
     if (!realm.delegation) continue;

@@ -6,10 +6,10 @@
  */
 import {
   actionRequestValidation,
+  featureNotEnabled,
   illegalArgument,
   notImplemented,
   oauth2Error,
-  securityException,
 } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import { authenticateBody } from '../authc/authentication.ts';
@@ -74,7 +74,7 @@ export function tokenRequestErrors(r: TokenRequest): string[] {
 
 /** The token service is off unless HTTP has TLS or `xpack.security.authc.token.enabled` says so. */
 function enabledService(ctx: SecurityContext): TokenService {
-  if (!ctx.tokens) throw securityException('security tokens are not enabled', 400);
+  if (!ctx.tokens) throw featureNotEnabled('security_tokens', 'security tokens are not enabled');
   return ctx.tokens;
 }
 
