@@ -148,4 +148,26 @@ describe('HTTPS', () => {
     expect(r.status).toBe(200);
     expect(r.json.type).toBe('Bearer');
   });
+
+  it('enrolls the dashboard with a new elastic/dashboard token and the HTTP CA; node enrollment is not there yet', async () => {
+    const r = await https('/_security/enroll/dashboard');
+    expect(r.status).toBe(200);
+    expect(r.json.token.name).toMatch(/^enroll-process-token-\d+$/);
+    expect(r.json.http_ca).toBe(ca.der64);
+    const me = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        new URL('/_security/_authenticate', node.url),
+        { ca: ca.pem, headers: { authorization: `Bearer ${r.json.token.value}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(me).toBe(200);
+    const nodeEnrollment = await https('/_security/enroll/node');
+    expect(nodeEnrollment.status).toBe(501);
+  });
 });

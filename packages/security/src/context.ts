@@ -7,6 +7,7 @@ import type { ServiceTokenService } from './authc/service-tokens.ts';
 import type { TokenService } from './authc/token-service.ts';
 import type { SecurityHost } from './host.ts';
 import type { ProfileService } from './profiles/profile-service.ts';
+import type { LoadedHttpSsl } from './ssl/http-ssl.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
 import type { UserStore } from './store/user-store.ts';
@@ -26,6 +27,8 @@ export interface SecurityContext {
   profiles?: ProfileService;
   /** The PKI realms, in order (delegated authentication). */
   pkiRealms?: PkiRealm[];
+  /** HTTP TLS as configured (`xpack.security.http.ssl.*`); absent when HTTP is plain. */
+  httpSsl?: LoadedHttpSsl;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -4,8 +4,6 @@
  * (the system index is a real Shoal index) and its cluster settings.
  */
 
-import type { CertificateInfo } from './ssl/http-ssl.ts';
-
 /** A security document as stored: plain JSON. */
 export type SecurityDoc = Record<string, unknown>;
 
@@ -90,10 +88,8 @@ export interface SecurityHost {
   node: NodeIdentity;
   /** Where the file realm's `users` and `users_roles` files are (none: no file realm). */
   fileRealmDir?: string;
-  /** Where relative paths of security settings (certificate authorities) are read from. */
+  /** Where relative paths of security settings (keys, certificates) are read from. */
   configDir?: string;
-  /** The certificates the node's TLS uses, as `GET /_ssl/certificates` lists them. */
-  certificates?: CertificateInfo[];
   /** The node's settings (`xpack.security.*`), flat keys to strings. */
   settings: Record<string, string>;
   /** Milliseconds since the epoch. */

@@ -26,6 +26,7 @@ import { apiKeyRoutes } from './rest/api-keys.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { delegatePkiRoutes } from './rest/delegate-pki.ts';
+import { enrollmentRoutes } from './rest/enrollment.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
@@ -36,6 +37,7 @@ import { settingsRoutes } from './rest/settings.ts';
 import { sslRoutes } from './rest/ssl.ts';
 import { tokenRoutes } from './rest/tokens.ts';
 import { userRoutes } from './rest/users.ts';
+import { type LoadedHttpSsl, loadHttpSsl } from './ssl/http-ssl.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
 import { RoleStore } from './store/role-store.ts';
@@ -90,6 +92,9 @@ export class Security {
   static async start(host: SecurityHost, bootstrapPassword?: string): Promise<Security> {
     const hasher = passwordHasher(host.settings[PASSWORD_HASHING_SETTING] ?? 'bcrypt');
     const ttl = parseTimeValue(host.settings[CACHE_TTL_SETTING] ?? DEFAULT_CACHE_TTL, CACHE_TTL_SETTING);
+    // Read first: a TLS configuration that cannot serve stops the start before anything is written.
+    const configDir = host.configDir ?? process.cwd();
+    const httpSsl = loadHttpSsl(host.settings, configDir);
     await host.store.ensure();
     const users = new UserStore(host.store);
     const roles = new RoleStore(host.store);
@@ -117,7 +122,8 @@ export class Security {
       serviceTokens,
       tokens,
       profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
-      pkiRealms: pkiRealmsFrom(host.settings, host.configDir ?? process.cwd()),
+      pkiRealms: pkiRealmsFrom(host.settings, configDir),
+      httpSsl,
     });
   }
 
@@ -193,6 +199,11 @@ export class Security {
     this.contexts.forget(req, action);
   }
 
+  /** The HTTP TLS configuration, for the node to serve HTTPS with (undefined: plain HTTP). */
+  get httpSsl(): LoadedHttpSsl | undefined {
+    return this.ctx.httpSsl;
+  }
+
   routes(): SecurityRoute[] {
     return [
       ...privilegeRoutes(this.ctx),
@@ -208,6 +219,7 @@ export class Security {
       ...profileRoutes(this.ctx),
       ...sslRoutes(this.ctx),
       ...delegatePkiRoutes(this.ctx),
+      ...enrollmentRoutes(this.ctx),
     ];
   }
 }
@@ -233,5 +245,6 @@ export function securityRouteTable(): { method: string; path: string; action: st
     ...profileRoutes(none),
     ...sslRoutes(none),
     ...delegatePkiRoutes(none),
+    ...enrollmentRoutes(none),
   ].map(({ method, path, action }) => ({ method, path, action }));
 }

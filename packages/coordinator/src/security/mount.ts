@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import {
   type GuardResult,
   type HttpTls,
-  loadHttpSsl,
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
   Security,
@@ -70,14 +69,6 @@ export async function startSecurity(
     );
     return undefined;
   }
-  // Relative certificate paths are read from the node's config directory.
-  const ssl = loadHttpSsl(settings, configDir());
-  if (ssl) {
-    logger.info(
-      { certificates: ssl.certificates.map((c) => c.path), ca_fingerprint: ssl.caFingerprint },
-      `HTTP is served over TLS; clients trust it with the CA certificate of SHA-256 fingerprint [${ssl.caFingerprint}]`,
-    );
-  }
   const client = new InternalClient(nodeRoutes, services);
   const security = await Security.start(
     {
@@ -87,7 +78,7 @@ export async function startSecurity(
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
       settings,
-      certificates: ssl?.certificates ?? [],
+      // Relative key and certificate paths are read from the node's config directory.
       configDir: configDir(),
       now: Date.now,
       // Straight to the console, never into the log: the generated password is shown once.
@@ -96,6 +87,13 @@ export async function startSecurity(
     },
     process.env.ELASTIC_PASSWORD,
   );
+  const ssl = security.httpSsl;
+  if (ssl) {
+    logger.info(
+      { certificates: ssl.certificates.map((c) => c.path), ca_fingerprint: ssl.caFingerprint },
+      `HTTP is served over TLS; clients trust it with the CA certificate of SHA-256 fingerprint [${ssl.caFingerprint}]`,
+    );
+  }
   return {
     ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),

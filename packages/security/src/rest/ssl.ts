@@ -13,7 +13,7 @@ export function sslRoutes(ctx: SecurityContext): SecurityRoute[] {
       action: 'cluster:monitor/ext/ssl/certificates/get',
       handler(req) {
         checkParams(req, []);
-        return ok(ctx.host.certificates ?? []);
+        return ok(ctx.httpSsl?.certificates ?? []);
       },
     },
   ];

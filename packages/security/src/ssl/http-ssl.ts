@@ -89,6 +89,8 @@ function info(cert: X509Certificate, path: string, hasKey: boolean): Certificate
 export interface LoadedHttpSsl {
   tls: HttpTls;
   certificates: CertificateInfo[];
+  /** The configured certificate authorities. */
+  caCertificates: X509Certificate[];
   /** SHA-256 fingerprint (hex, no colons) of the CA clients should trust: the first configured CA, else the certificate's issuer-most. */
   caFingerprint: string;
 }
@@ -152,5 +154,10 @@ export function loadHttpSsl(
     ...(passphrase === '' ? {} : { passphrase }),
     ...(ca.length > 0 ? { ca } : {}),
   };
-  return { tls, certificates, caFingerprint: trusted.fingerprint256.replaceAll(':', '').toLowerCase() };
+  return {
+    tls,
+    certificates,
+    caCertificates: caCerts,
+    caFingerprint: trusted.fingerprint256.replaceAll(':', '').toLowerCase(),
+  };
 }
