@@ -179,6 +179,30 @@ describe('refreshing', () => {
       error_description: 'tokens must be refreshed by the creating client',
     });
   });
+  it('authorizes a refresh as the refresh action, which manage_saml grants without the create action', async () => {
+    await http(node.url, 'PUT', '/_security/role/saml_service', { cluster: ['manage_saml'] });
+    await http(node.url, 'PUT', '/_security/user/saml_user', {
+      password: 'saml-password',
+      roles: ['saml_service'],
+    });
+    const saml = { authorization: basicAuth('saml_user', 'saml-password') };
+    const create = await http(node.url, 'POST', TOKEN, { grant_type: 'client_credentials' }, saml);
+    expect(create.status).toBe(403);
+    expect(create.json.error.reason).toContain('cluster:admin/ext/security/token/create');
+    const t = await passwordGrant();
+    const refresh = await http(
+      node.url,
+      'POST',
+      TOKEN,
+      { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      saml,
+    );
+    // Past authorization: the token itself is refused, as it was made for another client.
+    expect(refresh.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'tokens must be refreshed by the creating client',
+    });
+  });
 });
 
 describe('invalidating', () => {

@@ -40,13 +40,18 @@ function apply(req: RestRequest, r: GuardResult): void {
   if (r.index !== undefined) req.params = { ...req.params, index: r.index };
 }
 
+/** The security routes whose action depends on the request. */
+const actionOfRoute = new WeakMap<Route<NodeServices>, (req: RestRequest) => string>();
+
 function mountRoute(r: SecurityRoute): Route<NodeServices> {
-  return {
+  const route: Route<NodeServices> = {
     method: r.method,
     path: r.path,
     action: r.action,
     handler: (req) => r.handler(req, req.authentication!),
   };
+  if (r.actionOf) actionOfRoute.set(route, r.actionOf);
+  return route;
 }
 
 /** The file realm's files are under the node's data path, in this folder. */
@@ -98,7 +103,7 @@ export async function startSecurity(
     ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),
     guard(req, route, uri) {
-      const r = security.guard(req, route.action, uri);
+      const r = security.guard(req, actionOfRoute.get(route)?.(req) ?? route.action, uri);
       if (r instanceof Promise) return r.then((answer) => apply(req, answer));
       apply(req, r);
       return undefined;

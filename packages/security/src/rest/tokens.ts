@@ -209,9 +209,29 @@ async function invalidateToken(ctx: SecurityContext, req: SecurityRequest) {
   );
 }
 
+/**
+ * RestGetTokenAction sends the `refresh_token` grant as the refresh action (which
+ * `manage_saml` grants) and every other grant as the create action. A body that cannot be
+ * read is authorized as a create, and its handler reports the problem.
+ */
+function refreshOrCreate(req: SecurityRequest): string {
+  try {
+    const body = req.json() as { grant_type?: unknown } | undefined;
+    return body?.grant_type === 'refresh_token' ? `${A}/refresh` : `${A}/create`;
+  } catch {
+    return `${A}/create`;
+  }
+}
+
 export function tokenRoutes(ctx: SecurityContext): SecurityRoute[] {
   return [
-    { method: 'POST', path: PATH, action: `${A}/create`, handler: (req, auth) => getToken(ctx, req, auth) },
+    {
+      method: 'POST',
+      path: PATH,
+      action: `${A}/create`,
+      actionOf: refreshOrCreate,
+      handler: (req, auth) => getToken(ctx, req, auth),
+    },
     { method: 'DELETE', path: PATH, action: `${A}/invalidate`, handler: (req) => invalidateToken(ctx, req) },
   ];
 }
