@@ -3,7 +3,8 @@
  * with security on and one with it off (`xpack.security.enabled=false`); the same search is
  * sent to both, in interleaved rounds, with the same `Authorization: Basic` header (the node
  * with security off ignores it, so both read the same bytes), and to the secured node with an
- * `ApiKey` header and a service account's `Bearer` token. Each round's ratio compares two
+ * `ApiKey` header, a service account's `Bearer` token and an OAuth2 access token (`Bearer`, from
+ * `POST /_security/oauth2/token`). Each round's ratio compares two
  * runs seconds apart; the table prints the median ratio (target ≥ 0.9).
  */
 import { withAuth } from '../credentials.ts';
@@ -73,15 +74,34 @@ async function apiKey(node: BenchChild): Promise<string> {
   return `ApiKey ${body.encoded}`;
 }
 
+/** An access token of the `elastic` user (client_credentials grant), as its `Bearer` header. */
+async function accessToken(node: BenchChild): Promise<string> {
+  const res = await fetch(new URL('/_security/oauth2/token', node.url), {
+    method: 'POST',
+    headers: withAuth({ 'content-type': 'application/json' }),
+    body: JSON.stringify({ grant_type: 'client_credentials' }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token)
+    throw new Error(`getting an access token failed: ${res.status}`);
+  return `Bearer ${body.access_token}`;
+}
+
 export async function runAuth(opts: LoadOptions): Promise<void> {
-  const on = await startShoalNode({ workers: WORKERS });
+  // Access tokens last at most an hour: longer than any run of this benchmark.
+  const on = await startShoalNode({
+    workers: WORKERS,
+    args: ['-E', 'xpack.security.authc.token.enabled=true', '-E', 'xpack.security.authc.token.timeout=1h'],
+  });
   const off = await startShoalNode({ workers: WORKERS, env: { 'xpack.security.enabled': 'false' } });
   try {
     await load(on);
     await load(off);
     const key = await apiKey(on);
     const token = await serviceToken(on);
+    const oauth = await accessToken(on);
     const basic: Measurement[] = [];
+    const oauthed: Measurement[] = [];
     const keyed: Measurement[] = [];
     const bearer: Measurement[] = [];
     const baseline: Measurement[] = [];
@@ -92,6 +112,7 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
         async () => basic.push(await measure(target(on), opts)),
         async () => keyed.push(await measure(target(on, key), opts)),
         async () => bearer.push(await measure(target(on, token), opts)),
+        async () => oauthed.push(await measure(target(on, oauth), opts)),
       ];
       for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
     }
@@ -109,7 +130,14 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
       bearer.map((m) => m.reqPerSec),
       baseline.map((m) => m.reqPerSec),
     );
-    const bad = [...basic, ...keyed, ...bearer, ...baseline].reduce((n, m) => n + m.non2xx + m.errors, 0);
+    const oauthRatio = medianRatio(
+      oauthed.map((m) => m.reqPerSec),
+      baseline.map((m) => m.reqPerSec),
+    );
+    const bad = [...basic, ...keyed, ...bearer, ...oauthed, ...baseline].reduce(
+      (n, m) => n + m.non2xx + m.errors,
+      0,
+    );
     if (bad > 0) throw new Error(`${bad} searches failed: the measurement is not valid`);
     printTable(
       ['search', 'req/s', 'p99 µs', 'main-thread µs/req', 'ratio to security off'],
@@ -142,11 +170,18 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
           fixed(median(bearer).mainThreadCpuUsPerReq, 1),
           fixed(bearerRatio),
         ],
+        [
+          'Bearer (access token)',
+          int(median(oauthed).reqPerSec),
+          int(median(oauthed).p99Us),
+          fixed(median(oauthed).mainThreadCpuUsPerReq, 1),
+          fixed(oauthRatio),
+        ],
       ],
     );
     const met = (r: number | undefined) => (r !== undefined && r >= 0.9 ? 'met' : 'NOT met');
     console.log(
-      `target: ≥ 0.90 of security off; Basic ${met(ratio)}, ApiKey ${met(keyRatio)}, Bearer ${met(bearerRatio)}`,
+      `target: ≥ 0.90 of security off; Basic ${met(ratio)}, ApiKey ${met(keyRatio)}, Bearer ${met(bearerRatio)}, access token ${met(oauthRatio)}`,
     );
     const file = writeResults('auth', {
       rounds: ROUNDS,
@@ -157,6 +192,8 @@ export async function runAuth(opts: LoadOptions): Promise<void> {
       ratio,
       keyRatio,
       bearerRatio,
+      oauthed,
+      oauthRatio,
     });
     console.log(`results: ${file}`);
   } finally {

@@ -144,6 +144,8 @@ export function startShoalNode(opts: {
   workers: number;
   env?: Record<string, string>;
   root?: string;
+  /** More command-line arguments (`-E key=value` node settings). */
+  args?: string[];
 }): Promise<BenchChild> {
   const dataPath = mkdtempSync(join(tmpdir(), 'shoal-bench-'));
   // `root`: another checkout of Shoal (a baseline to compare with), with its own packages.
@@ -160,6 +162,7 @@ export function startShoalNode(opts: {
       dataPath,
       '--workers',
       String(opts.workers),
+      ...(opts.args ?? []),
     ],
     {
       env: {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { serve } from '@hono/node-server';
 import { AUTO_SHRINK_SETTING, ClusterService, MAX_EXCLUSIONS_SETTING } from '@shoal/cluster';
 import { type FlatSettings, getTimeMs } from '@shoal/protocol';
@@ -198,19 +199,28 @@ export async function startNode(
         answered: security.answered,
       })
     : createApp({ routes, services, logger, deprecationLog });
+  const tls = security?.httpTls;
   const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: config.httpPort,
-        hostname: config.host,
-        // Request bodies are kept as they are parsed (captured-body.ts): every handler reads
-        // its body whole, so none is left on the wire for the adapter to drain.
-        serverOptions: { IncomingMessage: CapturedBodyMessage },
-        autoCleanupIncoming: false,
-      },
-      () => resolveServer(s as Server),
-    );
+    const common = {
+      fetch: app.fetch,
+      port: config.httpPort,
+      hostname: config.host,
+      autoCleanupIncoming: false,
+    };
+    // Request bodies are kept as they are parsed (captured-body.ts): every handler reads
+    // its body whole, so none is left on the wire for the adapter to drain.
+    const s = tls
+      ? serve(
+          {
+            ...common,
+            createServer: createHttpsServer,
+            serverOptions: { IncomingMessage: CapturedBodyMessage, ...tls },
+          },
+          () => resolveServer(s as Server),
+        )
+      : serve({ ...common, serverOptions: { IncomingMessage: CapturedBodyMessage } }, () =>
+          resolveServer(s as Server),
+        );
     (s as Server).once('error', reject);
   });
   const address = server.address();
@@ -219,7 +229,7 @@ export async function startNode(
   cluster.local.httpPort = port;
   await cluster.start();
   services.node.transportPort = cluster.local.transportPort;
-  const url = `http://${config.host}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${config.host}:${port}`;
   return {
     url,
     services,

@@ -21,7 +21,7 @@ export { type MgetItem, parseMgetBody } from './documents/mget-body.ts';
 export { parseUpdateBody, type UpdateBody } from './documents/update-body.ts';
 export * from './errors/catalogue.ts';
 export * from './errors/catalogue-script.ts';
-export { type ErrorResponse, errorBody, toShoalError } from './errors/error-body.ts';
+export { type ErrorResponse, errorBody, errorFragment, toShoalError } from './errors/error-body.ts';
 export { isElasticsearchType } from './errors/exception-kind.ts';
 export { groupShardFailures, guessRootCauses, type RootCause } from './errors/root-cause.ts';
 export type { ShardFailure, ShoalErrorExtra, WireShardFailure } from './errors/shoal-error.ts';
@@ -121,6 +121,7 @@ export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts'
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
 export { type RenderedSettings, renderSettings, renderSettingsWithDefaults } from './settings/render.ts';
+export { HTTP_SSL_ENABLED, REALMS_PREFIX, TOKEN_SERVICE_ENABLED } from './settings/security-settings.ts';
 export {
   defaultValue,
   deprecationMessage,

@@ -3,10 +3,14 @@ import { ApiKeyService } from './authc/api-keys.ts';
 import type { Authentication } from './authc/authentication.ts';
 import type { Authenticator } from './authc/authenticator.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
+import type { PkiRealm } from './authc/pki-realm.ts';
 import { serviceAccountDescriptor } from './authc/service-accounts.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
+import type { TokenService } from './authc/token-service.ts';
 import { type Permission, Role } from './authz/role.ts';
 import type { SecurityHost } from './host.ts';
+import type { ProfileService } from './profiles/profile-service.ts';
+import type { LoadedHttpSsl } from './ssl/http-ssl.ts';
 import type { ApplicationPrivilegeStore } from './store/application-privilege-store.ts';
 import type { RoleMappingStore } from './store/role-mapping-store.ts';
 import type { RoleStore } from './store/role-store.ts';
@@ -22,6 +26,14 @@ export interface SecurityContext {
   roleMappings: RoleMappingStore;
   serviceTokens: ServiceTokenService;
   privileges: ApplicationPrivilegeStore;
+  /** Absent when the token service is off (`xpack.security.authc.token.enabled`). */
+  tokens?: TokenService;
+  /** Absent when the node gives no profile index. */
+  profiles?: ProfileService;
+  /** The PKI realms, in order (delegated authentication). */
+  pkiRealms?: PkiRealm[];
+  /** HTTP TLS as configured (`xpack.security.http.ssl.*`); absent when HTTP is plain. */
+  httpSsl?: LoadedHttpSsl;
 }
 
 /** The body every `_clear_cache` API answers with (one node, all successful). */

@@ -45,6 +45,36 @@ export interface SystemIndexHits {
   aggregations?: Record<string, unknown>;
 }
 
+/** A document with its place in the index's history (for `if_seq_no`/`if_primary_term`). */
+export interface VersionedDoc {
+  id: string;
+  doc: SecurityDoc;
+  seqNo: number;
+  primaryTerm: number;
+}
+
+/**
+ * A hidden system index of its own, searched with the node's query language: the user
+ * profiles' `.security-profile-8`. Writes are visible to `search` when they return.
+ */
+export interface VersionedIndexStore {
+  get(id: string): Promise<VersionedDoc | undefined>;
+  /**
+   * Stores a document; with `ifSeqNo`/`ifPrimaryTerm`, only over that version of it (else the
+   * node's 409 version conflict is thrown).
+   */
+  put(
+    id: string,
+    doc: SecurityDoc,
+    opts?: { ifSeqNo?: number; ifPrimaryTerm?: number },
+  ): Promise<VersionedDoc>;
+  /** A search request body (`query`, `size`, `sort`); an index not created yet has no hits. */
+  search(body: Record<string, unknown>): Promise<{
+    total: { value: number; relation: string };
+    hits: VersionedDoc[];
+  }>;
+}
+
 /** The node's index names, for authorizing index expressions. */
 export interface IndexNamespace {
   /**
@@ -66,10 +96,14 @@ export interface NodeIdentity {
 
 export interface SecurityHost {
   store: SystemIndexStore;
+  /** The user profiles' index (none: the profile APIs answer 501). */
+  profiles?: VersionedIndexStore;
   indices: IndexNamespace;
   node: NodeIdentity;
   /** Where the file realm's `users` and `users_roles` files are (none: no file realm). */
   fileRealmDir?: string;
+  /** Where relative paths of security settings (keys, certificates) are read from. */
+  configDir?: string;
   /** The node's settings (`xpack.security.*`), flat keys to strings. */
   settings: Record<string, string>;
   /** Milliseconds since the epoch. */

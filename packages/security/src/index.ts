@@ -15,6 +15,8 @@ export type {
   SecurityHost,
   SystemIndexHits,
   SystemIndexStore,
+  VersionedDoc,
+  VersionedIndexStore,
 } from './host.ts';
 export type { SecurityMethod, SecurityRequest, SecurityResponse, SecurityRoute } from './rest/route.ts';
 export {
@@ -27,4 +29,11 @@ export {
   securityEnabled,
   securityRouteTable,
 } from './security.ts';
+export {
+  type CertificateInfo,
+  type HttpTls,
+  type LoadedHttpSsl,
+  loadHttpSsl,
+  SslConfigError,
+} from './ssl/http-ssl.ts';
 export { SECURITY_INDEX } from './store/documents.ts';

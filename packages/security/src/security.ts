@@ -2,7 +2,7 @@
  * Security as the node sees it: `start` it with a host, `guard` every request (authenticate,
  * then authorize its action), mount its `routes`.
  */
-import { accessDenied, parseTimeValue } from '@shoal/protocol';
+import { accessDenied, getBool, getTimeMs, parseTimeValue, TOKEN_SERVICE_ENABLED } from '@shoal/protocol';
 import { ApiKeyService } from './authc/api-keys.ts';
 import type { Authentication } from './authc/authentication.ts';
 import { Authenticator } from './authc/authenticator.ts';
@@ -10,15 +10,18 @@ import { bootstrapElasticPassword } from './authc/bootstrap.ts';
 import { FileRealm } from './authc/file-realm.ts';
 import { NativeRealm } from './authc/native-realm.ts';
 import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
+import { pkiRealmsFrom } from './authc/pki-realm.ts';
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
 import { ServiceTokenService } from './authc/service-tokens.ts';
+import { TOKEN_TIMEOUT_SETTING, TokenService } from './authc/token-service.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { ContextOwners } from './authz/context-owners.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
+import { ProfileService } from './profiles/profile-service.ts';
 import { apiKeyGrantRoutes } from './rest/api-key-grant.ts';
 import { apiKeyQueryRoutes } from './rest/api-key-query.ts';
 import { apiKeyUpdateRoutes } from './rest/api-key-update.ts';
@@ -27,14 +30,20 @@ import { applicationPrivilegeRoutes } from './rest/application-privileges.ts';
 import { bulkRoleRoutes } from './rest/bulk-roles.ts';
 import { cacheRoutes } from './rest/caches.ts';
 import { crossClusterApiKeyRoutes } from './rest/cross-cluster-api-keys.ts';
+import { delegatePkiRoutes } from './rest/delegate-pki.ts';
+import { enrollmentRoutes } from './rest/enrollment.ts';
 import { entityQueryRoutes } from './rest/entity-queries.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
+import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
 import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { settingsRoutes } from './rest/settings.ts';
+import { sslRoutes } from './rest/ssl.ts';
+import { tokenRoutes } from './rest/tokens.ts';
 import { userRoutes } from './rest/users.ts';
+import { type LoadedHttpSsl, loadHttpSsl } from './ssl/http-ssl.ts';
 import { ApiKeyStore } from './store/api-key-store.ts';
 import { ApplicationPrivilegeStore } from './store/application-privilege-store.ts';
 import { RoleMappingStore } from './store/role-mapping-store.ts';
@@ -92,6 +101,9 @@ export class Security {
   static async start(host: SecurityHost, bootstrapPassword?: string): Promise<Security> {
     const hasher = passwordHasher(host.settings[PASSWORD_HASHING_SETTING] ?? 'bcrypt');
     const ttl = parseTimeValue(host.settings[CACHE_TTL_SETTING] ?? DEFAULT_CACHE_TTL, CACHE_TTL_SETTING);
+    // Read first: a TLS configuration that cannot serve stops the start before anything is written.
+    const configDir = host.configDir ?? process.cwd();
+    const httpSsl = loadHttpSsl(host.settings, configDir);
     await host.store.ensure();
     const users = new UserStore(host.store);
     const roles = new RoleStore(host.store);
@@ -103,7 +115,10 @@ export class Security {
     realms.push(new NativeRealm(users, hasher));
     const apiKeys = new ApiKeyService(new ApiKeyStore(host.store), host.now);
     const serviceTokens = new ServiceTokenService(host.store);
-    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens);
+    const tokens = getBool(host.settings, TOKEN_SERVICE_ENABLED)
+      ? new TokenService(host.store, host.now, getTimeMs(host.settings, TOKEN_TIMEOUT_SETTING))
+      : undefined;
+    const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens, tokens);
     const roleMappings = new RoleMappingStore(host.store);
     const privileges = new ApplicationPrivilegeStore(host.store);
     return new Security({
@@ -116,6 +131,10 @@ export class Security {
       roleMappings,
       serviceTokens,
       privileges,
+      tokens,
+      profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
+      pkiRealms: pkiRealmsFrom(host.settings, configDir),
+      httpSsl,
     });
   }
 
@@ -192,6 +211,11 @@ export class Security {
     this.contexts.forget(req, action);
   }
 
+  /** The HTTP TLS configuration, for the node to serve HTTPS with (undefined: plain HTTP). */
+  get httpSsl(): LoadedHttpSsl | undefined {
+    return this.ctx.httpSsl;
+  }
+
   routes(): SecurityRoute[] {
     return allRoutes(this.ctx);
   }
@@ -215,6 +239,11 @@ function allRoutes(ctx: SecurityContext): SecurityRoute[] {
     ...roleMappingRoutes(ctx),
     ...serviceAccountRoutes(ctx),
     ...settingsRoutes(ctx),
+    ...tokenRoutes(ctx),
+    ...profileRoutes(ctx),
+    ...sslRoutes(ctx),
+    ...delegatePkiRoutes(ctx),
+    ...enrollmentRoutes(ctx),
   ];
 }
 

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import {
   type GuardResult,
+  type HttpTls,
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
   Security,
@@ -14,9 +15,11 @@ import {
 } from '@shoal/security';
 import type { Logger } from 'pino';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { configDir } from '../license/license-signature.ts';
 import type { NodeServices } from '../services.ts';
 import { NodeIndexNamespace } from './index-namespace.ts';
 import { InternalClient } from './internal-client.ts';
+import { PROFILE_INDEX, ProfileIndexStore } from './profile-index-store.ts';
 import { SystemIndexDocStore } from './system-index-store.ts';
 
 export interface NodeSecurity {
@@ -28,6 +31,8 @@ export interface NodeSecurity {
   guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void> | undefined;
   /** After a guarded request's handler answered (security remembers who owns which scroll or PIT). */
   answered(req: RestRequest, route: Route<NodeServices>, res: RestResponse): void;
+  /** The key and certificates to serve HTTPS with (`xpack.security.http.ssl.enabled`). */
+  httpTls?: HttpTls;
 }
 
 function apply(req: RestRequest, r: GuardResult): void {
@@ -36,13 +41,18 @@ function apply(req: RestRequest, r: GuardResult): void {
   if (r.deniedItems !== undefined) req.deniedItems = r.deniedItems;
 }
 
+/** The security routes whose action depends on the request. */
+const actionOfRoute = new WeakMap<Route<NodeServices>, (req: RestRequest) => string>();
+
 function mountRoute(r: SecurityRoute): Route<NodeServices> {
-  return {
+  const route: Route<NodeServices> = {
     method: r.method,
     path: r.path,
     action: r.action,
     handler: (req) => r.handler(req, req.authentication!),
   };
+  if (r.actionOf) actionOfRoute.set(route, r.actionOf);
+  return route;
 }
 
 /** The file realm's files are under the node's data path, in this folder. */
@@ -69,10 +79,13 @@ export async function startSecurity(
   const security = await Security.start(
     {
       store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
+      profiles: new ProfileIndexStore(client, () => services.indices.get(PROFILE_INDEX) !== undefined),
       indices: new NodeIndexNamespace(services.indices),
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
       settings,
+      // Relative key and certificate paths are read from the node's config directory.
+      configDir: configDir(),
       now: Date.now,
       // Straight to the console, never into the log: the generated password is shown once.
       announce: (message) => process.stderr.write(`\n${message}\n\n`),
@@ -80,10 +93,18 @@ export async function startSecurity(
     },
     process.env.ELASTIC_PASSWORD,
   );
+  const ssl = security.httpSsl;
+  if (ssl) {
+    logger.info(
+      { certificates: ssl.certificates.map((c) => c.path), ca_fingerprint: ssl.caFingerprint },
+      `HTTP is served over TLS; clients trust it with the CA certificate of SHA-256 fingerprint [${ssl.caFingerprint}]`,
+    );
+  }
   return {
+    ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),
     guard(req, route, uri) {
-      const r = security.guard(req, route.action, uri);
+      const r = security.guard(req, actionOfRoute.get(route)?.(req) ?? route.action, uri);
       if (r instanceof Promise) return r.then((answer) => apply(req, answer));
       apply(req, r);
       return undefined;

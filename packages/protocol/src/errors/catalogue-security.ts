@@ -37,3 +37,20 @@ export function validationException(messages: string[]): ShoalError {
   const reason = `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join('')}`;
   return new ShoalError('validation_exception', reason, 400);
 }
+
+/**
+ * An OAuth2 error of the token endpoint (RFC 6749 §5.2, as RestGetTokenAction answers):
+ * 400 `{"error":"<code>","error_description":"<description>"}` — `invalid_grant`,
+ * `invalid_request`, `unsupported_grant_type`.
+ */
+export function oauth2Error(code: string, description: string): ShoalError {
+  return new ShoalError(code, description, 400, {}, undefined, { oauth2: true });
+}
+
+/**
+ * FeatureNotEnabledException: a security service that is switched off (400, with
+ * `disabled.feature` naming it for clients: `security_tokens`, `api_keys`).
+ */
+export function featureNotEnabled(feature: 'security_tokens' | 'api_keys', reason: string): ShoalError {
+  return new ShoalError('feature_not_enabled_exception', reason, 400, { 'disabled.feature': feature });
+}

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   contentTypeNotSupported,
   documentParsing,
+  featureNotEnabled,
   illegalArgument,
   indexNotFound,
   malformedJson,
   mapperParsing,
   methodNotAllowed,
   noHandlerFound,
+  oauth2Error,
   queryShardException,
   searchContextMissing,
   searchPhaseExecution,
@@ -219,5 +221,19 @@ describe('errorBody', () => {
     const err = searchPhaseExecution('fetch', [{ shard: 2, index: 'i', reason: illegalArgument('bad') }]);
     const back = ShoalError.fromWire(structuredClone(err.toWire()));
     expect(wire(back)).toBe(wire(err));
+  });
+
+  it("renders the token endpoint's OAuth2 errors as RFC 6749 bodies, also after crossing a thread", () => {
+    const e = oauth2Error('invalid_grant', 'token has been invalidated');
+    expect(wire(e)).toBe('{"error":"invalid_grant","error_description":"token has been invalidated"}');
+    expect(errorBody(e).status).toBe(400);
+    expect(wire(ShoalError.fromWire(e.toWire()))).toBe(wire(e));
+  });
+
+  it('names the switched-off feature of a feature_not_enabled_exception for clients', () => {
+    const e = featureNotEnabled('security_tokens', 'security tokens are not enabled');
+    const fields =
+      '"type":"feature_not_enabled_exception","reason":"security tokens are not enabled","disabled.feature":"security_tokens"';
+    expect(wire(e)).toBe(`{"error":{"root_cause":[{${fields}}],${fields}},"status":400}`);
   });
 });

@@ -24,7 +24,9 @@ export function errorBody(err: unknown, opts: { errorTrace?: boolean } = {}): Er
   const trace = opts.errorTrace === true;
   const headers = collectHeaders(e);
   let body: Record<string, unknown>;
-  if (e.extra.simple) {
+  if (e.extra.oauth2) {
+    body = { error: e.type, error_description: e.reason };
+  } else if (e.extra.simple) {
     body = { error: e.reason };
     if (e.extra.simple === 'with-status') body.status = e.status;
   } else {
@@ -34,6 +36,14 @@ export function errorBody(err: unknown, opts: { errorTrace?: boolean } = {}): Er
     body = { error: { root_cause: rootCause, ...render(e, false, trace) }, status: e.status };
   }
   return headers ? { status: e.status, body, headers } : { status: e.status, body };
+}
+
+/**
+ * An error as Elasticsearch writes one inside another response (generateThrowableXContent:
+ * `{type, reason, …, caused_by}`, no root causes): the `errors.details` of the profile APIs.
+ */
+export function errorFragment(err: unknown): Record<string, unknown> {
+  return render(toShoalError(err), false, false);
 }
 
 /**

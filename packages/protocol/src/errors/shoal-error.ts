@@ -56,6 +56,11 @@ export interface ShoalErrorExtra {
    * ActionRequestValidationException.addValidationErrors does.
    */
   validationErrors?: string[];
+  /**
+   * The body of RFC 6749 §5.2 that Elasticsearch's token endpoint answers with:
+   * `{"error":"<type>","error_description":"<reason>"}` (the type is the OAuth2 error code).
+   */
+  oauth2?: true;
 }
 
 interface WireErrorExtra {
@@ -64,6 +69,7 @@ interface WireErrorExtra {
   simple?: 'with-status' | 'without-status';
   shardFailures?: WireShardFailure[];
   foreign?: true;
+  oauth2?: true;
 }
 
 export class ShoalError extends Error {
@@ -99,9 +105,10 @@ export class ShoalError extends Error {
     if (Object.keys(this.metadata).length > 0) w.metadata = this.metadata;
     if (this.causedBy) w.causedBy = this.causedBy.toWire();
     const x = this.extra;
-    if (x.bodyHeaders || x.httpHeaders || x.simple || x.shardFailures || x.foreign) {
+    if (x.bodyHeaders || x.httpHeaders || x.simple || x.shardFailures || x.foreign || x.oauth2) {
       const e: WireErrorExtra = {};
       if (x.foreign) e.foreign = true;
+      if (x.oauth2) e.oauth2 = true;
       if (x.bodyHeaders) e.bodyHeaders = x.bodyHeaders;
       if (x.httpHeaders) e.httpHeaders = x.httpHeaders;
       if (x.simple) e.simple = x.simple;
@@ -121,6 +128,7 @@ export class ShoalError extends Error {
     if (x?.httpHeaders) extra.httpHeaders = x.httpHeaders;
     if (x?.simple) extra.simple = x.simple;
     if (x?.foreign) extra.foreign = true;
+    if (x?.oauth2) extra.oauth2 = true;
     if (x?.shardFailures) {
       extra.shardFailures = x.shardFailures.map((f) => ({ ...f, reason: ShoalError.fromWire(f.reason) }));
     }

@@ -2,11 +2,12 @@
 import { similarKeys } from '../values/similarity.ts';
 import { CLUSTER_SETTINGS } from './cluster-settings.ts';
 import { INDEX_SETTING_GROUPS, INDEX_SETTINGS } from './index-settings.ts';
+import { SECURITY_SETTING_GROUPS, SECURITY_SETTINGS } from './security-settings.ts';
 import type { Setting, SettingGroup, SettingScope } from './setting.ts';
 
 const BY_KEY = new Map<string, Setting>();
-for (const s of [...INDEX_SETTINGS, ...CLUSTER_SETTINGS]) BY_KEY.set(s.key, s);
-const GROUPS: readonly SettingGroup[] = INDEX_SETTING_GROUPS;
+for (const s of [...INDEX_SETTINGS, ...CLUSTER_SETTINGS, ...SECURITY_SETTINGS]) BY_KEY.set(s.key, s);
+const GROUPS: readonly SettingGroup[] = [...INDEX_SETTING_GROUPS, ...SECURITY_SETTING_GROUPS];
 
 export function findSetting(key: string): Setting | undefined {
   return BY_KEY.get(key);

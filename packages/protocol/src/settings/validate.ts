@@ -39,7 +39,8 @@ export function validateSettings(
     const value = settings[key];
     const setting = findSetting(key);
     if (!setting || !inScope(setting, scope)) {
-      const group = scope === 'index' ? findGroup(key) : undefined;
+      const found = findGroup(key);
+      const group = found && (scope === 'index') === (found.scope === 'index') ? found : undefined;
       if (group) {
         if (value !== null && value !== undefined) group.validate?.(key, value);
         continue;

@@ -16,12 +16,18 @@ import type { Authentication } from './authentication.ts';
 import { type Credentials, MalformedCredentials, parseAuthorization } from './credentials.ts';
 import type { Realm } from './realm.ts';
 import type { ServiceTokenService } from './service-tokens.ts';
+import { decodeToken } from './token-codec.ts';
+import type { TokenService } from './token-service.ts';
 
 export const CHALLENGES: readonly string[] = Object.freeze([
   'Basic realm="security", charset="UTF-8"',
   'Bearer realm="security"',
   'ApiKey',
 ]);
+
+/** TokenService's challenge for an access token past its time or invalidated. */
+const EXPIRED_TOKEN_CHALLENGE =
+  'Bearer realm="security", error="invalid_token", error_description="The access token expired"';
 
 interface CacheEntry {
   digest: Buffer;
@@ -47,6 +53,7 @@ export class Authenticator {
     private readonly now: () => number,
     private readonly apiKeys?: ApiKeyService,
     private readonly serviceTokens?: ServiceTokenService,
+    private readonly tokens?: TokenService,
   ) {}
 
   private digest(password: string): Buffer {
@@ -66,7 +73,10 @@ export class Authenticator {
       return undefined;
     }
     if (creds?.scheme === 'apikey') return this.apiKeys?.cached(creds.value);
-    if (creds?.scheme === 'bearer') return this.serviceTokens?.cached(creds.value);
+    if (creds?.scheme === 'bearer') {
+      const token = this.tokens?.cached(creds.value);
+      return token ? { authentication: token } : this.serviceTokens?.cached(creds.value);
+    }
     if (creds?.scheme !== 'basic') return undefined;
     const hit = this.cache.get(creds.username);
     if (!hit || hit.expires <= this.now() || !timingSafeEqual(hit.digest, this.digest(creds.password))) {
@@ -93,6 +103,18 @@ export class Authenticator {
       const r = await this.apiKeys.authenticate(creds.value);
       if (r.ok) return { authentication: r.authentication, permission: r.permission };
       throw unsuccessfulCredentials({ additional_unsuccessful_credentials: `API key: ${r.reason}` });
+    }
+    if (creds.scheme === 'bearer' && this.tokens && decodeToken(creds.value)) {
+      const r = await this.tokens.authenticate(creds.value);
+      if (r.ok) return { authentication: r.authentication };
+      if (r.reason === 'expired') {
+        throw authenticationFailed('token expired', [
+          CHALLENGES[0]!,
+          EXPIRED_TOKEN_CHALLENGE,
+          ...CHALLENGES.slice(2),
+        ]);
+      }
+      throw unsuccessfulCredentials({});
     }
     if (creds.scheme === 'bearer' && this.serviceTokens) {
       const r = await this.serviceTokens.authenticate(creds.value);

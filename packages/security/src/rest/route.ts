@@ -29,6 +29,11 @@ export interface SecurityRoute {
   path: string;
   /** The transport action name the route is authorized as. */
   action: string;
+  /**
+   * The action of this very request, where the body picks it (the token endpoint's refresh
+   * grant is `token/refresh`, as RestGetTokenAction sends it); `action` otherwise.
+   */
+  actionOf?(req: SecurityRequest): string;
   handler(req: SecurityRequest, auth: Authentication): Promise<SecurityResponse> | SecurityResponse;
 }
 

@@ -1,0 +1,58 @@
+/**
+ * Security's node settings (Elasticsearch's XPackSettings, TokenService and the HTTP SSL
+ * settings), fixed at node start-up: `-E key=value` or the config file's `settings`.
+ */
+import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import type { Setting, SettingGroup, SettingValue } from './setting.ts';
+
+function node(key: string, type: Setting['type'], def: Setting['default']): Setting {
+  return { key, type, default: def, scope: 'node', dynamic: false };
+}
+
+export const HTTP_SSL_ENABLED = 'xpack.security.http.ssl.enabled';
+export const TOKEN_SERVICE_ENABLED = 'xpack.security.authc.token.enabled';
+
+export const SECURITY_SETTINGS: readonly Setting[] = [
+  node('xpack.security.enabled', { kind: 'bool' }, 'true'),
+  node('xpack.security.authc.password_hashing.algorithm', { kind: 'string' }, 'bcrypt'),
+  // XPackSettings.TOKEN_SERVICE_ENABLED_SETTING: on when HTTP has TLS, unless set.
+  node(TOKEN_SERVICE_ENABLED, { kind: 'bool' }, (flat) => flat[HTTP_SSL_ENABLED] ?? 'false'),
+  // TokenService.TOKEN_EXPIRATION: 20m, at least 1s and at most 1h.
+  node(
+    'xpack.security.authc.token.timeout',
+    { kind: 'time', minMs: 1000, minText: '1s', maxMs: 3_600_000, maxText: '1h' },
+    '20m',
+  ),
+  node(HTTP_SSL_ENABLED, { kind: 'bool' }, 'false'),
+  node('xpack.security.http.ssl.key', { kind: 'string' }, ''),
+  node('xpack.security.http.ssl.key_passphrase', { kind: 'string' }, ''),
+  node('xpack.security.http.ssl.certificate', { kind: 'string' }, ''),
+  node('xpack.security.http.ssl.certificate_authorities', { kind: 'list' }, []),
+];
+
+export const REALMS_PREFIX = 'xpack.security.authc.realms.';
+
+/** The realm types Shoal has, and the settings of those it reads from the node settings. */
+const REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
+  native: undefined,
+  file: undefined,
+  pki: ['order', 'enabled', 'certificate_authorities', 'delegation.enabled', 'username_pattern'],
+};
+
+/** `xpack.security.authc.realms.<type>.<name>.<setting>` (RealmSettings' affix settings). */
+function validateRealmSetting(key: string, _value: SettingValue): void {
+  const [type, name, ...rest] = key.slice(REALMS_PREFIX.length).split('.');
+  const setting = rest.join('.');
+  if (!type || !name || setting === '') throw illegalArgument(`unknown setting [${key}]`);
+  if (!(type in REALM_SETTINGS)) throw notImplemented(`the [${type}] realm type (setting [${key}])`);
+  const known = REALM_SETTINGS[type];
+  if (known && !known.includes(setting)) {
+    throw illegalArgument(
+      `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+    );
+  }
+}
+
+export const SECURITY_SETTING_GROUPS: readonly SettingGroup[] = [
+  { prefix: REALMS_PREFIX, scope: 'node', dynamic: false, validate: validateRealmSetting },
+];
