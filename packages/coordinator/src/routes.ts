@@ -28,6 +28,7 @@ import { scriptRoutes } from './rest/scripts.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
+import { transformRoutes } from './rest/transforms.ts';
 import { validateQueryRoutes } from './rest/validate-query.ts';
 import { votingExclusionRoutes } from './rest/voting-exclusions.ts';
 import type { NodeServices } from './services.ts';
@@ -55,6 +56,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...bulkRoutes(),
     ...bulkByScrollRoutes(),
     ...taskRoutes(),
+    ...transformRoutes(),
     ...documentRoutes(),
     ...aliasRoutes(),
     ...flushMergeRoutes(),
