@@ -6,7 +6,7 @@
  */
 import { Client } from '@elastic/elasticsearch/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../support/http.ts';
+import { basicAuth, http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -51,7 +51,10 @@ beforeAll(async () => {
     { time: '2017-02-18T01:00:00Z', airline: 'bar', responsetime: 42.0, event_rate: 8 },
     { time: '2017-02-18T01:01:00Z', airline: 'foo', responsetime: 42.0, event_rate: 7 },
   ];
-  const lines = docs.flatMap((d, i) => [JSON.stringify({ index: { _id: String(i + 1) } }), JSON.stringify(d)]);
+  const lines = docs.flatMap((d, i) => [
+    JSON.stringify({ index: { _id: String(i + 1) } }),
+    JSON.stringify(d),
+  ]);
   await http(node.url, 'POST', '/airline-data/_bulk?refresh=true', `${lines.join('\n')}\n`, {
     'content-type': 'application/x-ndjson',
   });
@@ -157,7 +160,10 @@ describe('put and get', () => {
       ],
       [
         'dup-field',
-        { ...PIVOT, pivot: { group_by: PIVOT.pivot.group_by, aggs: { airline: { avg: { field: 'responsetime' } } } } },
+        {
+          ...PIVOT,
+          pivot: { group_by: PIVOT.pivot.group_by, aggs: { airline: { avg: { field: 'responsetime' } } } },
+        },
         /duplicate field \[airline\] detected/,
         400,
       ],
@@ -165,14 +171,32 @@ describe('put and get', () => {
         'obj-field',
         {
           ...PIVOT,
-          pivot: { group_by: PIVOT.pivot.group_by, aggs: { 'airline.responsetime': { avg: { field: 'responsetime' } } } },
+          pivot: {
+            group_by: PIVOT.pivot.group_by,
+            aggs: { 'airline.responsetime': { avg: { field: 'responsetime' } } },
+          },
         },
         /field \[airline\] cannot be both an object and a field/,
         400,
       ],
-      ['upper', { ...PIVOT, dest: { index: 'DeStInAtIoN' } }, /Validation Failed.* Destination index \[DeStInAtIoN\] must be lowercase/, 400],
-      ['hash', { ...PIVOT, dest: { index: 'destination#dest' } }, /Invalid index name \[destination#dest\], must not contain '#'/, 400],
-      ['create-time', { ...PIVOT, create_time: 123456789 }, /Found \[create_time\], not allowed for strict parsing/, 400],
+      [
+        'upper',
+        { ...PIVOT, dest: { index: 'DeStInAtIoN' } },
+        /Validation Failed.* Destination index \[DeStInAtIoN\] must be lowercase/,
+        400,
+      ],
+      [
+        'hash',
+        { ...PIVOT, dest: { index: 'destination#dest' } },
+        /Invalid index name \[destination#dest\], must not contain '#'/,
+        400,
+      ],
+      [
+        'create-time',
+        { ...PIVOT, create_time: 123456789 },
+        /Found \[create_time\], not allowed for strict parsing/,
+        400,
+      ],
       ['version', { ...PIVOT, version: '7.3.0' }, /Found \[version\], not allowed for strict parsing/, 400],
       [
         'pipeline',
@@ -180,27 +204,54 @@ describe('put and get', () => {
         /Pipeline with id \[missing-transform-pipeline\] could not be found/,
         400,
       ],
-      ['latest-empty', { ...PIVOT, pivot: undefined, latest: { unique_key: [], sort: 'time' } }, /latest.unique_key must be non-empty/, 400],
+      [
+        'latest-empty',
+        { ...PIVOT, pivot: undefined, latest: { unique_key: [], sort: 'time' } },
+        /latest.unique_key must be non-empty/,
+        400,
+      ],
       [
         'latest-dup',
         { ...PIVOT, pivot: undefined, latest: { unique_key: ['airline', 'airline'], sort: 'time' } },
         /latest.unique_key elements must be unique, found duplicate element \[airline\]/,
         400,
       ],
-      ['latest-sort', { ...PIVOT, pivot: undefined, latest: { unique_key: ['airline'], sort: '' } }, /latest.sort must be non-empty/, 400],
+      [
+        'latest-sort',
+        { ...PIVOT, pivot: undefined, latest: { unique_key: ['airline'], sort: '' } },
+        /latest.sort must be non-empty/,
+        400,
+      ],
       [
         'bad-terms',
-        { ...PIVOT, pivot: { group_by: { airline: { terms: { not_a_terms_param: 'airline' } } }, aggs: PIVOT.pivot.aggs } },
+        {
+          ...PIVOT,
+          pivot: {
+            group_by: { airline: { terms: { not_a_terms_param: 'airline' } } },
+            aggs: PIVOT.pivot.aggs,
+          },
+        },
         /\[data_frame_terms_group\] unknown field \[not_a_terms_param\]/,
         400,
       ],
       [
         'unsupported',
-        { ...PIVOT, pivot: { group_by: PIVOT.pivot.group_by, aggs: { vals: { significant_terms: { field: 'airline' } } } } },
+        {
+          ...PIVOT,
+          pivot: {
+            group_by: PIVOT.pivot.group_by,
+            aggs: { vals: { significant_terms: { field: 'airline' } } },
+          },
+        },
         /Unsupported aggregation type \[significant_terms\]/,
         400,
       ],
-      ['!@#$%^&*(bad', PIVOT, /can contain lowercase alphanumeric \(a-z and 0-9\), hyphens or underscores; must start and end with alphanumeric/, 400],
+      [
+        '!@#$%^&*(bad',
+        PIVOT,
+        /can contain lowercase alphanumeric \(a-z and 0-9\), hyphens or underscores; must start and end with alphanumeric/,
+        400,
+      ],
       ['a'.repeat(65), PIVOT, /The id cannot contain more than 64 character/, 400],
     ];
     for (const [id, body, reason, status] of cases) {
@@ -267,7 +318,10 @@ describe('preview', () => {
     const r = await http(node.url, 'POST', '/_transform/_preview', {
       source: { index: 'airline-data' },
       pivot: {
-        group_by: { 'by-hour': { date_histogram: { fixed_interval: '1h', field: 'time' } }, airline: { terms: { field: 'airline' } } },
+        group_by: {
+          'by-hour': { date_histogram: { fixed_interval: '1h', field: 'time' } },
+          airline: { terms: { field: 'airline' } },
+        },
         aggs: {
           avg_response: { avg: { field: 'responsetime' } },
           'time.max': { max: { field: 'time' } },
@@ -277,16 +331,33 @@ describe('preview', () => {
     });
     expect(r.status).toBe(200);
     expect(r.json.preview).toEqual([
-      { 'by-hour': '2017-02-18T00:00:00.000Z', airline: 'foo', avg_response: 1, time: { max: '2017-02-18T00:30:00.000Z', min: '2017-02-18T00:00:00.000Z' } },
-      { 'by-hour': '2017-02-18T01:00:00.000Z', airline: 'bar', avg_response: 42, time: { max: '2017-02-18T01:00:00.000Z', min: '2017-02-18T01:00:00.000Z' } },
-      { 'by-hour': '2017-02-18T01:00:00.000Z', airline: 'foo', avg_response: 42, time: { max: '2017-02-18T01:01:00.000Z', min: '2017-02-18T01:01:00.000Z' } },
+      {
+        'by-hour': '2017-02-18T00:00:00.000Z',
+        airline: 'foo',
+        avg_response: 1,
+        time: { max: '2017-02-18T00:30:00.000Z', min: '2017-02-18T00:00:00.000Z' },
+      },
+      {
+        'by-hour': '2017-02-18T01:00:00.000Z',
+        airline: 'bar',
+        avg_response: 42,
+        time: { max: '2017-02-18T01:00:00.000Z', min: '2017-02-18T01:00:00.000Z' },
+      },
+      {
+        'by-hour': '2017-02-18T01:00:00.000Z',
+        airline: 'foo',
+        avg_response: 42,
+        time: { max: '2017-02-18T01:01:00.000Z', min: '2017-02-18T01:01:00.000Z' },
+      },
     ]);
     const props = r.json.generated_dest_index.mappings.properties;
     expect(props.airline.type).toBe('keyword');
     expect(props['by-hour'].type).toBe('date');
     expect(props.avg_response.type).toBe('double');
     expect(props['time.max'].type).toBe('date');
-    expect(r.json.generated_dest_index.settings).toEqual({ index: { number_of_shards: '1', auto_expand_replicas: '0-1' } });
+    expect(r.json.generated_dest_index.settings).toEqual({
+      index: { number_of_shards: '1', auto_expand_replicas: '0-1' },
+    });
     expect(r.json.generated_dest_index.mappings._meta.created_by).toBe('transform');
   });
 
@@ -310,7 +381,9 @@ describe('preview', () => {
     const neither = await http(node.url, 'POST', '/_transform/_preview');
     expect(neither.json.error.reason).toMatch(/Please provide a transform \[id\] or the config object/);
     const both = await http(node.url, 'POST', '/_transform/x/_preview', PIVOT);
-    expect(both.json.error.reason).toMatch(/Please provide either a transform \[id\] or the config object but not both/);
+    expect(both.json.error.reason).toMatch(
+      /Please provide either a transform \[id\] or the config object but not both/,
+    );
     const noIndex = await http(node.url, 'POST', '/_transform/_preview', {
       ...PIVOT,
       source: { index: ['airline-data', 'does_not_exist'] },
@@ -327,7 +400,9 @@ describe('running', () => {
     // Either still running (409) or already done with its only checkpoint.
     if (again.status !== 200) {
       expect(again.status).toBe(409);
-      expect(again.json.error.reason).toMatch(/Cannot start transform \[airline-transform\] as it is already started/);
+      expect(again.json.error.reason).toMatch(
+        /Cannot start transform \[airline-transform\] as it is already started/,
+      );
     }
     const stats = await waitForState('airline-transform', /^stopped$/);
     expect(stats.checkpointing.last.checkpoint).toBe(1);
@@ -358,7 +433,9 @@ describe('running', () => {
     expect((await waitForState('latest-by-airline', /^stopped$/)).checkpointing.last.checkpoint).toBe(1);
     // Latest writes the source documents as they are: dynamic mappings type them.
     const docs = await http(node.url, 'POST', '/latest-by-airline/_search', { sort: ['airline.keyword'] });
-    expect(docs.json.hits.hits.map((h: { _source: { event_rate: number } }) => h._source.event_rate)).toEqual([8, 7]);
+    expect(docs.json.hits.hits.map((h: { _source: { event_rate: number } }) => h._source.event_rate)).toEqual(
+      [8, 7],
+    );
 
     await http(node.url, 'PUT', '/_transform/no-deduce', {
       ...PIVOT,
@@ -376,15 +453,31 @@ describe('running', () => {
   it('stops, resets, updates and deletes with the errors Elasticsearch gives', async () => {
     expect((await http(node.url, 'POST', '/_transform/missing-transform/_start')).status).toBe(404);
     expect((await http(node.url, 'POST', '/_transform/missing-transform/_stop')).status).toBe(404);
-    expect((await http(node.url, 'POST', '/_transform/missing-transform*/_stop')).json).toEqual({ acknowledged: true });
-    expect((await http(node.url, 'POST', '/_transform/missing-transform*/_stop?allow_no_match=false')).status).toBe(404);
-    const both = await http(node.url, 'POST', '/_transform/airline-transform/_stop?force=true&wait_for_checkpoint=true');
+    expect((await http(node.url, 'POST', '/_transform/missing-transform*/_stop')).json).toEqual({
+      acknowledged: true,
+    });
+    expect(
+      (await http(node.url, 'POST', '/_transform/missing-transform*/_stop?allow_no_match=false')).status,
+    ).toBe(404);
+    const both = await http(
+      node.url,
+      'POST',
+      '/_transform/airline-transform/_stop?force=true&wait_for_checkpoint=true',
+    );
     expect(both.json.error.reason).toMatch(/cannot set both \[force\] and \[wait_for_checkpoint\] to true/);
-    expect((await http(node.url, 'POST', '/_transform/airline-transform/_stop')).json).toEqual({ acknowledged: true });
+    expect((await http(node.url, 'POST', '/_transform/airline-transform/_stop')).json).toEqual({
+      acknowledged: true,
+    });
     const notStarted = await http(node.url, 'POST', '/_transform/airline-transform/_schedule_now');
     expect(notStarted.status).toBe(409);
-    const batchFrom = await http(node.url, 'POST', '/_transform/airline-transform/_start?from=2023-01-11T12:00:00');
-    expect(batchFrom.json.error.reason).toMatch(/\[from\] parameter is currently not supported for batch \(non-continuous\) transforms/);
+    const batchFrom = await http(
+      node.url,
+      'POST',
+      '/_transform/airline-transform/_start?from=2023-01-11T12:00:00',
+    );
+    expect(batchFrom.json.error.reason).toMatch(
+      /\[from\] parameter is currently not supported for batch \(non-continuous\) transforms/,
+    );
 
     const updated = await http(node.url, 'POST', '/_transform/airline-transform/_update', {
       description: 'updated',
@@ -402,7 +495,9 @@ describe('running', () => {
     });
     expect(toContinuous.json.error.reason).toMatch(/Cannot change the current sync configuration/);
 
-    expect((await http(node.url, 'POST', '/_transform/airline-transform/_reset')).json).toEqual({ acknowledged: true });
+    expect((await http(node.url, 'POST', '/_transform/airline-transform/_reset')).json).toEqual({
+      acknowledged: true,
+    });
     const reset = await http(node.url, 'GET', '/_transform/airline-transform/_stats');
     expect(reset.json.transforms[0].checkpointing.last.checkpoint).toBe(0);
     expect(reset.json.transforms[0].stats.documents_indexed).toBe(0);
@@ -411,8 +506,109 @@ describe('running', () => {
     const upgrade = await http(node.url, 'POST', '/_transform/_upgrade');
     expect(upgrade.json.needs_update).toBe(0);
 
-    expect((await http(node.url, 'DELETE', '/_transform/airline-transform')).json).toEqual({ acknowledged: true });
+    expect((await http(node.url, 'DELETE', '/_transform/airline-transform')).json).toEqual({
+      acknowledged: true,
+    });
     expect((await http(node.url, 'GET', '/_transform/airline-transform')).status).toBe(404);
     expect((await http(node.url, 'DELETE', '/_transform/missing%20transform')).status).toBe(404);
+  });
+});
+
+describe('authorization', () => {
+  const joe = { authorization: basicAuth('joe', 'joe-password') };
+  const viewer = { authorization: basicAuth('viewer', 'viewer-password') };
+  const role = (indices: unknown[]) => ({ cluster: ['manage_transform'], indices });
+  const SOURCE_READ = { names: ['airline-data'], privileges: ['read', 'view_index_metadata'] };
+  const OWNED_WRITE = { names: ['owned-*'], privileges: ['read', 'index', 'create_index'] };
+
+  beforeAll(async () => {
+    await http(node.url, 'PUT', '/_security/role/transform-owner', role([SOURCE_READ, OWNED_WRITE]));
+    await http(node.url, 'PUT', '/_security/role/transform-viewer', { cluster: ['monitor_transform'] });
+    await http(node.url, 'PUT', '/_security/user/joe', {
+      password: 'joe-password',
+      roles: ['transform-owner'],
+    });
+    await http(node.url, 'PUT', '/_security/user/viewer', {
+      password: 'viewer-password',
+      roles: ['transform-viewer'],
+    });
+  });
+
+  it('puts a transform only over indices the user may read and write, and records who it runs as', async () => {
+    const ok = await http(
+      node.url,
+      'PUT',
+      '/_transform/joes',
+      { ...PIVOT, dest: { index: 'owned-dest' } },
+      joe,
+    );
+    expect(ok.json).toEqual({ acknowledged: true });
+    const got = await http(node.url, 'GET', '/_transform/joes');
+    expect(got.json.transforms[0].authorization).toEqual({ roles: ['transform-owner'] });
+
+    const denied = await http(
+      node.url,
+      'PUT',
+      '/_transform/joes-other',
+      { ...PIVOT, dest: { index: 'other-dest' } },
+      joe,
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.json.error.type).toBe('security_exception');
+    expect(denied.json.error.reason).toBe(
+      'Cannot create transform [joes-other] because user joe lacks all the required permissions for indices: [other-dest]',
+    );
+
+    // monitor_transform reads transforms, manage_transform is needed to change them.
+    expect((await http(node.url, 'GET', '/_transform/joes/_stats', undefined, viewer)).status).toBe(200);
+    const put = await http(
+      node.url,
+      'PUT',
+      '/_transform/viewers',
+      { ...PIVOT, dest: { index: 'owned-x' } },
+      viewer,
+    );
+    expect(put.status).toBe(403);
+  });
+
+  it('runs as its creator: once the creator loses the destination, the transform fails and needs a force stop', async () => {
+    await http(
+      node.url,
+      'PUT',
+      '/_transform/joes-continuous',
+      {
+        ...PIVOT,
+        dest: { index: 'owned-continuous' },
+        frequency: '1h',
+        sync: { time: { field: 'time', delay: '0s' } },
+      },
+      joe,
+    );
+    // Started by the superuser: it still runs with joe's privileges.
+    expect((await http(node.url, 'POST', '/_transform/joes-continuous/_start')).status).toBe(200);
+    const first = await waitForState('joes-continuous', /^started$/);
+    expect(first.checkpointing.last.checkpoint).toBe(1);
+
+    await http(node.url, 'PUT', '/_security/role/transform-owner', role([SOURCE_READ]));
+    await http(node.url, 'POST', '/_transform/joes-continuous/_schedule_now');
+    const failed = await waitForState('joes-continuous', /^failed$/);
+    expect(failed.state).toBe('failed');
+    expect(failed.reason).toMatch(/lacks all the required permissions for indices: \[owned-continuous\]/);
+    expect(failed.health.status).toBe('red');
+
+    const stop = await http(node.url, 'POST', '/_transform/joes-continuous/_stop');
+    expect(stop.status).toBe(409);
+    expect(stop.json.error.reason).toMatch(
+      /Unable to stop transform \[joes-continuous\] as it is in a failed state/,
+    );
+    const del = await http(node.url, 'DELETE', '/_transform/joes-continuous');
+    expect(del.status).toBe(409);
+    expect(del.json.error.reason).toBe(
+      'Cannot delete transform [joes-continuous] as the task is running. Stop the task first',
+    );
+    expect((await http(node.url, 'POST', '/_transform/joes-continuous/_stop?force=true')).json).toEqual({
+      acknowledged: true,
+    });
+    expect((await waitForState('joes-continuous', /^stopped$/)).state).toBe('stopped');
   });
 });
