@@ -5,19 +5,19 @@
  * `docs_per_second` throttling, and a started transform that resumes after a node restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, ndjson } from '../support/http.ts';
+import { type HttpResult, http, ndjson } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
 
 const USERS = ['ann', 'bob', 'cid', 'dee', 'eve'];
 
-async function stats(id: string): Promise<Record<string, any>> {
+async function stats(id: string): Promise<HttpResult['json']> {
   return (await http(node.url, 'GET', `/_transform/${id}/_stats`)).json.transforms[0];
 }
 
 /** Waits until the transform has completed `checkpoint` and is idle again. */
-async function waitForCheckpoint(id: string, checkpoint: number): Promise<Record<string, any>> {
+async function waitForCheckpoint(id: string, checkpoint: number): Promise<HttpResult['json']> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const t = await stats(id);
@@ -29,7 +29,7 @@ async function waitForCheckpoint(id: string, checkpoint: number): Promise<Record
 }
 
 /** Waits until a `_schedule_now` trigger has been handled (the trigger count moved and the run is over). */
-async function waitForTrigger(id: string, before: number): Promise<Record<string, any>> {
+async function waitForTrigger(id: string, before: number): Promise<HttpResult['json']> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const t = await stats(id);

@@ -6,7 +6,7 @@
  */
 import { Client } from '@elastic/elasticsearch/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, http } from '../support/http.ts';
+import { basicAuth, type HttpResult, http } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -22,7 +22,7 @@ const PIVOT = {
   description: 'yaml test transform on airline-data',
 };
 
-async function waitForState(id: string, wanted: RegExp): Promise<Record<string, any>> {
+async function waitForState(id: string, wanted: RegExp): Promise<HttpResult['json']> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const r = await http(node.url, 'GET', `/_transform/${id}/_stats`);
