@@ -12,7 +12,7 @@ export interface LatestConfig {
 }
 
 export function parseLatest(r: BodyReader, v: unknown): LatestConfig {
-  const o = objectAt(r, 'latest_config', v);
+  const o = objectAt('latest_config', v);
   r.known('latest_config', o, ['unique_key', 'sort']);
   if (o.unique_key === undefined) throw illegalArgument('Required [unique_key]');
   if (o.sort === undefined) throw illegalArgument('Required [sort]');

@@ -76,7 +76,7 @@ const SUPPORTED_AGGS = new Set([
 ]);
 
 function readGroup(r: BodyReader, name: string, v: unknown): GroupSource {
-  const o = objectAt(r, 'group_by', v);
+  const o = objectAt('group_by', v);
   const types = Object.keys(o);
   if (types.length !== 1) throw illegalArgument(`[group_by] [${name}] must name exactly one group source`);
   const type = types[0]!;
@@ -84,7 +84,7 @@ function readGroup(r: BodyReader, name: string, v: unknown): GroupSource {
     throw illegalArgument(`[group_by] unknown group source type [${type}] for [${name}]`);
   }
   const t = type as GroupSourceType;
-  const body = objectAt(r, `data_frame_${t}_group`, o[type]);
+  const body = objectAt(`data_frame_${t}_group`, o[type]);
   r.known(`data_frame_${t}_group`, body, GROUP_KEYS[t]);
   if (body.field === undefined && body.script === undefined) {
     throw actionRequestValidation([`Required one of fields [field, script], but none were specified.`]);
@@ -110,10 +110,10 @@ function aggsOf(r: BodyReader, o: Record<string, unknown>): Record<string, Recor
   const raw = o.aggregations ?? o.aggs;
   if (raw === undefined)
     throw illegalArgument('Pivot transform configuration must specify at least 1 aggregation');
-  const aggs = objectAt(r, 'aggregations', raw);
+  const aggs = objectAt('aggregations', raw);
   const out: Record<string, Record<string, unknown>> = {};
   for (const [name, body] of Object.entries(aggs)) {
-    const b = objectAt(r, name, body);
+    const b = objectAt(name, body);
     const type = Object.keys(b).find((k) => k !== 'aggs' && k !== 'aggregations' && k !== 'meta');
     if (type !== undefined && !SUPPORTED_AGGS.has(type)) {
       throw illegalArgument(`Unsupported aggregation type [${type}]`);
@@ -138,10 +138,10 @@ function outputFieldProblems(names: string[]): string[] {
 }
 
 export function parsePivot(r: BodyReader, v: unknown, warnings: string[]): PivotConfig {
-  const o = objectAt(r, 'data_frame_transform_pivot', v);
+  const o = objectAt('data_frame_transform_pivot', v);
   r.known('data_frame_transform_pivot', o, ['group_by', 'aggregations', 'aggs', 'max_page_search_size']);
   if (o.group_by === undefined) throw illegalArgument('Required [group_by]');
-  const groupBy = objectAt(r, 'group_by', o.group_by);
+  const groupBy = objectAt('group_by', o.group_by);
   const groups = Object.entries(groupBy).map(([name, g]) => readGroup(r, name, g));
   if (groups.length === 0)
     throw illegalArgument('Pivot transform configuration must specify at least 1 group_by');

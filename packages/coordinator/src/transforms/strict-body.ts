@@ -32,10 +32,8 @@ export class BodyReader {
   }
 }
 
-export function objectAt(r: BodyReader, parser: string, v: unknown): Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    void r;
+export function objectAt(parser: string, v: unknown): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
     throw illegalArgument(`[${parser}] must be an object`);
-  }
   return v as Record<string, unknown>;
 }

@@ -88,7 +88,7 @@ export function pageSize(c: TransformConfig): number {
 }
 
 function readSource(r: BodyReader, v: unknown): TransformConfig['source'] {
-  const o = objectAt(r, 'data_frame_config_source', v);
+  const o = objectAt('data_frame_config_source', v);
   r.known('data_frame_config_source', o, ['index', 'query', 'runtime_mappings']);
   const idx = o.index;
   const index = (Array.isArray(idx) ? idx : typeof idx === 'string' ? idx.split(',') : []).map(String);
@@ -96,15 +96,15 @@ function readSource(r: BodyReader, v: unknown): TransformConfig['source'] {
   if (index.length === 0 || index.some((i) => i === '')) {
     throw actionRequestValidation(['source.index must not be empty']);
   }
-  const query = o.query === undefined ? { match_all: {} } : objectAt(r, 'query', o.query);
+  const query = o.query === undefined ? { match_all: {} } : objectAt('query', o.query);
   const out: TransformConfig['source'] = { index, query };
   if (o.runtime_mappings !== undefined)
-    out.runtimeMappings = objectAt(r, 'runtime_mappings', o.runtime_mappings);
+    out.runtimeMappings = objectAt('runtime_mappings', o.runtime_mappings);
   return out;
 }
 
 function readDest(r: BodyReader, v: unknown, forPreview: boolean): TransformConfig['dest'] {
-  const o = objectAt(r, 'data_frame_config_dest', v);
+  const o = objectAt('data_frame_config_dest', v);
   r.known('data_frame_config_dest', o, ['index', 'pipeline', 'aliases']);
   if (o.aliases !== undefined)
     throw illegalArgument('[dest.aliases] of transforms are not supported in Shoal');
@@ -115,10 +115,10 @@ function readDest(r: BodyReader, v: unknown, forPreview: boolean): TransformConf
 }
 
 function readSync(r: BodyReader, v: unknown): SyncConfig {
-  const o = objectAt(r, 'sync', v);
+  const o = objectAt('sync', v);
   r.known('sync', o, ['time']);
   if (o.time === undefined) throw illegalArgument('Required one of fields [time], but none were specified.');
-  const t = objectAt(r, 'sync_time', o.time);
+  const t = objectAt('sync_time', o.time);
   r.known('sync_time', t, ['field', 'delay']);
   if (typeof t.field !== 'string' || t.field === '') throw illegalArgument('Required [field]');
   const delay = t.delay === undefined ? DEFAULT_DELAY : String(t.delay);
@@ -126,10 +126,10 @@ function readSync(r: BodyReader, v: unknown): SyncConfig {
 }
 
 function readRetention(r: BodyReader, v: unknown): RetentionPolicy {
-  const o = objectAt(r, 'retention_policy', v);
+  const o = objectAt('retention_policy', v);
   r.known('retention_policy', o, ['time']);
   if (o.time === undefined) throw illegalArgument('Required one of fields [time], but none were specified.');
-  const t = objectAt(r, 'retention_policy_time', o.time);
+  const t = objectAt('retention_policy_time', o.time);
   r.known('retention_policy_time', t, ['field', 'max_age']);
   if (typeof t.field !== 'string' || t.field === '') throw illegalArgument('Required [field]');
   if (t.max_age === undefined) throw illegalArgument('Required [max_age]');
@@ -156,7 +156,7 @@ const SETTING_KEYS = [
 
 /** SettingsConfig: a `null` resets a setting to its default (on `_update`). */
 export function readSettings(r: BodyReader, v: unknown, base: TransformSettings = {}): TransformSettings {
-  const o = objectAt(r, 'transform_config_settings', v);
+  const o = objectAt('transform_config_settings', v);
   r.known('transform_config_settings', o, SETTING_KEYS);
   const out: TransformSettings = { ...base };
   const num = (k: string): number | null | undefined => {
@@ -236,7 +236,7 @@ export function parseTransformConfig(
   warnings: string[],
   opts: { forPreview?: boolean; now: number },
 ): TransformConfig {
-  const o = objectAt(r, 'data_frame_transform_config', body);
+  const o = objectAt('data_frame_transform_config', body);
   for (const k of ['create_time', 'version']) {
     if (k in o) {
       const at = r.locate(k);
@@ -265,7 +265,7 @@ export function parseTransformConfig(
   if (o.pivot !== undefined) config.pivot = parsePivot(r, o.pivot, warnings);
   if (o.latest !== undefined) config.latest = parseLatest(r, o.latest);
   if (o.description !== undefined) config.description = String(o.description);
-  if (o._meta !== undefined) config.meta = objectAt(r, '_meta', o._meta);
+  if (o._meta !== undefined) config.meta = objectAt('_meta', o._meta);
   if (o.retention_policy !== undefined) config.retentionPolicy = readRetention(r, o.retention_policy);
   validateConfig(config);
   return config;
