@@ -47,7 +47,7 @@ async function bulk(index: string, docs: { id: string; doc: Record<string, unkno
   expect(r.json.errors).toBe(false);
 }
 
-async function destDocs(index: string): Promise<Record<string, any>[]> {
+async function destDocs(index: string): Promise<HttpResult['json'][]> {
   const r = await http(node.url, 'POST', `/${index}/_search`, { size: 100, sort: ['user'], version: true });
   return r.json.hits.hits;
 }

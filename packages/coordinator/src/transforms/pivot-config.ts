@@ -103,7 +103,7 @@ function readGroup(r: BodyReader, name: string, v: unknown): GroupSource {
   return out;
 }
 
-function aggsOf(r: BodyReader, o: Record<string, unknown>): Record<string, Record<string, unknown>> {
+function aggsOf(o: Record<string, unknown>): Record<string, Record<string, unknown>> {
   if (o.aggregations !== undefined && o.aggs !== undefined) {
     throw illegalArgument('Found two aggregation definitions: [aggs] and [aggregations]');
   }
@@ -145,7 +145,7 @@ export function parsePivot(r: BodyReader, v: unknown, warnings: string[]): Pivot
   const groups = Object.entries(groupBy).map(([name, g]) => readGroup(r, name, g));
   if (groups.length === 0)
     throw illegalArgument('Pivot transform configuration must specify at least 1 group_by');
-  const aggregations = aggsOf(r, o);
+  const aggregations = aggsOf(o);
   const pivot: PivotConfig = {
     groups,
     aggregations,
