@@ -411,6 +411,19 @@ describe('running', () => {
     expect(stats.stats.pages_processed).toBeGreaterThanOrEqual(1);
     expect(stats.stats.trigger_count).toBeGreaterThanOrEqual(1);
     expect(stats.health).toEqual({ status: 'green' });
+    expect(Object.keys(stats.stats).slice(0, 5)).toEqual([
+      'pages_processed',
+      'documents_processed',
+      'documents_indexed',
+      'documents_deleted',
+      'trigger_count',
+    ]);
+    const all = await http(node.url, 'GET', '/_transform/_stats');
+    expect(all.json.count).toBe(2);
+    expect(all.json.transforms.map((t: { id: string; state: string }) => [t.id, t.state])).toEqual([
+      ['airline-transform', 'stopped'],
+      ['airline-transform-dos', 'stopped'],
+    ]);
 
     const mapping = await http(node.url, 'GET', '/airline-by-airline/_mapping');
     const props = mapping.json['airline-by-airline'].mappings.properties;
@@ -596,6 +609,11 @@ describe('authorization', () => {
     expect(failed.reason).toMatch(/lacks all the required permissions for indices: \[owned-continuous\]/);
     expect(failed.health.status).toBe('red');
 
+    const restart = await http(node.url, 'POST', '/_transform/joes-continuous/_start');
+    expect(restart.status).toBe(409);
+    expect(restart.json.error.reason).toMatch(
+      /Unable to start transform \[joes-continuous\] as it is in a failed state/,
+    );
     const stop = await http(node.url, 'POST', '/_transform/joes-continuous/_stop');
     expect(stop.status).toBe(409);
     expect(stop.json.error.reason).toMatch(

@@ -184,6 +184,12 @@ export class TransformService {
       );
     }
     const existing = this.tasks.get(id);
+    if (existing?.status === 'failed') {
+      throw statusException(
+        `Unable to start transform [${id}] as it is in a failed state with failure: [${existing.state.reason ?? ''}]. Use force stop and then restart the transform once error is resolved.`,
+        409,
+      );
+    }
     if (existing) {
       throw statusException(`Cannot start transform [${id}] as it is already started.`, 409);
     }
