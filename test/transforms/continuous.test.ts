@@ -235,6 +235,22 @@ describe('retention and throttling', () => {
       settings: { max_page_search_size: 10, docs_per_second: 20 },
     });
     await http(node.url, 'POST', '/_transform/throttled/_start');
+    // Between its two pages the checkpoint in progress shows how far it got.
+    let progress: HttpResult['json'];
+    for (let i = 0; i < 200 && progress === undefined; i++) {
+      const s = await stats('throttled');
+      if (s.checkpointing.next?.checkpoint_progress?.docs_processed === 10) progress = s.checkpointing.next;
+      else if (s.checkpointing.last.checkpoint === 1) break;
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(progress?.checkpoint).toBe(1);
+    expect(progress?.checkpoint_progress).toEqual({
+      total_docs: 20,
+      docs_remaining: 10,
+      percent_complete: 50,
+      docs_indexed: 10,
+      docs_processed: 10,
+    });
     const t = await waitForCheckpoint('throttled', 1);
     expect(t.stats.pages_processed).toBe(2);
     expect(t.stats.documents_indexed).toBe(20);

@@ -193,6 +193,10 @@ export async function runCheckpoint(run: CheckpointRun): Promise<CheckpointOutco
   const started = Date.now();
   const types = c.pivot ? await sourceFieldTypes(run.client, c) : {};
   const query = passQuery(c, next.time_upper_bound_millis, next.filters);
+  if (next.total_docs === undefined) {
+    const counted = await timedSearch(run, { size: 0, query, track_total_hits: true });
+    next.total_docs = (counted.hits as { total?: { value: number } } | undefined)?.total?.value ?? 0;
+  }
   const size = pageSize(c);
   const perSecond = c.settings.docsPerSecond;
   for (;;) {

@@ -424,7 +424,9 @@ function mergeUpdate(
       409,
     );
   }
-  const config = parseTransformConfig(r, old.id, merged, warnings, { now: old.createTime });
+  // The function is not updatable: its deprecations were reported when it was put.
+  void warnings;
+  const config = parseTransformConfig(r, old.id, merged, [], { now: old.createTime });
   config.version = old.version;
   return config;
 }

@@ -98,6 +98,8 @@ export interface TransformRunState {
     time_upper_bound_millis?: number;
     filters: Record<string, unknown>[];
     position?: unknown;
+    /** Source documents the checkpoint reads (counted when it opens). */
+    total_docs?: number;
     docs_indexed: number;
     docs_processed: number;
   };
@@ -116,7 +118,16 @@ export function checkpointingJson(st: TransformRunState): Record<string, unknown
   if (st.next) {
     const next: Record<string, unknown> = { checkpoint: st.next.checkpoint };
     if (st.next.position !== undefined) next.position = { indexer_position: st.next.position };
-    next.checkpoint_progress = { docs_indexed: st.next.docs_indexed, docs_processed: st.next.docs_processed };
+    const progress: Record<string, unknown> = {};
+    const total = st.next.total_docs;
+    if (total !== undefined) {
+      progress.total_docs = total;
+      progress.docs_remaining = Math.max(0, total - st.next.docs_processed);
+      progress.percent_complete = total === 0 ? 100 : Math.min(100, (st.next.docs_processed / total) * 100);
+    }
+    progress.docs_indexed = st.next.docs_indexed;
+    progress.docs_processed = st.next.docs_processed;
+    next.checkpoint_progress = progress;
     next.timestamp_millis = st.next.timestamp_millis;
     if (st.next.time_upper_bound_millis !== undefined)
       next.time_upper_bound_millis = st.next.time_upper_bound_millis;

@@ -127,7 +127,8 @@ export class TransformTask {
       this.status = 'started';
       this.schedule(frequencyMs(this.config));
     } catch (e) {
-      if (this.closing) return;
+      // A force stop or a node stop ended the task while the page was in flight.
+      if (this.closing || this.finished) return;
       this.failures++;
       const retries = this.config.settings.numFailureRetries ?? DEFAULT_RETRIES;
       const reason = reasonOf(e);
