@@ -501,6 +501,30 @@ describe('running', () => {
     expect(updated.json.description).toBe('updated');
     expect(updated.json.frequency).toBe('5s');
     expect(updated.json.settings).toEqual({ max_page_search_size: 20 });
+    const update = (body: unknown, q = '') =>
+      http(node.url, 'POST', `/_transform/airline-transform/_update${q}`, body);
+    expect(
+      (await http(node.url, 'POST', '/_transform/missing-transform/_update', { description: 'x' })).status,
+    ).toBe(404);
+    expect((await update({ frequency: '999ms' })).json.error.reason).toMatch(
+      /minimum permitted \[frequency\] is \[1s\]/,
+    );
+    expect((await update({ dest: { index: 'destination#dest' } })).json.error.reason).toMatch(
+      /Validation Failed.* Invalid index name \[destination#dest\], must not contain '#'/,
+    );
+    expect((await update({ source: { index: 'missing-index' } })).json.error.reason).toMatch(
+      /Validation Failed.* no such index \[missing-index\]/,
+    );
+    const meta = await update({
+      _meta: { foo: 123, baz: { a1: 11 } },
+      retention_policy: { time: { field: 'time.max', max_age: '24h' } },
+    });
+    expect(meta.json._meta).toEqual({ foo: 123, baz: { a1: 11 } });
+    expect(meta.json.retention_policy).toEqual({ time: { field: 'time.max', max_age: '24h' } });
+    // _meta is replaced whole; a null retention_policy removes it.
+    const replaced = await update({ _meta: { baz: { a2: 222 } }, retention_policy: null });
+    expect(replaced.json._meta).toEqual({ baz: { a2: 222 } });
+    expect(replaced.json.retention_policy).toBeUndefined();
     const badUpdate = await http(node.url, 'POST', '/_transform/airline-transform/_update', { pivot: {} });
     expect(badUpdate.status).toBe(400);
     const toContinuous = await http(node.url, 'POST', '/_transform/airline-transform/_update', {

@@ -6,7 +6,6 @@
 import {
   actionRequestValidation,
   illegalArgument,
-  invalidIndexName,
   invalidIndexNameReason,
   parseTimeValue,
   xContentParse,
@@ -284,7 +283,8 @@ export function validateConfig(c: TransformConfig): void {
   if (problems.length > 0) throw actionRequestValidation(problems);
   if (c.dest.index !== '') {
     const reason = invalidIndexNameReason(c.dest.index);
-    if (reason !== undefined) throw invalidIndexName(c.dest.index, reason);
+    if (reason !== undefined)
+      throw actionRequestValidation([`Invalid index name [${c.dest.index}], ${reason}`]);
   }
 }
 
