@@ -258,3 +258,78 @@ describe('retention and throttling', () => {
     expect(t.stats.exponential_avg_checkpoint_duration_ms).toBeGreaterThanOrEqual(450);
   });
 });
+
+describe('latest', () => {
+  const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s)).toISOString();
+
+  it('keeps the document with the highest sort value per key, whatever order the sync field gives', async () => {
+    await http(node.url, 'PUT', '/orders', {
+      mappings: {
+        properties: {
+          order_id: { type: 'keyword' },
+          region: { type: 'keyword' },
+          status: { type: 'keyword' },
+          updated_at: { type: 'date' },
+          ingested: { type: 'date' },
+        },
+      },
+    });
+    const order = (
+      id: string,
+      order_id: string,
+      region: string,
+      status: string,
+      updated: number,
+      ago: number,
+    ) => ({
+      id,
+      doc: { order_id, region, status, updated_at: at(updated), ingested: Date.now() - ago },
+    });
+    await bulk('orders', [
+      order('1', 'order-1', 'US', 'accepted', 5, 50_000),
+      order('2', 'order-1', 'US', 'pending', 3, 40_000),
+      order('3', 'order-2', 'EU', 'shipped', 8, 45_000),
+      order('4', 'order-2', 'EU', 'processing', 1, 35_000),
+      order('5', 'order-3', 'US', 'delivered', 2, 55_000),
+    ]);
+    const latest = { unique_key: ['order_id', 'region'], sort: 'updated_at' };
+    const preview = await http(node.url, 'POST', '/_transform/_preview', {
+      source: { index: 'orders' },
+      latest,
+    });
+    expect(
+      preview.json.preview.map((d: { order_id: string; status: string }) => [d.order_id, d.status]),
+    ).toEqual([
+      ['order-1', 'accepted'],
+      ['order-2', 'shipped'],
+      ['order-3', 'delivered'],
+    ]);
+
+    await http(node.url, 'PUT', '/_transform/orders-latest', {
+      source: { index: 'orders' },
+      dest: { index: 'orders-latest' },
+      latest,
+      frequency: '1h',
+      sync: { time: { field: 'ingested', delay: '0s' } },
+    });
+    await http(node.url, 'POST', '/_transform/orders-latest/_start');
+    await waitForCheckpoint('orders-latest', 1);
+    // A late arrival older than what order-1 has, and a newer state of order-3.
+    await bulk('orders', [
+      order('6', 'order-1', 'US', 'late', 4, 0),
+      order('7', 'order-3', 'US', 'returned', 9, 0),
+    ]);
+    await http(node.url, 'POST', '/_transform/orders-latest/_schedule_now');
+    const t = await waitForCheckpoint('orders-latest', 2);
+    expect(t.stats.documents_indexed).toBe(3 + 2);
+    const docs = await http(node.url, 'POST', '/orders-latest/_search', {
+      size: 10,
+      sort: ['order_id.keyword'],
+    });
+    expect(docs.json.hits.hits.map((h: { _source: { status: string } }) => h._source.status)).toEqual([
+      'accepted',
+      'shipped',
+      'returned',
+    ]);
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import { checkPipeline } from '../transforms/source-dest-validation.ts';
 import { BodyReader } from '../transforms/strict-body.ts';
 import { configJson, parseTransformConfig, validateTransformId } from '../transforms/transform-config.ts';
 import {
@@ -18,7 +19,7 @@ import {
   checkTransformPrivileges,
   storedAuthorization,
 } from '../transforms/transform-privileges.ts';
-import { checkPipeline, type TransformService } from '../transforms/transform-service.ts';
+import type { TransformService } from '../transforms/transform-service.ts';
 import { transformStatsJson } from '../transforms/transform-stats-json.ts';
 import { previewTransform } from '../transforms/transform-validation.ts';
 import { boolParam, intParam } from './params.ts';

@@ -6,7 +6,6 @@
  */
 import {
   actionRequestValidation,
-  isShoalError,
   resourceAlreadyExistsFor,
   resourceNotFound,
   type ShoalError,
@@ -16,8 +15,8 @@ import {
 import type { Authentication } from '@shoal/security';
 import type { InternalClient } from '../security/internal-client.ts';
 import type { NodeServices } from '../services.ts';
-import { SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { destExists, ensureDestIndex } from './dest-index.ts';
+import { checkPipeline, validateSourceDest } from './source-dest-validation.ts';
 import { BodyReader } from './strict-body.ts';
 import {
   configJson,
@@ -33,6 +32,7 @@ import {
 import { type emptyStats, statsFrom, type TransformRunState } from './transform-stats.ts';
 import { TransformStore } from './transform-store.ts';
 import { TransformTask } from './transform-task.ts';
+import { mergeUpdate } from './transform-update.ts';
 import { validateWithSearch } from './transform-validation.ts';
 
 export const notFound = (id: string): ShoalError =>
@@ -104,38 +104,7 @@ export class TransformService {
 
   /** Checks against the cluster what `defer_validation` defers (SourceDestValidator and a test search). */
   async validate(config: TransformConfig, forPreview: boolean): Promise<void> {
-    const sources = new Set<string>();
-    for (const expr of config.source.index) {
-      try {
-        for (const m of this.s.indices.resolve(expr, SEARCH_INDICES_OPTIONS)) sources.add(m.name);
-      } catch (e) {
-        if (isShoalError(e) && e.type === 'index_not_found_exception')
-          throw actionRequestValidation([e.reason]);
-        throw e;
-      }
-    }
-    if (sources.size === 0) {
-      throw actionRequestValidation([`Source index [${config.source.index.join(',')}] does not exist`]);
-    }
-    if (!forPreview && config.dest.index !== '') {
-      const dest = config.dest.index;
-      const targets = this.s.indices.get(dest)
-        ? [this.s.indices.get(dest)!]
-        : this.s.indices.aliasTargets(dest);
-      const write =
-        targets.length === 1 ? targets[0] : targets.find((m) => m.aliases.get(dest)?.isWriteIndex);
-      if (targets.length > 1 && !write) {
-        throw actionRequestValidation([
-          `no write index is defined for alias [${dest}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
-        ]);
-      }
-      const destName = write?.name ?? dest;
-      if (sources.has(destName)) {
-        throw actionRequestValidation([
-          `Destination index [${destName}] is included in source expression [${[...sources].join(',')}]`,
-        ]);
-      }
-    }
+    validateSourceDest(this.s, config, forPreview);
     checkPipeline(config);
     await validateWithSearch(this, config);
   }
@@ -370,63 +339,8 @@ export class TransformService {
   }
 }
 
-/** Shoal has no ingest pipelines: a transform that names one cannot write (Elasticsearch's missing-pipeline error). */
-export function checkPipeline(config: TransformConfig): void {
-  const p = config.dest.pipeline;
-  if (p !== undefined) throw statusException(`Pipeline with id [${p}] could not be found`, 400);
-}
-
 async function ensureDest(service: TransformService, config: TransformConfig): Promise<void> {
   if (await ensureDestIndex(service.s, service.client, config)) {
     void service.store.audit(config.id, 'info', `Created destination index [${config.dest.index}].`);
   }
-}
-
-const UPDATABLE = [
-  'source',
-  'dest',
-  'frequency',
-  'sync',
-  'description',
-  'settings',
-  '_meta',
-  'retention_policy',
-];
-
-/** TransformConfigUpdate.apply: the given fields replace the old ones; `retention_policy: null` removes it. */
-function mergeUpdate(
-  old: TransformConfig,
-  json: unknown,
-  r: BodyReader,
-  warnings: string[],
-): TransformConfig {
-  const update = (json ?? {}) as Record<string, unknown>;
-  r.known('data_frame_transform_config_update', update, UPDATABLE);
-  const base = configJson(old);
-  const merged: Record<string, unknown> = { ...base };
-  delete merged.version;
-  delete merged.create_time;
-  for (const k of UPDATABLE) {
-    if (!(k in update)) continue;
-    if (k === 'settings') {
-      const settings = {
-        ...(base.settings as Record<string, unknown>),
-        ...(update.settings as Record<string, unknown>),
-      };
-      for (const [sk, sv] of Object.entries(settings)) if (sv === null) delete settings[sk];
-      merged.settings = settings;
-    } else if (update[k] === null) delete merged[k];
-    else merged[k] = update[k];
-  }
-  if (old.sync === undefined && update.sync !== undefined && update.sync !== null) {
-    throw statusException(
-      `Cannot change the current sync configuration of transform [${old.id}] from [null] to [${Object.keys(update.sync as object)[0] ?? ''}]`,
-      409,
-    );
-  }
-  // The function is not updatable: its deprecations were reported when it was put.
-  void warnings;
-  const config = parseTransformConfig(r, old.id, merged, [], { now: old.createTime });
-  config.version = old.version;
-  return config;
 }

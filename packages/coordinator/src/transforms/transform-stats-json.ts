@@ -12,7 +12,9 @@ export async function transformStatsJson(
 ): Promise<Record<string, unknown>> {
   const task = svc.running(id);
   const { state, stats } = await svc.runState(id);
-  const status = task ? task.status : state.task_state === 'failed' ? 'failed' : 'stopped';
+  // Without a task here, the stored state speaks: a started transform of a node that is still
+  // starting is about to resume, as Elasticsearch's persistent task is started before it runs.
+  const status = task ? task.status : state.task_state;
   const out: Record<string, unknown> = { id, state: status };
   if (status === 'failed' && state.reason !== undefined) out.reason = state.reason;
   if (task) {
