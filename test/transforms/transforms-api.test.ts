@@ -418,6 +418,38 @@ describe('running', () => {
       'documents_deleted',
       'trigger_count',
     ]);
+    const cat = await http(node.url, 'GET', '/_cat/transforms/airline-transform*?v');
+    const lines = cat.text
+      .trim()
+      .split('\n')
+      .map((l: string) => l.trim().split(/\s+/));
+    expect(lines[0]).toEqual([
+      'id',
+      'state',
+      'checkpoint',
+      'documents_processed',
+      'checkpoint_progress',
+      'last_search_time',
+      'changes_last_detection_time',
+    ]);
+    expect(lines[1]).toEqual(['airline-transform', 'stopped', '1', '4']);
+    expect(lines[2]).toEqual(['airline-transform-dos', 'stopped', '0', '0']);
+    const picked = await http(
+      node.url,
+      'GET',
+      '/_cat/transforms/airline-transform?h=id,source_index,dest_index,docp,cdtea,tt&format=json',
+    );
+    expect(picked.json).toEqual([
+      {
+        id: 'airline-transform',
+        source_index: 'airline-data',
+        dest_index: 'airline-by-airline',
+        docp: '4',
+        cdtea: picked.json[0].cdtea,
+        tt: 'batch',
+      },
+    ]);
+    expect(picked.json[0].cdtea).toMatch(/^\d+\.\d\d$/);
     const all = await http(node.url, 'GET', '/_transform/_stats');
     expect(all.json.count).toBe(2);
     expect(all.json.transforms.map((t: { id: string; state: string }) => [t.id, t.state])).toEqual([

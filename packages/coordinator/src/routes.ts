@@ -5,6 +5,7 @@ import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
 import { catNodesRoutes } from './rest/cat-nodes.ts';
+import { catTransformRoutes } from './rest/cat-transforms.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { clusterStateRoutes } from './rest/cluster-state.ts';
 import { dataStreamRoutes } from './rest/data-streams.ts';
@@ -57,6 +58,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...bulkByScrollRoutes(),
     ...taskRoutes(),
     ...transformRoutes(),
+    ...catTransformRoutes(),
     ...documentRoutes(),
     ...aliasRoutes(),
     ...flushMergeRoutes(),
