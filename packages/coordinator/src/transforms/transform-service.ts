@@ -59,6 +59,7 @@ function wildcard(pattern: string): RegExp {
 export class TransformService {
   readonly store: TransformStore;
   private readonly tasks = new Map<string, TransformTask>();
+  private readonly starting = new Set<string>();
 
   constructor(
     readonly s: NodeServices,
@@ -144,7 +145,19 @@ export class TransformService {
     return { state, stats: statsFrom(doc?.stats) };
   }
 
+  /** `_start`; two starts of one transform at once: the second is refused as already started. */
   async start(id: string, from: number | undefined): Promise<void> {
+    if (this.starting.has(id))
+      throw statusException(`Cannot start transform [${id}] as it is already started.`, 409);
+    this.starting.add(id);
+    try {
+      await this.startOnce(id, from);
+    } finally {
+      this.starting.delete(id);
+    }
+  }
+
+  private async startOnce(id: string, from: number | undefined): Promise<void> {
     const { config, who } = await this.load(id);
     if (from !== undefined && !config.sync) {
       throw statusException(

@@ -87,13 +87,22 @@ export class TransformStore {
     return this.ready;
   }
 
-  private async put(id: string, doc: Record<string, unknown>, create = false): Promise<boolean> {
+  /**
+   * `refresh`: configurations and checkpoints are listed and found by search, so they are
+   * visible at once; the state, saved after every page, is read back by id (a realtime get).
+   */
+  private async put(
+    id: string,
+    doc: Record<string, unknown>,
+    create = false,
+    refresh = true,
+  ): Promise<boolean> {
     await this.ensure();
     const r = await this.client.call(
       'PUT',
       create ? '/:index/_create/:id' : '/:index/_doc/:id',
       { index: TRANSFORM_INTERNAL_INDEX, id },
-      { query: { refresh: 'true' }, body: doc },
+      { query: { refresh: String(refresh) }, body: doc },
     );
     if (r.status === 409) return false;
     if (r.status !== 200 && r.status !== 201) throw fail('write', r);
@@ -152,7 +161,12 @@ export class TransformStore {
   }
 
   async putState(id: string, doc: Record<string, unknown>): Promise<void> {
-    await this.put(stateId(id), { doc_type: 'data_frame_transform_state_and_stats', id, ...doc });
+    await this.put(
+      stateId(id),
+      { doc_type: 'data_frame_transform_state_and_stats', id, ...doc },
+      false,
+      false,
+    );
   }
 
   async putCheckpoint(id: string, checkpoint: number, doc: Record<string, unknown>): Promise<void> {
@@ -171,6 +185,7 @@ export class TransformStore {
   /** Deletes a transform's configuration, state and checkpoints; false when there was none. */
   async deleteAll(id: string): Promise<boolean> {
     if (!this.s.indices.get(TRANSFORM_INTERNAL_INDEX)) return false;
+    await this.refresh();
     const r = await this.client.call(
       'POST',
       '/:index/_delete_by_query',
@@ -193,6 +208,7 @@ export class TransformStore {
   /** Drops the state and checkpoints (`_reset`); the configuration stays. */
   async resetState(id: string): Promise<void> {
     if (!this.s.indices.get(TRANSFORM_INTERNAL_INDEX)) return;
+    await this.refresh();
     const r = await this.client.call(
       'POST',
       '/:index/_delete_by_query',
@@ -200,6 +216,11 @@ export class TransformStore {
       { query: { refresh: 'true' }, body: { query: { term: { id } } } },
     );
     if (r.status !== 200) throw fail('reset', r);
+  }
+
+  /** Makes the state documents (written without a refresh) visible to a delete by query. */
+  private async refresh(): Promise<void> {
+    await this.client.call('POST', '/:index/_refresh', { index: TRANSFORM_INTERNAL_INDEX });
   }
 
   /** An audit message (TransformAuditor); never fails the caller. */
