@@ -333,3 +333,33 @@ describe('latest', () => {
     ]);
   });
 });
+
+describe('settings', () => {
+  it('starts unattended without checks and retries until the source exists; dates_as_epoch_millis keeps keys as numbers', async () => {
+    const put = await http(node.url, 'PUT', '/_transform/unattended?defer_validation=true', {
+      source: { index: 'arrives-later' },
+      dest: { index: 'arrives-later-by-day' },
+      pivot: {
+        group_by: { day: { date_histogram: { field: 'time', calendar_interval: '1d' } } },
+        aggs: { n: { value_count: { field: 'time' } } },
+      },
+      settings: { unattended: true, dates_as_epoch_millis: true },
+    });
+    expect(put.status).toBe(200);
+    expect((await http(node.url, 'POST', '/_transform/unattended/_start')).json).toEqual({
+      acknowledged: true,
+    });
+    const waiting = await stats('unattended');
+    expect(waiting.state).not.toBe('failed');
+    await http(node.url, 'PUT', '/arrives-later', { mappings: { properties: { time: { type: 'date' } } } });
+    await bulk('arrives-later', [{ id: '1', doc: { time: '2024-03-01T10:00:00Z' } }]);
+    await http(node.url, 'POST', '/_transform/unattended/_schedule_now');
+    await waitForCheckpoint('unattended', 1);
+    const docs = await http(node.url, 'POST', '/arrives-later-by-day/_search', {});
+    expect(docs.json.hits.hits.map((h: { _source: unknown }) => h._source)).toEqual([
+      { day: Date.UTC(2024, 2, 1), n: 1 },
+    ]);
+    const got = await http(node.url, 'GET', '/_transform/unattended');
+    expect(got.json.transforms[0].settings).toEqual({ dates_as_epoch_millis: true, unattended: true });
+  });
+});

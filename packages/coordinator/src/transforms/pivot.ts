@@ -93,9 +93,11 @@ export function geotileShape(key: string): Record<string, unknown> | null {
   };
 }
 
-function groupKeyValue(type: string, key: unknown): unknown {
+function groupKeyValue(type: string, key: unknown, datesAsEpochMillis: boolean): unknown {
   if (key === null || key === undefined) return null;
-  if (type === 'date_histogram' && typeof key === 'number') return new Date(key).toISOString();
+  if (type === 'date_histogram' && typeof key === 'number') {
+    return datesAsEpochMillis ? key : new Date(key).toISOString();
+  }
   if (type === 'geotile_grid' && typeof key === 'string') return geotileShape(key);
   return key;
 }
@@ -220,6 +222,7 @@ export function readPivotPage(
   p: PivotConfig,
   response: Record<string, unknown>,
   types: FieldTypes,
+  datesAsEpochMillis = false,
 ): PageResult {
   const aggs = response.aggregations as Record<string, unknown> | undefined;
   const composite = (aggs?.[COMPOSITE_NAME] ?? {}) as {
@@ -235,7 +238,7 @@ export function readPivotPage(
     const keys: unknown[] = [];
     for (const g of p.groups) {
       keys.push(key[g.name]);
-      setPath(source, g.name, groupKeyValue(g.type, key[g.name]));
+      setPath(source, g.name, groupKeyValue(g.type, key[g.name], datesAsEpochMillis));
     }
     for (const [name, body] of Object.entries(p.aggregations))
       setPath(source, name, aggValue(body, b[name], types));

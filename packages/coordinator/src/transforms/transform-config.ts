@@ -29,7 +29,13 @@ export interface TransformSettings {
   docsPerSecond?: number;
   deduceMappings?: boolean;
   numFailureRetries?: number;
+  /** Checkpoint ranges aligned to date_histogram buckets: a speed hint, results are the same. */
   alignCheckpoints?: boolean;
+  /** date_histogram group keys as epoch milliseconds instead of formatted dates. */
+  datesAsEpochMillis?: boolean;
+  /** Pages read through a point in time: how Shoal pages anyway, so a hint only. */
+  usePointInTime?: boolean;
+  /** Start without validation, retry every failure, never fail. */
   unattended?: boolean;
 }
 
@@ -179,6 +185,8 @@ export function readSettings(r: BodyReader, v: unknown, base: TransformSettings 
   set('numFailureRetries', num('num_failure_retries'));
   set('deduceMappings', bool('deduce_mappings'));
   set('alignCheckpoints', bool('align_checkpoints'));
+  set('datesAsEpochMillis', bool('dates_as_epoch_millis'));
+  set('usePointInTime', bool('use_point_in_time'));
   set('unattended', bool('unattended'));
   return out;
 }
@@ -316,7 +324,9 @@ export function settingsJson(s: TransformSettings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s.maxPageSearchSize !== undefined) out.max_page_search_size = s.maxPageSearchSize;
   if (s.docsPerSecond !== undefined) out.docs_per_second = s.docsPerSecond;
+  if (s.datesAsEpochMillis !== undefined) out.dates_as_epoch_millis = s.datesAsEpochMillis;
   if (s.alignCheckpoints !== undefined) out.align_checkpoints = s.alignCheckpoints;
+  if (s.usePointInTime !== undefined) out.use_point_in_time = s.usePointInTime;
   if (s.deduceMappings !== undefined) out.deduce_mappings = s.deduceMappings;
   if (s.numFailureRetries !== undefined) out.num_failure_retries = s.numFailureRetries;
   if (s.unattended !== undefined) out.unattended = s.unattended;

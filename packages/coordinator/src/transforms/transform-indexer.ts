@@ -14,7 +14,7 @@ import type { NodeServices } from '../services.ts';
 import type { WriteItem } from '../write/write-item.ts';
 import { executeWrites } from '../write/write-path.ts';
 import { ChangeCollector, changeSources, changesPageBody } from './changes.ts';
-import { sourceFieldTypes } from './dest-index.ts';
+import { ensureDestIndex, sourceFieldTypes } from './dest-index.ts';
 import { type LatestPosition, latestPageBody, readLatestPage } from './latest.ts';
 import { type DestDoc, type FieldTypes, type PageResult, pivotPageBody, readPivotPage } from './pivot.ts';
 import { isContinuous, pageSize, type TransformConfig } from './transform-config.ts';
@@ -78,7 +78,8 @@ export async function searchPage(
   const rt = c.source.runtimeMappings;
   if (c.pivot) {
     const body = pivotPageBody(c.pivot, query, size, position as Record<string, unknown> | undefined, rt);
-    return readPivotPage(c.pivot, await timedSearch(run as CheckpointRun, body), types);
+    const datesAsMillis = c.settings.datesAsEpochMillis === true;
+    return readPivotPage(c.pivot, await timedSearch(run as CheckpointRun, body), types, datesAsMillis);
   }
   const latest = c.latest!;
   const body = latestPageBody(latest, query, size, position as LatestPosition | undefined, rt);
@@ -191,6 +192,9 @@ export async function runCheckpoint(run: CheckpointRun): Promise<CheckpointOutco
   if (!(await openCheckpoint(run))) return 'no_changes';
   const next = state.next!;
   const started = Date.now();
+  // A destination deleted while the transform runs (or never created, unattended) is created
+  // again with its deduced mappings rather than left to a bulk's dynamic mapping.
+  await ensureDestIndex(run.s, run.client, c);
   const types = c.pivot ? await sourceFieldTypes(run.client, c) : {};
   const query = passQuery(c, next.time_upper_bound_millis, next.filters);
   if (next.total_docs === undefined) {

@@ -176,8 +176,11 @@ export class TransformService {
       throw statusException(`Cannot start transform [${id}] as it is already started.`, 409);
     }
     await checkTransformPrivileges(this.s, 'start', config, who, true);
-    await this.validate(config, false);
-    await ensureDest(this, config);
+    // Unattended: nothing is checked at start; the first checkpoints retry until they can run.
+    if (config.settings.unattended !== true) {
+      await this.validate(config, false);
+      await ensureDest(this, config);
+    }
     const { state, stats } = await this.runState(id);
     state.task_state = 'started';
     state.node_id = this.s.node.id;

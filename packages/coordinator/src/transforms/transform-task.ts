@@ -133,7 +133,9 @@ export class TransformTask {
       const retries = this.config.settings.numFailureRetries ?? DEFAULT_RETRIES;
       const reason = reasonOf(e);
       s.logger.warn({ transform: this.id, err: e }, 'transform checkpoint failed');
-      if (irrecoverable(e) || (retries !== -1 && this.failures > retries) || this.stopping) {
+      // Unattended: every failure is retried, the transform never fails.
+      const unattended = this.config.settings.unattended === true;
+      if (!unattended && (irrecoverable(e) || (retries !== -1 && this.failures > retries) || this.stopping)) {
         await this.fail(`task encountered irrecoverable failure: ${reason}`);
         return;
       }
