@@ -482,6 +482,33 @@ describe('running', () => {
       [8, 7],
     );
 
+    await http(node.url, 'PUT', '/latest-v0', {});
+    await http(node.url, 'POST', '/_aliases', {
+      actions: [{ add: { index: 'latest-v0', alias: 'latest-current' } }],
+    });
+    await http(node.url, 'PUT', '/_transform/latest-aliased', {
+      source: { index: 'airline-data' },
+      dest: {
+        index: 'latest-v1',
+        aliases: [
+          { alias: 'latest-current', move_on_creation: true },
+          { alias: 'latest-all', move_on_creation: false },
+        ],
+      },
+      latest: { unique_key: ['airline'], sort: 'time' },
+    });
+    await http(node.url, 'POST', '/_transform/latest-aliased/_start');
+    await waitForState('latest-aliased', /^stopped$/);
+    const aliases = await http(node.url, 'GET', '/_alias/latest-*');
+    expect(aliases.json['latest-v1'].aliases).toEqual({ 'latest-current': {}, 'latest-all': {} });
+    expect(aliases.json['latest-v0']).toBeUndefined();
+    expect(
+      (await http(node.url, 'GET', '/_transform/latest-aliased')).json.transforms[0].dest.aliases,
+    ).toEqual([
+      { alias: 'latest-current', move_on_creation: true },
+      { alias: 'latest-all', move_on_creation: false },
+    ]);
+
     await http(node.url, 'PUT', '/_transform/no-deduce', {
       ...PIVOT,
       dest: { index: 'no-deduce' },

@@ -77,7 +77,24 @@ export async function ensureDestIndex(
     { index: config.dest.index },
     { body: { settings: { number_of_shards: 1, auto_expand_replicas: '0-1' }, mappings } },
   );
-  if (r.status === 200) return true;
+  if (r.status === 200) {
+    await setDestAliases(client, config);
+    return true;
+  }
   if (r.body?.error?.type === 'resource_already_exists_exception') return false;
   throw r.body?.error ?? new Error(`destination index [${config.dest.index}] not created: ${r.status}`);
+}
+
+/** `dest.aliases` on a destination just created (TransformIndex.setUpDestinationAliases). */
+async function setDestAliases(client: InternalClient<NodeServices>, config: TransformConfig): Promise<void> {
+  const aliases = config.dest.aliases ?? [];
+  if (aliases.length === 0) return;
+  const actions: Record<string, unknown>[] = [];
+  for (const a of aliases) {
+    if (a.move_on_creation) actions.push({ remove: { index: '*', alias: a.alias, must_exist: false } });
+    actions.push({ add: { index: config.dest.index, alias: a.alias } });
+  }
+  const r = await client.call('POST', '/_aliases', {}, { body: { actions } });
+  if (r.status !== 200)
+    throw r.body?.error ?? new Error(`aliases of [${config.dest.index}] not set: ${r.status}`);
 }

@@ -24,6 +24,12 @@ export interface SyncConfig {
   delay: string;
 }
 
+/** `dest.aliases`: set on the destination when a start creates it; `move_on_creation` takes the alias off other indices. */
+export interface DestAlias {
+  alias: string;
+  move_on_creation: boolean;
+}
+
 export interface TransformSettings {
   maxPageSearchSize?: number;
   docsPerSecond?: number;
@@ -48,7 +54,7 @@ export interface RetentionPolicy {
 export interface TransformConfig {
   id: string;
   source: { index: string[]; query: Record<string, unknown>; runtimeMappings?: Record<string, unknown> };
-  dest: { index: string; pipeline?: string };
+  dest: { index: string; pipeline?: string; aliases?: DestAlias[] };
   frequency?: string;
   sync?: SyncConfig;
   pivot?: PivotConfig;
@@ -111,11 +117,18 @@ function readSource(r: BodyReader, v: unknown): TransformConfig['source'] {
 function readDest(r: BodyReader, v: unknown, forPreview: boolean): TransformConfig['dest'] {
   const o = objectAt('data_frame_config_dest', v);
   r.known('data_frame_config_dest', o, ['index', 'pipeline', 'aliases']);
-  if (o.aliases !== undefined)
-    throw illegalArgument('[dest.aliases] of transforms are not supported in Shoal');
   if (o.index === undefined && !forPreview) throw illegalArgument('Required [index]');
   const out: TransformConfig['dest'] = { index: o.index === undefined ? '' : String(o.index) };
   if (o.pipeline !== undefined) out.pipeline = String(o.pipeline);
+  if (o.aliases !== undefined) {
+    if (!Array.isArray(o.aliases)) throw illegalArgument('[dest.aliases] must be an array');
+    out.aliases = o.aliases.map((a) => {
+      const e = objectAt('data_frame_config_dest_alias', a);
+      r.known('data_frame_config_dest_alias', e, ['alias', 'move_on_creation']);
+      if (typeof e.alias !== 'string' || e.alias === '') throw illegalArgument('Required [alias]');
+      return { alias: e.alias, move_on_creation: e.move_on_creation === true };
+    });
+  }
   return out;
 }
 
@@ -306,7 +319,10 @@ export function configJson(c: TransformConfig, excludeGenerated = false): Record
   const source: Record<string, unknown> = { index: c.source.index, query: c.source.query };
   if (c.source.runtimeMappings) source.runtime_mappings = c.source.runtimeMappings;
   out.source = source;
-  out.dest = c.dest.pipeline === undefined ? { index: c.dest.index } : { ...c.dest };
+  const dest: Record<string, unknown> = { index: c.dest.index };
+  if (c.dest.aliases) dest.aliases = c.dest.aliases;
+  if (c.dest.pipeline !== undefined) dest.pipeline = c.dest.pipeline;
+  out.dest = dest;
   if (c.frequency !== undefined) out.frequency = c.frequency;
   if (c.sync) out.sync = { time: { field: c.sync.field, delay: c.sync.delay } };
   if (c.pivot) out.pivot = c.pivot.json;
