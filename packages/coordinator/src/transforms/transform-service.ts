@@ -9,6 +9,7 @@ import {
   resourceAlreadyExistsFor,
   resourceNotFound,
   type ShoalError,
+  simpleMatch,
   statusException,
   timeoutException,
 } from '@shoal/protocol';
@@ -29,7 +30,7 @@ import {
   type StoredAuthorization,
   storedAuthorization,
 } from './transform-privileges.ts';
-import { type emptyStats, statsFrom, type TransformRunState } from './transform-stats.ts';
+import { type IndexerStats, statsFrom, type TransformRunState } from './transform-stats.ts';
 import { TransformStore } from './transform-store.ts';
 import { TransformTask } from './transform-task.ts';
 import { mergeUpdate } from './transform-update.ts';
@@ -45,15 +46,6 @@ export interface LoadedTransform {
 
 function isPattern(id: string): boolean {
   return id === '_all' || id === '*' || id.includes('*');
-}
-
-function wildcard(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
 }
 
 export class TransformService {
@@ -95,8 +87,7 @@ export class TransformService {
         out.add(p);
         continue;
       }
-      const re = p === '_all' ? /.*/ : wildcard(p);
-      const matched = all.filter((id) => re.test(id));
+      const matched = p === '_all' ? all : all.filter((id) => simpleMatch(p, id));
       if (matched.length === 0 && !allowNoMatch) throw notFound(expression);
       for (const id of matched) out.add(id);
     }
@@ -137,7 +128,7 @@ export class TransformService {
     return this.tasks.get(id);
   }
 
-  async runState(id: string): Promise<{ state: TransformRunState; stats: ReturnType<typeof emptyStats> }> {
+  async runState(id: string): Promise<{ state: TransformRunState; stats: IndexerStats }> {
     const task = this.tasks.get(id);
     if (task) return { state: task.state, stats: task.stats };
     const doc = await this.store.getState(id);
@@ -198,7 +189,7 @@ export class TransformService {
     config: TransformConfig,
     who: StoredAuthorization | undefined,
     state: TransformRunState,
-    stats: ReturnType<typeof emptyStats>,
+    stats: IndexerStats,
   ): TransformTask {
     const task = new TransformTask(
       {
