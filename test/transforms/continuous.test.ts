@@ -2,7 +2,9 @@
  * Continuous transforms: `sync.time` checkpoints that recompute only the buckets whose source
  * documents changed, `_schedule_now`, a destination that after random rounds of new and
  * updated documents equals the pivot computed from scratch, the retention policy,
- * `docs_per_second` throttling, and a started transform that resumes after a node restart.
+ * `docs_per_second` throttling, stopping mid-checkpoint (resumed from its position, or after
+ * the checkpoint with `wait_for_checkpoint`), latest, unattended, and a started transform that
+ * resumes after a node restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpResult, http, ndjson } from '../support/http.ts';
@@ -232,7 +234,7 @@ describe('retention and throttling', () => {
         group_by: { user: { terms: { field: 'user' } } },
         aggs: { n: { value_count: { field: 'time' } } },
       },
-      settings: { max_page_search_size: 10, docs_per_second: 20 },
+      settings: { max_page_search_size: 10, docs_per_second: 10 },
     });
     await http(node.url, 'POST', '/_transform/throttled/_start');
     // Between its two pages the checkpoint in progress shows how far it got.
@@ -254,8 +256,65 @@ describe('retention and throttling', () => {
     const t = await waitForCheckpoint('throttled', 1);
     expect(t.stats.pages_processed).toBe(2);
     expect(t.stats.documents_indexed).toBe(20);
-    // Two pages of 10 at 20 documents a second: at least half a second between them.
-    expect(t.stats.exponential_avg_checkpoint_duration_ms).toBeGreaterThanOrEqual(450);
+    // Two pages of 10 at 10 documents a second: at least a second between them.
+    expect(t.stats.exponential_avg_checkpoint_duration_ms).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('stopping mid-checkpoint', () => {
+  const throttled = (id: string, sync: boolean) => ({
+    source: { index: 'many' },
+    dest: { index: `${id}-dest` },
+    pivot: {
+      group_by: { user: { terms: { field: 'user' } } },
+      aggs: { n: { value_count: { field: 'time' } } },
+    },
+    settings: { max_page_search_size: 10, docs_per_second: 10 },
+    ...(sync ? { frequency: '1h', sync: { time: { field: 'time', delay: '0s' } } } : {}),
+  });
+
+  /** Waits until the first page of the checkpoint is written (the throttle then waits a second). */
+  async function afterFirstPage(id: string): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const t = await stats(id);
+      if (t.checkpointing.next?.checkpoint_progress?.docs_processed === 10) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('the first page was not seen');
+  }
+
+  it('stops after the page in flight, keeps its position, and a start finishes the checkpoint', async () => {
+    await http(node.url, 'PUT', '/_transform/halted', throttled('halted', false));
+    await http(node.url, 'POST', '/_transform/halted/_start');
+    await afterFirstPage('halted');
+    const stop = await http(node.url, 'POST', '/_transform/halted/_stop?wait_for_completion=true');
+    expect(stop.json).toEqual({ acknowledged: true });
+    const halted = await stats('halted');
+    expect(halted.state).toBe('stopped');
+    expect(halted.checkpointing.last.checkpoint).toBe(0);
+    expect(halted.checkpointing.next.checkpoint_progress.docs_processed).toBe(10);
+    expect(halted.checkpointing.next.position.indexer_position).toBeDefined();
+    await http(node.url, 'POST', '/_transform/halted/_start');
+    const done = await waitForCheckpoint('halted', 1);
+    expect(done.stats.documents_processed).toBe(20);
+    expect(done.stats.documents_indexed).toBe(20);
+    expect(done.stats.pages_processed).toBe(2);
+  });
+
+  it('with wait_for_checkpoint, finishes the checkpoint before stopping', async () => {
+    await http(node.url, 'PUT', '/_transform/finishing', throttled('finishing', true));
+    await http(node.url, 'POST', '/_transform/finishing/_start');
+    await afterFirstPage('finishing');
+    const stop = await http(
+      node.url,
+      'POST',
+      '/_transform/finishing/_stop?wait_for_checkpoint=true&wait_for_completion=true',
+    );
+    expect(stop.json).toEqual({ acknowledged: true });
+    const t = await stats('finishing');
+    expect(t.state).toBe('stopped');
+    expect(t.checkpointing.last.checkpoint).toBe(1);
+    expect(t.stats.documents_indexed).toBe(20);
   });
 });
 
