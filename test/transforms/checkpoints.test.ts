@@ -1,5 +1,5 @@
 /**
- * Continuous transforms: `sync.time` checkpoints that recompute only the buckets whose source
+ * Transforms at work, checkpoint by checkpoint: continuous `sync.time` checkpoints that recompute only the buckets whose source
  * documents changed, `_schedule_now`, a destination that after random rounds of new and
  * updated documents equals the pivot computed from scratch, the retention policy,
  * `docs_per_second` throttling, stopping mid-checkpoint (resumed from its position, or after
