@@ -1,10 +1,10 @@
 /**
- * Transforms at work, checkpoint by checkpoint: continuous `sync.time` checkpoints that recompute only the buckets whose source
- * documents changed, `_schedule_now`, a destination that after random rounds of new and
- * updated documents equals the pivot computed from scratch, the retention policy,
- * `docs_per_second` throttling, stopping mid-checkpoint (resumed from its position, or after
- * the checkpoint with `wait_for_checkpoint`), latest, unattended, and a started transform that
- * resumes after a node restart.
+ * Transforms at work, checkpoint by checkpoint: continuous `sync.time` checkpoints that
+ * recompute only the buckets whose source documents changed, `_schedule_now`, a destination
+ * that after random rounds of new and updated documents equals the pivot computed from
+ * scratch, the retention policy, `docs_per_second` throttling, stopping mid-checkpoint (resumed
+ * from its position, or after the checkpoint with `wait_for_checkpoint`), latest, unattended,
+ * and a started transform that resumes after a node restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpResult, http, ndjson } from '../support/http.ts';
