@@ -8,6 +8,7 @@
  *   npm run bench -- reindex [--connections 4]
  *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- auth   [--duration 10] [--warmup 2] [--connections 4]
+ *   npm run bench -- transforms [--connections 4]
  *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
@@ -26,9 +27,10 @@ import { runQueries } from './queries.ts';
 import { runReindex } from './reindex.ts';
 import { runScripts } from './scripts.ts';
 import { runSearch } from './search.ts';
+import { runTransforms } from './transforms.ts';
 
 const usage =
-  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth|queries [--duration 10] [--warmup 2] [--connections 4]\n' +
+  'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth|transforms|queries [--duration 10] [--warmup 2] [--connections 4]\n' +
   '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>])';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -41,6 +43,7 @@ const scenarios: Record<string, (load: LoadOptions, flags: Flags) => Promise<voi
   reindex: runReindex,
   scripts: runScripts,
   auth: runAuth,
+  transforms: runTransforms,
   queries: (_load, flags) =>
     runQueries({
       rounds: positive('rounds', flags.rounds as string, 20, true) || 1,

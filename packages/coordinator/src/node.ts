@@ -26,6 +26,7 @@ import { allRoutes } from './routes.ts';
 import { CompilationLimit } from './scripts/compilation-limit.ts';
 import { StoredScripts } from './scripts/stored-scripts.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
+import { InternalClient } from './security/internal-client.ts';
 import { startSecurity } from './security/mount.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
@@ -33,6 +34,7 @@ import { ClusterSettings } from './state/cluster-settings.ts';
 import { IndicesService } from './state/indices-service.ts';
 import { MetadataStore } from './state/metadata-store.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
+import { TransformService } from './transforms/transform-service.ts';
 
 export interface StartedNode {
   url: string;
@@ -189,6 +191,8 @@ export async function startNode(
     logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
   const routes = allRoutes();
   const security = await startSecurity(services, config.dataPath, routes, clusterInfo.settings, logger);
+  if (security) services.privilegeCheck = security.privilegeCheck;
+  services.transforms = new TransformService(services, new InternalClient(routes, services));
   const app = security
     ? createApp({
         routes: [...routes, ...security.routes],
@@ -229,11 +233,19 @@ export async function startNode(
   cluster.local.httpPort = port;
   await cluster.start();
   services.node.transportPort = cluster.local.transportPort;
+  // The transforms started here before the node stopped run again.
+  services.transforms
+    .resume()
+    .then((n) => {
+      if (n > 0) logger.info({ transforms: n }, 'resumed the transforms started on this node');
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'could not resume the transforms started on this node'));
   const url = `${tls ? 'https' : 'http'}://${config.host}:${port}`;
   return {
     url,
     services,
     async stop() {
+      await services.transforms?.close().catch((err) => logger.warn({ err }, 'transforms not closed'));
       services.leases.stop();
       await cluster.stop();
       await new Promise<void>((r) => {

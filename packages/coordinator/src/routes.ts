@@ -5,6 +5,7 @@ import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { catRoutes } from './rest/cat.ts';
 import { catNodesRoutes } from './rest/cat-nodes.ts';
+import { catTransformRoutes } from './rest/cat-transforms.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { clusterStateRoutes } from './rest/cluster-state.ts';
 import { dataStreamRoutes } from './rest/data-streams.ts';
@@ -28,6 +29,7 @@ import { scriptRoutes } from './rest/scripts.ts';
 import { searchRoutes } from './rest/search.ts';
 import { searchTemplateRoutes } from './rest/search-template.ts';
 import { taskRoutes } from './rest/tasks.ts';
+import { transformRoutes } from './rest/transforms.ts';
 import { validateQueryRoutes } from './rest/validate-query.ts';
 import { votingExclusionRoutes } from './rest/voting-exclusions.ts';
 import type { NodeServices } from './services.ts';
@@ -55,6 +57,8 @@ export function allRoutes(): Route<NodeServices>[] {
     ...bulkRoutes(),
     ...bulkByScrollRoutes(),
     ...taskRoutes(),
+    ...transformRoutes(),
+    ...catTransformRoutes(),
     ...documentRoutes(),
     ...aliasRoutes(),
     ...flushMergeRoutes(),

@@ -12,6 +12,8 @@ import type { ShardTable } from './shards/shard-table.ts';
 import type { ClusterSettings } from './state/cluster-settings.ts';
 import type { IndicesService } from './state/indices-service.ts';
 import type { TaskRegistry } from './tasks/task-registry.ts';
+import type { PrivilegeCheck } from './transforms/transform-privileges.ts';
+import type { TransformService } from './transforms/transform-service.ts';
 
 export interface NodeIdentity {
   name: string;
@@ -68,4 +70,8 @@ export interface NodeServices {
   compilations: CompilationLimit;
   /** Coordination: the cluster state this node applied, the master, voting-config changes. */
   cluster: ClusterService;
+  /** The transforms (`/_transform`); set once the node's routes exist. */
+  transforms?: TransformService;
+  /** Whether a given user holds index privileges (security's `_has_privileges`); unset with security off. */
+  privilegeCheck?: PrivilegeCheck;
 }

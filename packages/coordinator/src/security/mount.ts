@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { configDir } from '../license/license-signature.ts';
 import type { NodeServices } from '../services.ts';
+import type { PrivilegeCheck } from '../transforms/transform-privileges.ts';
 import { NodeIndexNamespace } from './index-namespace.ts';
 import { InternalClient } from './internal-client.ts';
 import { PROFILE_INDEX, ProfileIndexStore } from './profile-index-store.ts';
@@ -31,6 +32,8 @@ export interface NodeSecurity {
   guard(req: RestRequest, route: Route<NodeServices>, uri: string): Promise<void> | undefined;
   /** After a guarded request's handler answered (security remembers who owns which scroll or PIT). */
   answered(req: RestRequest, route: Route<NodeServices>, res: RestResponse): void;
+  /** Security's `_has_privileges` for a user other than the request's (a transform's owner). */
+  privilegeCheck: PrivilegeCheck;
   /** The key and certificates to serve HTTPS with (`xpack.security.http.ssl.enabled`). */
   httpTls?: HttpTls;
 }
@@ -93,6 +96,29 @@ export async function startSecurity(
     },
     process.env.ELASTIC_PASSWORD,
   );
+  const hasPrivileges = security
+    .routes()
+    .find((r) => r.method === 'POST' && r.path === '/_security/user/_has_privileges');
+  if (!hasPrivileges) throw new Error('security has no _has_privileges route');
+  const privilegeCheck: PrivilegeCheck = async (auth, index) => {
+    const body = { index };
+    const bytes = Buffer.from(JSON.stringify(body));
+    const res = await hasPrivileges.handler(
+      {
+        method: 'POST',
+        path: '/_security/user/_has_privileges',
+        params: {},
+        query: {},
+        body: bytes,
+        json: () => body,
+        headers: {},
+        warnings: [],
+      },
+      auth,
+    );
+    const answer = res.body as { has_all_requested: boolean; index: Record<string, Record<string, boolean>> };
+    return { hasAll: answer.has_all_requested, index: answer.index };
+  };
   const ssl = security.httpSsl;
   if (ssl) {
     logger.info(
@@ -101,6 +127,7 @@ export async function startSecurity(
     );
   }
   return {
+    privilegeCheck,
     ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),
     guard(req, route, uri) {

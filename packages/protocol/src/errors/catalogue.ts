@@ -85,6 +85,11 @@ export function resourceAlreadyExists(index: string, indexUuid: string): ShoalEr
   );
 }
 
+/** ResourceAlreadyExistsException for something other than an index (`Transform with id [t] already exists`). */
+export function resourceAlreadyExistsFor(reason: string): ShoalError {
+  return new ShoalError('resource_already_exists_exception', reason, 400);
+}
+
 /** `Invalid index name [<name>], <description>`; validateIndexName in values/index-name.ts builds the descriptions. */
 export function invalidIndexName(index: string, description: string): ShoalError {
   return new ShoalError(
