@@ -303,6 +303,10 @@ export type ShardWriteOp =
       detectNoop: boolean;
       /** Return the updated `_source` (the `_source` parameter of `_update`). */
       returnSource: boolean;
+      /** A script that rewrites the document (instead of `doc`). */
+      script?: { source: string; params: Record<string, unknown> };
+      /** Run the script on the upsert document too when none exists (`scripted_upsert`). */
+      scriptedUpsert?: boolean;
     } & Pick<WriteConditions, 'ifSeqNo' | 'ifPrimaryTerm'>);
 
 export interface ShardWriteResult {

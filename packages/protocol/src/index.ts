@@ -69,6 +69,7 @@ export {
   checkScriptLang,
   INLINE_DEPRECATION,
   parseScriptSpec,
+  parseScriptWith,
   type ScriptSpec,
 } from './script/script-spec.ts';
 export * from './search/aggs/index.ts';

@@ -324,6 +324,15 @@ class Compiler {
           },
           type: 'def',
         };
+      case 'ctx':
+        return {
+          ev: (f) => {
+            const c = f.ctx.ctx;
+            if (!c) throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [ctx]');
+            return c;
+          },
+          type: 'def',
+        };
       case '_score':
         this.needsScore = true;
         return { ev: (f) => f.ctx.score ?? 0, type: 'double' };
@@ -362,7 +371,10 @@ class Compiler {
       const local = this.lookup(target.name);
       if (!local) {
         throw new ScriptCompileError(
-          target.name === 'params' || target.name === 'doc' || target.name === '_score'
+          target.name === 'params' ||
+            target.name === 'doc' ||
+            target.name === '_score' ||
+            target.name === 'ctx'
             ? `invalid assignment: cannot assign a value to read-only variable [${target.name}]`
             : `cannot resolve symbol [${target.name}]`,
           target.at,

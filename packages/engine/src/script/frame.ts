@@ -19,6 +19,8 @@ export interface ScriptContext {
   value?: unknown;
   /** Set by the value's reader: the value came from an integral (1) or floating (2) field. */
   valueKind?: number;
+  /** A write script's `ctx` (`_source`, `op` and the document's metadata). */
+  ctx?: Map<unknown, unknown>;
 }
 
 export const MAX_LOOP_COUNTER = 1_000_000;
