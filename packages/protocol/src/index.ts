@@ -90,6 +90,15 @@ export {
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
+export {
+  parseRuntimeField,
+  parseRuntimeMappings,
+  RUNTIME_TYPES,
+  type RuntimeFieldSpec,
+  type RuntimeMappings,
+  type RuntimeType,
+  renderRuntimeField,
+} from './search/runtime-mappings.ts';
 export type { ScriptField } from './search/script-fields.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,

@@ -21,6 +21,8 @@ export interface ScriptContext {
   valueKind?: number;
   /** A write script's `ctx` (`_source`, `op` and the document's metadata). */
   ctx?: Map<unknown, unknown>;
+  /** A runtime field script's `emit(...)`: receives the call's arguments. */
+  emit?: (args: unknown[]) => void;
 }
 
 export const MAX_LOOP_COUNTER = 1_000_000;

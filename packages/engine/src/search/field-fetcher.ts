@@ -72,6 +72,11 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
     for (const f of matching(mapping, ff.field)) {
       if (seen.has(f.path)) continue;
       seen.add(f.path);
+      if (f.runtime) {
+        // A runtime field's values are computed, not in `_source`: read as doc values are.
+        plan.docValues.push({ name: f.path, read: docValuesReader(f, ff.format, index) });
+        continue;
+      }
       let parse: ValueParser;
       try {
         parse = sourceValueParser(f, ff.format);
