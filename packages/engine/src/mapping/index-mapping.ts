@@ -70,6 +70,7 @@ export class ShoalIndexMapping implements IndexMapping {
   private readonly tables: CompiledTables;
   private readonly parserView: DocumentParserMapping;
   private rendered: Record<string, unknown> | undefined;
+  private runtime: RuntimeMappings | undefined;
 
   constructor(
     readonly root: RootNode,
@@ -152,11 +153,14 @@ export class ShoalIndexMapping implements IndexMapping {
     return this.root.meta;
   }
 
-  /** The `runtime` section's fields, by name. */
+  /** The `runtime` section's fields, by name (every search asks: built once). */
   runtimeFields(): RuntimeMappings {
-    const out: RuntimeMappings = {};
-    for (const [name, def] of Object.entries(this.root.runtime ?? {})) if (def) out[name] = def;
-    return out;
+    if (this.runtime === undefined) {
+      const out: RuntimeMappings = {};
+      for (const [name, def] of Object.entries(this.root.runtime ?? {})) if (def) out[name] = def;
+      this.runtime = out;
+    }
+    return this.runtime;
   }
 
   /** Fields counted against index.mapping.total_fields.limit. */

@@ -13,6 +13,7 @@ import {
   ShoalError,
 } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
+import { compileScript } from '../script/script.ts';
 import { javaToString } from './java-text.ts';
 import { mergeNodes } from './merge.ts';
 import {
@@ -310,7 +311,15 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
 function parseRuntimeSection(value: unknown): Record<string, RuntimeFieldSpec | null> {
   if (!isPlainObject(value)) throw mapperParsing(`runtime must be a map type`);
   const out: Record<string, RuntimeFieldSpec | null> = {};
-  for (const [name, def] of Object.entries(value))
-    out[name] = def === null ? null : parseRuntimeField(name, def);
+  for (const [name, def] of Object.entries(value)) {
+    if (def === null) {
+      out[name] = null;
+      continue;
+    }
+    const spec = parseRuntimeField(name, def);
+    // The script compiles when the mapping is parsed: a broken one is the mapping's error.
+    if (spec.script?.source !== undefined) compileScript(spec.script.source);
+    out[name] = spec;
+  }
   return out;
 }

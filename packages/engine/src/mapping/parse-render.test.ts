@@ -315,6 +315,9 @@ describe('the runtime section', () => {
     const e = thrown(() => createIndexMapping({ runtime: { r: { script: 'emit(1)' } } }, opts));
     expect(e.type).toBe('mapper_parsing_exception');
     expect(e.reason).toBe('Failed to parse mapping: No type specified for runtime field [r]');
+    const bad = thrown(() => createIndexMapping({ runtime: { r: { type: 'long', script: 'emit(' } } }, opts));
+    expect(bad).toMatchObject({ type: 'mapper_parsing_exception', reason: 'Failed to parse mapping: compile error' });
+    expect(bad.causedBy?.type).toBe('script_exception');
   });
 
   it('answers what Shoal lacks with 501', () => {
