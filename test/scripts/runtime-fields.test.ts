@@ -222,6 +222,28 @@ describe('runtime_mappings in a search', () => {
     expect((await search({ query: { term: { node: 'a' } } })).json.hits.total.value).toBe(2);
   });
 
+  it('keeps the runtime fields for the later pages of a scroll', async () => {
+    const body = {
+      size: 2,
+      runtime_mappings: { neg: { type: 'long', script: "emit(-doc['temperature'].value)" } },
+      sort: [{ neg: 'asc' }, { timestamp: 'asc' }],
+      fields: ['neg'],
+    };
+    const first = await http(url, 'POST', '/sensor/_search?scroll=1m', body);
+    expect(first.status, first.text).toBe(200);
+    const pages = [first.json.hits.hits];
+    let id = first.json._scroll_id;
+    for (let i = 0; i < 3; i++) {
+      const next = await http(url, 'POST', '/_search/scroll', { scroll: '1m', scroll_id: id });
+      expect(next.status, next.text).toBe(200);
+      pages.push(next.json.hits.hits);
+      id = next.json._scroll_id;
+    }
+    await http(url, 'DELETE', '/_search/scroll', { scroll_id: id });
+    const values = pages.flat().map((h: { fields: { neg: number[] } }) => h.fields.neg[0]);
+    expect(values).toEqual([-202, -202, -201, -200, -200, -198]);
+  });
+
   it('reads _source without a script, leaving out values that do not parse', async () => {
     const r = await search({
       runtime_mappings: { ip_copy: { type: 'ip', script: null }, lat: { type: 'double' } },
