@@ -178,14 +178,22 @@ describe('runtime fields in a mapping', () => {
     ]);
   });
 
-  it('geo_point runtime fields answer geo queries', async () => {
+  it('geo_point runtime fields answer geo queries; fields print as GeoJSON, booleans and ips as such', async () => {
     const r = await search({
       query: {
         geo_bounding_box: { loc: { top_left: { lat: 4, lon: 0 }, bottom_right: { lat: 0, lon: 5 } } },
       },
+      sort: [{ timestamp: 'desc' }],
+      fields: ['loc', 'over_v', 'ip_from_source'],
     });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['1', '2']);
+    expect(r.json.hits.hits.map((h: { _id: string; fields: unknown }) => [h._id, h.fields])).toEqual([
+      [
+        '1',
+        { loc: [{ type: 'Point', coordinates: [2, 1] }], over_v: [false], ip_from_source: ['192.168.0.1'] },
+      ],
+      ['2', { loc: [{ type: 'Point', coordinates: [4, 3] }], over_v: [true], ip_from_source: ['10.0.0.1'] }],
+    ]);
   });
 
   it('PUT _mapping replaces and removes runtime fields', async () => {
