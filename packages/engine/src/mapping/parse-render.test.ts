@@ -316,7 +316,10 @@ describe('the runtime section', () => {
     expect(e.type).toBe('mapper_parsing_exception');
     expect(e.reason).toBe('Failed to parse mapping: No type specified for runtime field [r]');
     const bad = thrown(() => createIndexMapping({ runtime: { r: { type: 'long', script: 'emit(' } } }, opts));
-    expect(bad).toMatchObject({ type: 'mapper_parsing_exception', reason: 'Failed to parse mapping: compile error' });
+    expect(bad).toMatchObject({
+      type: 'mapper_parsing_exception',
+      reason: 'Failed to parse mapping: compile error',
+    });
     expect(bad.causedBy?.type).toBe('script_exception');
   });
 
