@@ -144,6 +144,16 @@ export function computeRuntimeField(
   };
   const sourceOf = (d: number): unknown => parseJson(segment.source(d), '_source');
   if (spec.script) {
+    // While a lenient run is going, its values wait here until it ends without failing.
+    const pending: (() => void)[] = [];
+    let buffering = false;
+    const direct = sink;
+    const buffered: Sink = {
+      term: (t) => pending.push(() => direct.term(t)),
+      number: (n) => pending.push(() => direct.number(n)),
+      geo: (lat, lon) => pending.push(() => direct.geo(lat, lon)),
+    };
+    const out = () => (buffering ? buffered : direct);
     const script = compileSpec(spec.script);
     const lookup = new SegmentDocLookup(mapping, index);
     lookup.setSegment(rs);
@@ -171,7 +181,7 @@ export function computeRuntimeField(
             'emit for [geo_point] takes [double lat, double lon]',
           );
         }
-        sink.geo(args[0], args[1]);
+        out().geo(args[0], args[1]);
         return;
       }
       if (args.length !== 1) {
@@ -180,13 +190,28 @@ export function computeRuntimeField(
           `Unknown call [emit] with [${args.length}] arguments.`,
         );
       }
-      addValue(spec, args[0], sink, true);
+      addValue(spec, args[0], out(), true);
     };
     const ctx = { params, doc: lookup, emit };
+    const lenient = spec.onScriptError === 'continue';
     for (doc = 0; doc < maxDoc; doc++) {
       count = 0;
       lookup.setDoc(doc);
-      script.run(ctx);
+      if (!lenient) {
+        script.run(ctx);
+        continue;
+      }
+      // `on_script_error: continue`: the document keeps no values of a run that failed.
+      pending.length = 0;
+      buffering = true;
+      try {
+        script.run(ctx);
+        for (const p of pending) p();
+      } catch {
+        // Dropped with the run's values.
+      } finally {
+        buffering = false;
+      }
     }
   } else if (segment.maxDoc > 0) {
     for (doc = 0; doc < maxDoc; doc++) {

@@ -63,6 +63,20 @@ describe('runtime fields on a shard', () => {
     expect(shadow.totalHits).toBe(1);
   });
 
+  it('drops the values of a document whose script fails with on_script_error: continue', () => {
+    const script = painless(
+      "emit(doc['n'].value); if (doc['n'].value == 2) { emit(params.missing.length()) }",
+    );
+    const lenient = search(
+      { v: { type: 'long', script, onScriptError: 'continue' } },
+      { type: 'exists', field: 'v', boost: 1 },
+    );
+    expect(lenient.totalHits).toBe(2);
+    expect(() => search({ v: { type: 'long', script } }, { type: 'exists', field: 'v', boost: 1 })).toThrow(
+      /runtime error/,
+    );
+  });
+
   it('gives back the reader and mapping unchanged when no runtime field is in force', () => {
     const c = corpus({ n: { type: 'long' } }, docs);
     const scope = withRuntimeFields(c.reader, c.mapping, undefined, 'idx');

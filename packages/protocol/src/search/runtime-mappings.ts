@@ -19,6 +19,8 @@ export interface RuntimeFieldSpec {
   /** date only. */
   format?: string;
   meta?: Record<string, unknown>;
+  /** `continue`: a document whose script fails gets no values (and the search goes on). */
+  onScriptError?: 'fail' | 'continue';
 }
 
 export type RuntimeMappings = Record<string, RuntimeFieldSpec>;
@@ -68,7 +70,15 @@ export function parseRuntimeField(name: string, def: unknown, ctx?: ParseCtx): R
         spec.meta = v;
         break;
       case 'on_script_error':
-        if (v !== 'fail') throw notImplemented(`[on_script_error: ${String(v)}] on runtime fields`);
+        if (v !== 'fail' && v !== 'continue') {
+          throw mapperParsing(
+            `Unknown value [${String(v)}] for field [on_script_error] - accepted values are [fail, continue]`,
+          );
+        }
+        if (!def.script) {
+          throw mapperParsing(`runtime field [${name}] must have a [script] to use [on_script_error]`);
+        }
+        spec.onScriptError = v;
         break;
       default:
         throw unknownParameter(name, key, type);
@@ -94,6 +104,7 @@ export function renderRuntimeField(spec: RuntimeFieldSpec): Record<string, unkno
   const out: Record<string, unknown> = { type: spec.type };
   if (spec.format !== undefined) out.format = spec.format;
   if (spec.meta !== undefined) out.meta = spec.meta;
+  if (spec.onScriptError !== undefined) out.on_script_error = spec.onScriptError;
   if (spec.script) {
     const s: Record<string, unknown> = spec.script.id !== undefined ? { id: spec.script.id } : {};
     if (spec.script.id === undefined) {
