@@ -2,18 +2,54 @@
  * A shard as a search with runtime fields sees it: the mapping's `runtime` section and the
  * request's `runtime_mappings` (which win) become fields of the mapping — shadowing a mapped
  * field of the same name, as in Elasticsearch — and of every segment, whose values are
- * computed on first use (runtime-values.ts) and cached with the segment under the definitions
- * in force. Derived data the segments and the reader cache (sort permutations, term
- * statistics) is keyed by those definitions too, so a runtime field never meets the cached
- * data of the mapped field it shadows. A search without runtime fields gets the reader and
- * mapping unchanged.
+ * computed on first use (runtime-values.ts) and cached per segment under the definitions in
+ * force — for the last few sets of definitions only, so that searches each sending their own
+ * `runtime_mappings` cannot grow a segment's memory without bound. Derived data the segments
+ * and the reader cache (sort permutations, term statistics) is kept in the same per-definitions
+ * caches, so a runtime field never meets the cached data of the mapped field it shadows. A
+ * search without runtime fields gets the reader and mapping unchanged.
  */
 import { illegalArgument, type RuntimeFieldSpec, type RuntimeMappings, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT } from '../dates/index.ts';
-import type { Segment, SegmentField } from '../index/segment.ts';
+import { Segment, type SegmentField } from '../index/segment.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
 import { computeRuntimeField } from './runtime-values.ts';
+
+/** How many sets of definitions a segment (or reader) keeps computed values for. */
+const KEPT_DEFINITIONS = 4;
+
+type Cache = Map<string, unknown>;
+const caches = new WeakMap<object, Map<string, Cache>>();
+
+/** The cache of `owner` (a segment or a reader) for one set of definitions; least recently used ones go. */
+function cacheOf(owner: object, signature: string): Cache {
+  let bySignature = caches.get(owner);
+  if (!bySignature) {
+    bySignature = new Map();
+    caches.set(owner, bySignature);
+    // A closed segment's computed values go with its own caches.
+    if (owner instanceof Segment) owner.onClose(() => caches.delete(owner));
+  }
+  let cache = bySignature.get(signature);
+  if (cache) {
+    bySignature.delete(signature);
+  } else {
+    cache = new Map();
+    if (bySignature.size >= KEPT_DEFINITIONS) bySignature.delete(bySignature.keys().next().value as string);
+  }
+  bySignature.set(signature, cache);
+  return cache;
+}
+
+function cachedIn<T>(cache: Cache, key: string, compute: () => T): T {
+  let v = cache.get(key) as T | undefined;
+  if (v === undefined) {
+    v = compute();
+    cache.set(key, v);
+  }
+  return v;
+}
 
 export interface RuntimeScope {
   reader: ShardReader;
@@ -69,11 +105,12 @@ export function withRuntimeFields(
     const seg = rs.segment;
     const proxy = Object.create(seg) as Segment;
     const own: ReaderSegment = { ...rs, segment: proxy };
-    proxy.cached = <T>(key: string, compute: () => T): T => seg.cached(`rt:${signature}:${key}`, compute);
+    const cache = cacheOf(seg, signature);
+    proxy.cached = <T>(key: string, compute: () => T): T => cachedIn(cache, key, compute);
     proxy.field = (path: string): SegmentField | undefined => {
       const spec = defs[path];
       if (!spec) return seg.field(path);
-      return seg.cached(`rt:${signature}:field:${path}`, () => {
+      return cachedIn(cache, `rt-field:${path}`, () => {
         if (computing.includes(path)) {
           throw illegalArgument(
             `Cyclic dependency detected while resolving runtime fields: ${[...computing, path].join(' -> ')}`,
@@ -90,13 +127,14 @@ export function withRuntimeFields(
     return own;
   });
 
+  const readerCache = cacheOf(reader, signature);
   const scoped: ShardReader = {
     id: reader.id,
     segments,
     maxDoc: reader.maxDoc,
     numDocs: reader.numDocs,
     release: () => reader.release(),
-    cached: <T>(key: string, compute: () => T): T => reader.cached(`rt:${signature}:${key}`, compute),
+    cached: <T>(key: string, compute: () => T): T => cachedIn(readerCache, key, compute),
   };
   return { reader: scoped, mapping: view };
 }
