@@ -88,4 +88,29 @@ describe('the 8.x client', () => {
     const a = await client.indices.analyze({ analyzer: 'standard', text: 'Hello World' });
     expect(a.tokens?.map((t) => t.token)).toEqual(['hello', 'world']);
   });
+
+  it('update with a script and a scripted upsert, and a search with runtime_mappings', async () => {
+    const u = await client.update({
+      index: 'c8',
+      id: '1',
+      script: { source: 'ctx._source.n += params.by', params: { by: 100 } },
+    });
+    expect(u.result).toBe('updated');
+    await client.update({
+      index: 'c8',
+      id: 'new',
+      script: { source: "ctx._source.tag = 'made'" },
+      upsert: { n: -1 },
+      scripted_upsert: true,
+      refresh: true,
+    });
+    expect((await client.get({ index: 'c8', id: 'new' }))._source).toEqual({ n: -1, tag: 'made' });
+    const r = await client.search({
+      index: 'c8',
+      runtime_mappings: { big: { type: 'boolean', script: { source: "emit(doc['n'].value >= 100)" } } },
+      query: { term: { big: true } },
+      fields: ['big'],
+    });
+    expect(r.hits.hits.map((h) => [h._id, h.fields])).toEqual([['1', { big: [true] }]]);
+  });
 });

@@ -94,6 +94,54 @@ describe('scripts in bucket aggregations', () => {
     ]);
   });
 
+  it('counts script values in range and date_range buckets (alone, or as a value script)', async () => {
+    const got = await aggs({
+      r: {
+        range: { script: "doc['d'].value * 10", ranges: [{ to: 10 }, { from: 10, to: 20 }, { from: 20 }] },
+      },
+      doubled: { range: { field: 'n', script: '_value * 2', ranges: [{ to: 9 }, { from: 9 }] } },
+      days: {
+        date_range: {
+          script: "doc['n'].value * 86400000L",
+          ranges: [{ to: '1970-01-05' }, { from: '1970-01-05' }],
+        },
+      },
+    });
+    expect(got.r.buckets.map((b: { key: string; doc_count: number }) => [b.key, b.doc_count])).toEqual([
+      ['*-10.0', 1],
+      ['10.0-20.0', 1],
+      ['20.0-*', 1],
+    ]);
+    expect(got.doubled.buckets.map((b: { doc_count: number }) => b.doc_count)).toEqual([2, 2]);
+    expect(got.days.buckets).toEqual([
+      {
+        key: '*-1970-01-05T00:00:00.000Z',
+        to: 345600000.0,
+        to_as_string: '1970-01-05T00:00:00.000Z',
+        doc_count: 1,
+      },
+      {
+        key: '1970-01-05T00:00:00.000Z-*',
+        from: 345600000.0,
+        from_as_string: '1970-01-05T00:00:00.000Z',
+        doc_count: 2,
+      },
+    ]);
+  });
+
+  it('builds a date_histogram of script values, printed as dates', async () => {
+    const got = await aggs({
+      h: {
+        date_histogram: { script: "doc['n'].value * 86400000L", calendar_interval: 'day', min_doc_count: 1 },
+      },
+    });
+    expect(got.h.buckets).toEqual([
+      { key_as_string: '1970-01-04T00:00:00.000Z', key: 259200000, doc_count: 1 },
+      { key_as_string: '1970-01-05T00:00:00.000Z', key: 345600000, doc_count: 1 },
+      { key_as_string: '1970-01-11T00:00:00.000Z', key: 864000000, doc_count: 1 },
+    ]);
+  });
+
   it('builds a histogram of script values', async () => {
     const got = await aggs({ h: { histogram: { script: "doc['d'].value * 10", interval: 10 } } });
     expect(got.h.buckets).toEqual([

@@ -10,6 +10,7 @@ import type {
   FieldBoost,
   QueryNode,
   RescoreSpec,
+  RuntimeMappings,
   ScriptField,
   ShardAggregations,
   SortSpec,
@@ -58,6 +59,8 @@ export interface ResolvedField {
   ignoreAbove?: number;
   /** scaled_float: values are kept as round(value × scalingFactor) / scalingFactor. */
   scalingFactor?: number;
+  /** A runtime field: its values are computed at search time, not read from the index or `_source`. */
+  runtime?: true;
 }
 
 /** One value of one field of one document, ready to be indexed. */
@@ -107,6 +110,8 @@ export interface IndexMapping {
   isNested(path: string): boolean;
   /** `_routing.required`: every document must come with a routing value. */
   readonly routingRequired: boolean;
+  /** The mapping's `runtime` fields (none when absent). */
+  runtimeFields?(): RuntimeMappings;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller
@@ -178,6 +183,8 @@ export interface ShardQueryRequest {
   terminateAfter?: number;
   /** Field collapsing: one hit per value of `field`, the top `k` groups. */
   collapse?: { field: string };
+  /** `runtime_mappings` of the search (over the mapping's own `runtime` fields). */
+  runtimeMappings?: RuntimeMappings;
 }
 
 /**
@@ -259,6 +266,8 @@ export interface FetchFieldsSpec {
   scriptFields?: ScriptField[];
   /** `stored_fields: _none_`: hits carry no `_id` and no `_routing`. */
   storedNone?: true;
+  /** `runtime_mappings` of the search, for `fields` and `docvalue_fields` that name them. */
+  runtime?: RuntimeMappings;
 }
 
 /** Fetched hits in the requested order. `_source` bytes are packed into one buffer. */
@@ -303,6 +312,10 @@ export type ShardWriteOp =
       detectNoop: boolean;
       /** Return the updated `_source` (the `_source` parameter of `_update`). */
       returnSource: boolean;
+      /** A script that rewrites the document (instead of `doc`). */
+      script?: { source: string; params: Record<string, unknown> };
+      /** Run the script on the upsert document too when none exists (`scripted_upsert`). */
+      scriptedUpsert?: boolean;
     } & Pick<WriteConditions, 'ifSeqNo' | 'ifPrimaryTerm'>);
 
 export interface ShardWriteResult {

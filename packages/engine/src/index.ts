@@ -18,6 +18,7 @@ export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-r
 export { openShardEngine, type RecoveryInfo } from './index/shard-recovery.ts';
 export * from './mapping/index.ts';
 export { type CompiledScript, compileScript } from './script/script.ts';
+export { runWriteScript, sourceBytes, type WriteScript } from './script/write-script.ts';
 export { executeFetch, type FetchedDocs, fetchDocs } from './search/fetch-phase.ts';
 export { DEFAULT_MAX_REGEX_LENGTH, DEFAULT_MAX_TERMS_COUNT } from './search/query-limits.ts';
 export { checkQuery, countQuery, executeQuery, type QueryContext, queryShard } from './search/query-phase.ts';

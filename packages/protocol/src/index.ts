@@ -69,6 +69,7 @@ export {
   checkScriptLang,
   INLINE_DEPRECATION,
   parseScriptSpec,
+  parseScriptWith,
   type ScriptSpec,
 } from './script/script-spec.ts';
 export * from './search/aggs/index.ts';
@@ -89,6 +90,15 @@ export {
 } from './search/parse-search-request.ts';
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
+export {
+  parseRuntimeField,
+  parseRuntimeMappings,
+  RUNTIME_TYPES,
+  type RuntimeFieldSpec,
+  type RuntimeMappings,
+  type RuntimeType,
+  renderRuntimeField,
+} from './search/runtime-mappings.ts';
 export type { ScriptField } from './search/script-fields.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,

@@ -78,6 +78,7 @@ describe('query task wire form', () => {
         },
       ],
       terminateAfter: 7,
+      runtimeMappings: { day: { type: 'keyword' } },
       collapse: { field: 'group' },
     };
     expect(roundTrip(plain(full))).toEqual(plain(full));

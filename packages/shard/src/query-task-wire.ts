@@ -81,6 +81,7 @@ export interface WireQueryExtras
     | 'rescore'
     | 'terminateAfter'
     | 'collapse'
+    | 'runtimeMappings'
   > {
   /** Any sort but `_score` descending. */
   sort?: SortSpec[];
@@ -131,6 +132,7 @@ function copyOptional(
   if (from.rescore !== undefined) to.rescore = from.rescore;
   if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
   if (from.collapse !== undefined) to.collapse = from.collapse;
+  if (from.runtimeMappings !== undefined) to.runtimeMappings = from.runtimeMappings;
 }
 
 /** Whether an object has any own property (without building a key list). */

@@ -97,6 +97,9 @@ export interface PackedWriteOp {
   docAsUpsert?: boolean;
   detectNoop?: boolean;
   returnSource?: boolean;
+  /** update: a script that rewrites the document (small; cloned with the op). */
+  script?: { source: string; params: Record<string, unknown> };
+  scriptedUpsert?: boolean;
 }
 
 export interface WriteTask {

@@ -102,6 +102,8 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
       docAsUpsert: p.docAsUpsert ?? false,
       detectNoop: p.detectNoop ?? true,
       returnSource: p.returnSource ?? false,
+      script: p.script,
+      scriptedUpsert: p.scriptedUpsert,
       ifSeqNo: p.ifSeqNo,
       ifPrimaryTerm: p.ifPrimaryTerm,
     };

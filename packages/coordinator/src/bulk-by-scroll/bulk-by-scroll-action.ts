@@ -6,13 +6,17 @@
  * response: counts, `failures`, and per slice its own counts. With `wait_for_completion=false`
  * it answers `{"task": "<node>:<id>"}` at once and keeps the result in `.tasks`.
  */
+
+import { compileScript, type WriteScript } from '@shoal/engine';
 import {
   actionRequestValidation,
   type BulkByScrollKind,
   type BulkByScrollRequest,
   errorBody,
   notImplemented,
+  parseScriptWith,
 } from '@shoal/protocol';
+import { admitScripts } from '../scripts/compilation-limit.ts';
 import type { NodeServices } from '../services.ts';
 import { taskInfoJson } from '../tasks/task-json.ts';
 import type { Task } from '../tasks/task-registry.ts';
@@ -59,11 +63,20 @@ export function rethrottle(task: Task, rate: number): boolean {
   return true;
 }
 
+/**
+ * The request's script, resolved (a stored one by its id) and compiled once before any task
+ * exists, so that a script that does not compile is the request's error.
+ */
+function resolveScript(s: NodeServices, req: BulkByScrollRequest): WriteScript | undefined {
+  if (req.script === undefined) return undefined;
+  const spec = parseScriptWith(req.script, (id) => s.storedScripts.get(id));
+  admitScripts(s, [spec]);
+  compileScript(spec.source!);
+  return { source: spec.source!, params: spec.params };
+}
+
 /** Checks the request against the cluster before any task exists (errors go to the client). */
 function check(s: NodeServices, req: BulkByScrollRequest): void {
-  if (req.script !== undefined) {
-    throw notImplemented(`[script] in ${req.kind === 'reindex' ? '_reindex' : '_update_by_query'} (scripts)`);
-  }
   if (req.dest?.pipeline !== undefined)
     throw notImplemented('[dest.pipeline] in _reindex (ingest pipelines)');
   // Parses the search part (bad queries fail here) and resolves the source (missing: 404).
@@ -103,13 +116,23 @@ async function runTask(
   req: BulkByScrollRequest,
   task: Task,
   work: Running,
+  script: WriteScript | undefined,
 ): Promise<Record<string, unknown>> {
   const started = process.hrtime.bigint();
   const n = work.sliceCount;
   let outcomes: RunOutcome[];
   if (n === 1) {
     outcomes = [
-      await runByScroll(s, req, work.status, task, req.maxDocs, undefined, (t) => work.throttles.push(t)),
+      await runByScroll(
+        s,
+        req,
+        work.status,
+        task,
+        req.maxDocs,
+        undefined,
+        (t) => work.throttles.push(t),
+        script,
+      ),
     ];
   } else {
     const share = Number.isFinite(req.requestsPerSecond) ? req.requestsPerSecond / n : req.requestsPerSecond;
@@ -129,6 +152,7 @@ async function runTask(
               maxDocsShare(req.maxDocs, n, i),
               { id: i, max: n },
               (t) => work.throttles.push(t),
+              script,
             );
           },
         ),
@@ -175,6 +199,7 @@ export type ByScrollAnswer =
 
 export async function executeByScroll(s: NodeServices, req: BulkByScrollRequest): Promise<ByScrollAnswer> {
   check(s, req);
+  const script = resolveScript(s, req);
   const work: Running = {
     kind: req.kind,
     status: new ByScrollStatus(req.kind, req.requestsPerSecond),
@@ -188,7 +213,7 @@ export async function executeByScroll(s: NodeServices, req: BulkByScrollRequest)
     status: () => statusJson(req.kind, work.status, work.slices),
   });
   running.set(task, work);
-  const run = runTask(s, req, task, work).finally(() => {
+  const run = runTask(s, req, task, work, script).finally(() => {
     running.delete(task);
   });
   if (req.waitForCompletion) {

@@ -8,12 +8,14 @@
  * abort the run unless `conflicts` is `proceed`; any other write failure and any search
  * failure abort it. The scroll is cleared however the run ends.
  */
+import type { WriteScript } from '@shoal/engine';
 import { type BulkByScrollRequest, ShoalError } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { Task } from '../tasks/task-registry.ts';
 import type { WriteItem, WriteItemResult } from '../write/write-item.ts';
 import { executeWrites } from '../write/write-path.ts';
 import { wireErrorJson } from '../write/write-response.ts';
+import { applyScript } from './script-applier.ts';
 import { ScrollSource, type SourceHit, sourceSearch, sourceTargets } from './scroll-source.ts';
 import type { ByScrollStatus } from './status.ts';
 import { Throttle } from './throttle.ts';
@@ -113,8 +115,20 @@ async function writeBatch(
   hits: SourceHit[],
   status: ByScrollStatus,
   written: Set<string>,
+  script: WriteScript | undefined,
 ): Promise<Record<string, unknown>[]> {
-  const items = hits.map((h) => writeFor(req, h));
+  const items: WriteItem[] = [];
+  for (const h of hits) {
+    const item = writeFor(req, h);
+    if (!script) {
+      items.push(item);
+      continue;
+    }
+    const scripted = applyScript(req, script, h, item);
+    if (scripted.kind === 'noop') status.noops++;
+    else items.push(scripted.item);
+  }
+  if (items.length === 0) return [];
   const results = await executeWrites(s, items, 'false');
   const failures: Record<string, unknown>[] = [];
   for (const r of results) {
@@ -140,6 +154,7 @@ export async function runByScroll(
   maxDocs: number | undefined,
   slice?: SliceSpec,
   onThrottle?: (t: Throttle) => void,
+  script?: WriteScript,
 ): Promise<RunOutcome> {
   const outcome: RunOutcome = { failures: [], timedOut: false, written: new Set() };
   const throttle = new Throttle(status, task);
@@ -165,7 +180,7 @@ export async function runByScroll(
       if (task.cancelled) break;
       lastStart = Date.now();
       lastSize = hits.length;
-      const failures = await writeBatch(s, req, hits, status, outcome.written);
+      const failures = await writeBatch(s, req, hits, status, outcome.written, script);
       status.batches++;
       if (failures.length > 0) {
         outcome.failures.push(...failures);

@@ -2,6 +2,7 @@
 
 import { toShoalError } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { admitScripts } from '../scripts/compilation-limit.ts';
 import type { NodeServices } from '../services.ts';
 import { parseBulkBody } from '../write/bulk-lines.ts';
 import type { WriteItem, WriteItemResult } from '../write/write-item.ts';
@@ -17,7 +18,10 @@ async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
     index: req.params.index,
     routing: req.query.routing,
     requireAlias: req.query.require_alias === 'true' ? true : undefined,
+    storedScript: (id) => s.storedScripts.get(id),
   });
+  const scripts = items.flatMap((i) => (i.script ? [{ lang: 'painless', ...i.script }] : []));
+  if (scripts.length > 0) admitScripts(s, scripts);
   const results = await writeAllowed(s, items, refresh, req.deniedItems);
   const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
   let errors = false;

@@ -14,6 +14,7 @@ import {
   type SourceFilter,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { admitScripts } from '../scripts/compilation-limit.ts';
 import { getDocument } from '../search/get-document.ts';
 import type { NodeServices } from '../services.ts';
 import { itemProblems, type WriteItem } from '../write/write-item.ts';
@@ -115,10 +116,8 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   const cas = casParams(req.query);
   const raw = req.json();
   if (raw === undefined || raw === null) throw actionRequestValidation(['script or doc is missing']);
-  const body = parseUpdateBody(raw);
-  if (body.script !== undefined) {
-    throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
-  }
+  const body = parseUpdateBody(raw, (id) => s.storedScripts.get(id));
+  if (body.script) admitScripts(s, [body.script]);
   const bytes = (v: unknown) =>
     v === undefined
       ? undefined
@@ -138,7 +137,12 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     returnSource: (body.source !== undefined && body.source !== false) || req.query._source === 'true',
     requireAlias: req.query.require_alias === 'true',
   };
+  if (body.script) {
+    item.script = { source: body.script.source!, params: body.script.params };
+    item.scriptedUpsert = body.scriptedUpsert === true;
+  }
   validate(item, {
+    hasScript: body.script !== undefined,
     hasDoc: body.doc !== undefined,
     hasUpsert: body.upsert !== undefined,
     docAsUpsert: item.docAsUpsert,

@@ -1,5 +1,10 @@
 /** `GET|POST /_field_caps` and `/{index}/_field_caps`. */
-import { actionRequestValidation, illegalArgument, notImplemented } from '@shoal/protocol';
+import {
+  actionRequestValidation,
+  illegalArgument,
+  notImplemented,
+  parseRuntimeMappings,
+} from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { fieldCaps, parseFieldCapsFilters } from '../search/field-caps.ts';
 import type { NodeServices } from '../services.ts';
@@ -18,15 +23,18 @@ function handler(req: RestRequest, s: NodeServices): RestResponse {
     throw illegalArgument('Malformed content, must start with an object');
   for (const key of Object.keys(body)) {
     if (key === 'index_filter') throw notImplemented('[index_filter] in _field_caps');
-    if (key === 'runtime_mappings')
-      throw notImplemented('[runtime_mappings] in _field_caps (runtime fields)');
-    if (key !== 'fields') throw illegalArgument(`[field_caps_request] unknown field [${key}]`);
+    if (key !== 'fields' && key !== 'runtime_mappings')
+      throw illegalArgument(`[field_caps_request] unknown field [${key}]`);
   }
   const fields = list(req.query.fields) ?? list(body.fields);
   if (!fields || fields.length === 0) throw actionRequestValidation(['no fields specified']);
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const opts = {
     fields,
+    runtimeMappings:
+      body.runtime_mappings === undefined
+        ? undefined
+        : parseRuntimeMappings(body.runtime_mappings, undefined),
     includeUnmapped: boolParam(req.query, 'include_unmapped', false),
     types: list(req.query.types),
     filters: parseFieldCapsFilters(req.query.filters),

@@ -5,7 +5,8 @@
  * (`script.cache.max_size`); a source sent again compiles from cache and costs nothing. An empty
  * bucket refuses the request with Elasticsearch's 429 `circuit_breaking_exception`.
  */
-import { circuitBreaking, parseCompilationRate, type ScriptSpec } from '@shoal/protocol';
+import { circuitBreaking, getString, parseCompilationRate, type ScriptSpec } from '@shoal/protocol';
+import type { NodeServices } from '../services.ts';
 
 const REMEMBERED = 100;
 
@@ -54,4 +55,9 @@ export class CompilationLimit {
     }
     this.tokens -= 1;
   }
+}
+
+/** Admits a request's scripts against the cluster's `script.max_compilations_rate`. */
+export function admitScripts(s: NodeServices, specs: readonly ScriptSpec[]): void {
+  s.compilations.admit(specs, getString(s.clusterSettings.effective(), 'script.max_compilations_rate'));
 }

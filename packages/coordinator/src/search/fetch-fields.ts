@@ -26,6 +26,7 @@ export function fetchFieldsSpec(search: SearchRequest): FetchFieldsSpec | undefi
   if (fetchFields && fetchFields.length > 0) spec.fields = fetchFields;
   if (docValueFields) spec.docValueFields = docValueFields;
   if (storedFields && !storedFields.fetch) spec.storedNone = true;
+  if (search.runtimeMappings) spec.runtime = search.runtimeMappings;
   return spec;
 }
 

@@ -6,7 +6,7 @@
  * listed as `object` / `nested`; the metadata fields as their own types; `include_unmapped`
  * adds an `unmapped` type for the indices that lack a field.
  */
-import { illegalArgument } from '@shoal/protocol';
+import { illegalArgument, type RuntimeMappings } from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 
 interface FieldCap {
@@ -76,7 +76,7 @@ function objectPaths(mapping: Record<string, unknown>, prefix = '', out = new Ma
 }
 
 /** Every field of one index with its capabilities. */
-function indexFields(meta: IndexMetadata): Map<string, FieldCap> {
+function indexFields(meta: IndexMetadata, runtime: RuntimeMappings | undefined): Map<string, FieldCap> {
   const out = new Map<string, FieldCap>();
   for (const f of METADATA) out.set(f.type, f);
   for (const [path, type] of objectPaths(meta.mapping.toJSON())) {
@@ -90,6 +90,11 @@ function indexFields(meta: IndexMetadata): Map<string, FieldCap> {
       aggregatable: f.docValues,
     });
   }
+  // Runtime fields (the mapping's, then the request's over them) shadow mapped ones.
+  const rt = { ...(meta.mapping.runtimeFields?.() ?? {}), ...runtime };
+  for (const [name, def] of Object.entries(rt)) {
+    out.set(name, { type: def.type, metadata: false, searchable: true, aggregatable: true });
+  }
   return out;
 }
 
@@ -100,6 +105,8 @@ export interface FieldCapsOptions {
   types?: string[];
   /** `filters`: `+metadata`, `-metadata`, `-nested`, `-multifield`, `-parent`. */
   filters?: string[];
+  /** `runtime_mappings` of the request. */
+  runtimeMappings?: RuntimeMappings;
 }
 
 const FILTERS = new Set(['+metadata', '-metadata', '-nested', '-multifield', '-parent']);
@@ -127,7 +134,11 @@ function keep(name: string, cap: FieldCap, opts: FieldCapsOptions, multiField: b
 
 export function fieldCaps(indices: IndexMetadata[], opts: FieldCapsOptions): Record<string, unknown> {
   const matches = matcher(opts.fields);
-  const perIndex = indices.map((m) => ({ name: m.name, fields: indexFields(m), meta: m }));
+  const perIndex = indices.map((m) => ({
+    name: m.name,
+    fields: indexFields(m, opts.runtimeMappings),
+    meta: m,
+  }));
   const names = new Set<string>();
   for (const i of perIndex) for (const name of i.fields.keys()) if (matches(name)) names.add(name);
   const fields: Record<string, unknown> = {};

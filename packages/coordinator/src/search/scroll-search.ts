@@ -64,8 +64,8 @@ function keepAliveFailure(
 
 /** A scroll sorted without scores: its hits carry no score and its pages no max_score. */
 function renderable(spec: ScrollSpec): boolean {
-  // Highlighted hits are rendered here, from their fetch.
-  if (spec.fetch.highlight) return false;
+  // Hits with `fields` and highlighted hits are rendered here, from their fetch (as the shards decide).
+  if (spec.fetch.fields || spec.fetch.highlight) return false;
   return spec.explicitSort && !spec.trackScores && !spec.sort.some((x) => x.kind === 'score');
 }
 

@@ -73,6 +73,7 @@ export function shardRequests(
     if (limits) req.limits = limits;
     if (rescore) req.rescore = rescore;
     if (search.collapse !== undefined) req.collapse = { field: search.collapse.field as string };
+    if (search.runtimeMappings) req.runtimeMappings = search.runtimeMappings;
     if (search.aggs) {
       req.aggs = search.aggs;
       if (search.postFilter) req.postFilter = search.postFilter;

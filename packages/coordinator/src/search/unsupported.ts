@@ -10,7 +10,6 @@ import { collapseField } from './collapse.ts';
 const IGNORED_KEY_FEATURES: Record<string, string> = {
   suggest: 'suggesters',
   ext: 'search extensions (ext)',
-  runtime_mappings: 'runtime_mappings',
 };
 
 export function refuseUnsupported(req: SearchRequest): void {

@@ -7,10 +7,11 @@ import {
   actionRequestValidation,
   checkIfPrimaryTerm,
   checkIfSeqNo,
+  type DocWriteCheck,
   illegalArgument,
   parseJson,
   parseUpdateBody,
-  ShoalError,
+  type ShoalError,
   tokenOf,
   type VersionType,
 } from '@shoal/protocol';
@@ -46,6 +47,8 @@ export interface BulkDefaults {
   index?: string;
   routing?: string;
   requireAlias?: boolean;
+  /** Resolves a stored script named by an update line. */
+  storedScript?: (id: string) => { source: string; lang: string } | undefined;
 }
 
 function malformed(line: number, detail: string): ShoalError {
@@ -154,7 +157,7 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
       versionType: versionType(m),
       requireAlias: (m.require_alias as boolean | undefined) ?? defaults.requireAlias,
     };
-    let updateShape: { hasDoc: boolean; hasUpsert: boolean; docAsUpsert: boolean } | undefined;
+    let updateShape: Partial<DocWriteCheck> | undefined;
     if (action !== 'delete') {
       const doc = nextLine();
       // BulkRequestParser: an index, create or update action whose source line never comes ends
@@ -172,13 +175,10 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
         if (hasTemplates) {
           throw illegalArgument(`Update request in line [${lineNo}] does not accept dynamic_templates`);
         }
-        const u = parseUpdateBody(parseJson(doc));
-        if (u.script !== undefined) {
-          throw new ShoalError(
-            'not_implemented_exception',
-            'scripted updates are not supported by Shoal yet',
-            501,
-          );
+        const u = parseUpdateBody(parseJson(doc), defaults.storedScript);
+        if (u.script) {
+          item.script = { source: u.script.source!, params: u.script.params };
+          item.scriptedUpsert = u.scriptedUpsert === true;
         }
         if (u.doc !== undefined) item.body = toJsonBytes(u.doc);
         if (u.upsert !== undefined) item.upsert = toJsonBytes(u.upsert);
@@ -189,6 +189,7 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
         const source = u.source ?? m._source;
         item.returnSource = source !== undefined && source !== null && source !== false;
         updateShape = {
+          hasScript: u.script !== undefined,
           hasDoc: u.doc !== undefined,
           hasUpsert: u.upsert !== undefined,
           docAsUpsert: item.docAsUpsert,

@@ -18,6 +18,9 @@ export interface WriteItem {
   detectNoop?: boolean;
   returnSource?: boolean;
   requireAlias?: boolean;
+  /** update: a script (its source resolved) instead of a partial document. */
+  script?: { source: string; params: Record<string, unknown> };
+  scriptedUpsert?: boolean;
 }
 
 /** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */

@@ -176,6 +176,8 @@ function pack(group: Routed[]): { ops: PackedWriteOp[]; bytes: ArrayBuffer } {
       docAsUpsert: item.docAsUpsert,
       detectNoop: item.detectNoop,
       returnSource: item.returnSource,
+      script: item.script,
+      scriptedUpsert: item.scriptedUpsert,
     }),
   );
   return { ops, bytes };

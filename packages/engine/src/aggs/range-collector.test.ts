@@ -32,4 +32,13 @@ describe('range', () => {
       { key: '0.03-*', from: 0.03, doc_count: 2 },
     ]);
   });
+
+  it('counts a script value once per range, and the missing value for a doc without any', () => {
+    const ranges = [{ to: 0.5 }, { from: 0.25 }];
+    const script = "doc['d'].size() == 0 ? null : [doc['d'].value * 10, doc['d'].value * 20]";
+    expect(bucketsOf(aggregate(c, { r: { range: { script, missing: 0.3, ranges } } }), 'r')).toEqual([
+      { key: '*-0.5', to: 0.5, doc_count: 4 },
+      { key: '0.25-*', from: 0.25, doc_count: 3 },
+    ]);
+  });
 });

@@ -22,6 +22,7 @@ import {
   numberFor,
   resolveSource,
 } from './field-source.ts';
+import { ScriptValues, scriptDouble } from './script-values.ts';
 
 interface ResolvedRange {
   key?: string;
@@ -44,6 +45,7 @@ export class RangeCollector implements AggCollector {
   private readonly lastCall: Int32Array;
   private call = 0;
   private view: DoubleView | null = null;
+  private readonly script: ScriptValues | null;
 
   constructor(
     spec: RangeSpec,
@@ -68,17 +70,26 @@ export class RangeCollector implements AggCollector {
     this.lastCall = new Int32Array(this.ranges.length);
     const m = spec.source.missing;
     this.missing = m === undefined || m === null ? undefined : numberFor(src, m, env);
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
   }
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
+    this.script?.setSegment(rs);
   }
 
   collect(doc: number, owner: number): void {
     if (++this.call === 0x7fffffff) {
       this.call = 1;
       this.lastCall.fill(0);
+    }
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      const buf = this.script.buf;
+      for (let i = 0; i < n; i++) this.collectValue(doc, owner, scriptDouble(buf[i]));
+      if (n === 0 && this.missing !== undefined) this.collectValue(doc, owner, this.missing);
+      return;
     }
     const v = this.view;
     if (v !== null) {
@@ -103,7 +114,8 @@ export class RangeCollector implements AggCollector {
     excluded: Uint32Array | null,
     cancel: AggCancel,
   ): boolean {
-    if (this.subs.length > 0 || this.missing !== undefined) return false;
+    // A script's values are computed per doc (collect).
+    if (this.subs.length > 0 || this.missing !== undefined || this.script !== null) return false;
     if (this.view === null) return true;
     const p = docs === null && excluded === null ? pointsIndex(rs, this.src.path) : null;
     if (p?.singleValued && p.values instanceof Float64Array && p.values.length === this.view.values.length) {
@@ -149,6 +161,6 @@ export class RangeCollector implements AggCollector {
       return b;
     });
     const out: AggPartial = { t: 'range', buckets, fmt: this.src.fmt };
-    return this.src.kind === 'unmapped' ? { ...out, unmapped: true } : out;
+    return this.src.kind === 'unmapped' && this.script === null ? { ...out, unmapped: true } : out;
   }
 }

@@ -198,3 +198,69 @@ describe('ShardEngine writes', () => {
     expect(e.maybeMerge()).toBe(false);
   });
 });
+
+describe('scripted updates', () => {
+  const scripted = (id: string, source: string, extra: Partial<ShardWriteOp> = {}): ShardWriteOp =>
+    ({
+      op: 'update',
+      id,
+      docAsUpsert: false,
+      detectNoop: true,
+      returnSource: false,
+      script: { source, params: { by: 2 } },
+      ...extra,
+    }) as ShardWriteOp;
+  const sourceOf = (e: ShardEngine, id: string) => JSON.parse(dec.decode(e.get(id).source!));
+
+  it('rewrites, skips (noop) or deletes as the script says, in the batch order', () => {
+    const e = engine();
+    const r = results(
+      e.write([
+        index('1', { n: 1 }),
+        scripted('1', 'ctx._source.n += params.by'),
+        scripted('1', "ctx.op = 'noop'"),
+        scripted('1', "if (ctx._version == 2) { ctx.op = 'delete' }"),
+      ]),
+    );
+    expect(r.map((x) => [x.result, x.version])).toEqual([
+      ['created', 1],
+      ['updated', 2],
+      ['noop', 2],
+      ['deleted', 3],
+    ]);
+    expect(e.get('1').found).toBe(false);
+  });
+
+  it('upserts the upsert document, or runs the script on it with scripted_upsert', () => {
+    const e = engine();
+    one(e, scripted('1', 'ctx._source.n = 10', { upsert: json({ n: 1 }) } as Partial<ShardWriteOp>));
+    expect(sourceOf(e, '1')).toEqual({ n: 1 });
+    one(
+      e,
+      scripted('2', 'ctx._source.n *= params.by', {
+        upsert: json({ n: 4 }),
+        scriptedUpsert: true,
+      } as Partial<ShardWriteOp>),
+    );
+    expect(sourceOf(e, '2')).toEqual({ n: 8 });
+    const skipped = one(
+      e,
+      scripted('3', "ctx.op = 'noop'", { upsert: json({}), scriptedUpsert: true } as Partial<ShardWriteOp>),
+    );
+    expect(skipped.result).toBe('noop');
+    expect(e.get('3').found).toBe(false);
+  });
+
+  it('fails one item with illegal_argument_exception caused by the script_exception', () => {
+    const e = engine();
+    one(e, index('1', { n: 1 }));
+    const r = one(e, scripted('1', 'ctx._source.n = ctx._source.missing.length()'));
+    expect(r.status).toBe(400);
+    expect(r.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'failed to execute script',
+      causedBy: { type: 'script_exception', reason: 'runtime error' },
+    });
+    expect(sourceOf(e, '1')).toEqual({ n: 1 });
+  });
+});

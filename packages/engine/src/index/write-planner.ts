@@ -6,8 +6,9 @@
  * after the first update are parsed against the mapping with that update, as they would be
  * on the retry.
  */
-import { isShoalError, type ShoalError } from '@shoal/protocol';
+import { illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
 import type { IndexMapping, ParsedDocument, ShardWriteOp, ShardWriteResult } from '../contract.ts';
+import { type CtxMap, runWriteScript, sourceBytes } from '../script/write-script.ts';
 import type { Segment } from './segment.ts';
 import type { DocMeta } from './segment-builder.ts';
 import { applyPartialUpdate, mergeFragments, parseJsonObject, serialiseJson } from './source-update.ts';
@@ -169,40 +170,79 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     }
 
     // update
+    let scripted: ScriptedUpdate | undefined;
+    if (op.script) {
+      let ran: CtxMap | undefined;
+      try {
+        ran = runUpdateScript(op, live, ctx.ident.index);
+      } catch (e) {
+        // UpdateHelper.executeScript: any failure of the script is the request's bad argument.
+        if (isShoalError(e)) {
+          fail(id, illegalArgument('failed to execute script', e));
+          continue;
+        }
+        throw e;
+      }
+      if (ran) {
+        try {
+          const write = ran.op === 'index' || ran.op === 'create';
+          scripted = { op: ran.op, bytes: write ? sourceBytes(ran.source) : undefined };
+        } catch (e) {
+          if (isShoalError(e)) {
+            fail(id, e);
+            continue;
+          }
+          throw e;
+        }
+      }
+    }
     if (!live) {
       const upsert = op.upsert ?? (op.docAsUpsert ? op.doc : undefined);
       if (upsert === undefined) {
         fail(id, documentMissing(id, ctx.ident));
         continue;
       }
-      const p = parse(id, upsert, op.routing);
+      if (scripted?.op === 'noop') {
+        // A scripted upsert that chose not to create: nothing written, nothing to show.
+        results.push({ status: 200, id, result: 'noop', version: -1 });
+        continue;
+      }
+      const bytes = scripted ? scripted.bytes! : upsert;
+      const p = parse(id, bytes, op.routing);
       if (p === undefined) continue;
       if (!('fields' in p)) {
         fail(id, p);
         continue;
       }
       const r = index(p, cur ? cur.version + 1 : 1, cur);
-      if (op.returnSource) r.source = upsert.slice();
+      if (op.returnSource) r.source = bytes.slice();
       continue;
     }
     const current = live.source ?? new Uint8Array(0);
-    const merged = parseJsonObject(current);
-    const changed = op.doc ? applyPartialUpdate(merged, parseJsonObject(op.doc), op.detectNoop) : false;
-    if (!changed && (op.detectNoop || !op.doc)) {
-      const r: ShardWriteResult = {
-        status: 200,
-        id,
-        result: 'noop',
-        version: live.version,
-        seqNo: live.seqNo,
-        primaryTerm: live.primaryTerm,
-      };
-      if (op.returnSource) r.source = current.slice();
-      results.push(r);
-      continue;
+    let bytes: Uint8Array;
+    if (scripted) {
+      if (scripted.op === 'noop') {
+        results.push(noop(id, live, op.returnSource ? current : undefined));
+        continue;
+      }
+      if (scripted.op === 'delete') {
+        const meta = { seqNo: seqNo++, version: live.version + 1, primaryTerm: term };
+        effects.push({ kind: 'delete', id, meta });
+        overlay.set(id, { exists: false, ...meta });
+        results.push({ status: 200, id, result: 'deleted', ...versionOf(meta) });
+        continue;
+      }
+      bytes = scripted.bytes!;
+    } else {
+      const merged = parseJsonObject(current);
+      const changed = op.doc ? applyPartialUpdate(merged, parseJsonObject(op.doc), op.detectNoop) : false;
+      if (!changed && (op.detectNoop || !op.doc)) {
+        results.push(noop(id, live, op.returnSource ? current : undefined));
+        continue;
+      }
+      // The one place where `_source` is re-serialised: the merged document of an update.
+      bytes = serialiseJson(merged);
     }
-    // The one place where `_source` is re-serialised: the merged document of an update.
-    const bytes = serialiseJson(merged);
     const p = parse(id, bytes, op.routing ?? live.routing);
     if (p === undefined) continue;
     if (!('fields' in p)) {
@@ -215,6 +255,58 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
 
   if (mappingUpdate) return { results: [], effects: [], mappingUpdate, nextSeqNo: ctx.nextSeqNo };
   return { results, effects, nextSeqNo: seqNo };
+}
+
+type UpdateOp = Extract<ShardWriteOp, { op: 'update' }>;
+
+/** What an update script decided: the op, and the document to write for `index`/`create`. */
+interface ScriptedUpdate {
+  op: string;
+  bytes?: Uint8Array;
+}
+
+/**
+ * Runs an update's script (UpdateHelper): on the live document, or on the upsert document
+ * when there is none and `scripted_upsert` asks. Returns undefined when the script does not
+ * run (a plain upsert of a missing document).
+ */
+function runUpdateScript(op: UpdateOp, live: DocState | undefined, index: string): CtxMap | undefined {
+  const script = op.script!;
+  if (!live) {
+    if (!op.scriptedUpsert || op.upsert === undefined) return undefined;
+    return runWriteScript('upsert', script, {
+      index,
+      id: op.id,
+      now: Date.now(),
+      source: parseJsonObject(op.upsert),
+    });
+  }
+  return runWriteScript('update', script, {
+    index,
+    id: op.id,
+    version: live.version,
+    routing: op.routing ?? live.routing ?? null,
+    now: Date.now(),
+    source: parseJsonObject(live.source ?? new Uint8Array(0)),
+  });
+}
+
+function versionOf(meta: { seqNo: number; version: number; primaryTerm: number }) {
+  return { version: meta.version, seqNo: meta.seqNo, primaryTerm: meta.primaryTerm };
+}
+
+/** An update that changed nothing: the live document's version, nothing written. */
+function noop(id: string, live: DocState, source: Uint8Array | undefined): ShardWriteResult {
+  const r: ShardWriteResult = {
+    status: 200,
+    id,
+    result: 'noop',
+    version: live.version,
+    seqNo: live.seqNo,
+    primaryTerm: live.primaryTerm,
+  };
+  if (source) r.source = source.slice();
+  return r;
 }
 
 /** The state of a live doc of a segment. */

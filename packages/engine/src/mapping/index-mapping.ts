@@ -3,7 +3,7 @@
  * for PUT _mapping and dynamic updates, `GET _mapping` rendering, field lookups for the query
  * side, and document parsing through the compiled form (built once per mapping version).
  */
-import { isShoalError } from '@shoal/protocol';
+import { isShoalError, type RuntimeMappings } from '@shoal/protocol';
 import type { IndexMapping, ParsedDocument, ResolvedField } from '../contract.ts';
 import { DEFAULT_DYNAMIC_DATE_FORMATS } from '../dates/index.ts';
 import { type CompiledTables, compileRoot, type MappedField } from './compiled.ts';
@@ -70,6 +70,7 @@ export class ShoalIndexMapping implements IndexMapping {
   private readonly tables: CompiledTables;
   private readonly parserView: DocumentParserMapping;
   private rendered: Record<string, unknown> | undefined;
+  private runtime: RuntimeMappings | undefined;
 
   constructor(
     readonly root: RootNode,
@@ -150,6 +151,16 @@ export class ShoalIndexMapping implements IndexMapping {
 
   get meta(): Readonly<Record<string, unknown>> | undefined {
     return this.root.meta;
+  }
+
+  /** The `runtime` section's fields, by name (every search asks: built once). */
+  runtimeFields(): RuntimeMappings {
+    if (this.runtime === undefined) {
+      const out: RuntimeMappings = {};
+      for (const [name, def] of Object.entries(this.root.runtime ?? {})) if (def) out[name] = def;
+      this.runtime = out;
+    }
+    return this.runtime;
   }
 
   /** Fields counted against index.mapping.total_fields.limit. */

@@ -152,5 +152,17 @@ export function mergeRoot(a: RootNode, b: RootNode): RootNode {
     source: b.source ? mergeSource(a.source, b.source) : a.source,
     routingRequired,
     meta: b.meta ?? a.meta,
+    ...mergeRuntime(a.runtime, b.runtime),
   };
+}
+
+/** Runtime fields are replaced whole by a new definition, and removed by `null`. */
+function mergeRuntime(a: RootNode['runtime'], b: RootNode['runtime']): Pick<RootNode, 'runtime'> {
+  if (!b) return a ? { runtime: a } : {};
+  const out: Record<string, NonNullable<RootNode['runtime']>[string]> = { ...a };
+  for (const [name, def] of Object.entries(b)) {
+    if (def === null) delete out[name];
+    else out[name] = def;
+  }
+  return Object.keys(out).length > 0 ? { runtime: out } : {};
 }

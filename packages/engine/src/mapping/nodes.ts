@@ -2,6 +2,7 @@
  * The mapping tree, immutable once built: objects (plain or nested) hold children by leaf name;
  * leaf fields hold the parameters that were set (parsed values), their multi-fields and copy_to.
  */
+import type { RuntimeFieldSpec } from '@shoal/protocol';
 import type { LeafType } from './params.ts';
 
 export type Dynamic = 'true' | 'false' | 'strict';
@@ -49,6 +50,11 @@ export interface RootNode {
   readonly source?: SourceConfig;
   readonly routingRequired?: boolean;
   readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * The `runtime` section: fields computed at search time, by name. In a parsed update a
+   * `null` definition removes the field when merged.
+   */
+  readonly runtime?: Readonly<Record<string, RuntimeFieldSpec | null>>;
 }
 
 export const ROOT_NAME = '_doc';

@@ -3,8 +3,17 @@
  * Elasticsearch's validation and error texts. Errors are the inner ones (mapper_parsing,
  * illegal_argument); the caller wraps them in `Failed to parse mapping: …`.
  */
-import { illegalArgument, mapperParsing, notImplemented, parseException, ShoalError } from '@shoal/protocol';
+import {
+  illegalArgument,
+  mapperParsing,
+  notImplemented,
+  parseException,
+  parseRuntimeField,
+  type RuntimeFieldSpec,
+  ShoalError,
+} from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
+import { compileScript } from '../script/script.ts';
 import { javaToString } from './java-text.ts';
 import { mergeNodes } from './merge.ts';
 import {
@@ -219,6 +228,7 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
   let source: SourceConfig | undefined;
   let routingRequired: boolean | undefined;
   let meta: Record<string, unknown> | undefined;
+  let runtime: Record<string, RuntimeFieldSpec | null> | undefined;
   const rest: [string, unknown][] = [];
   for (const [key, value] of Object.entries(body)) {
     switch (key) {
@@ -249,7 +259,8 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
         dynamicTemplates = value;
         break;
       case 'runtime':
-        throw notImplemented('the [runtime] mapping section');
+        runtime = parseRuntimeSection(value);
+        break;
       case '_source': {
         const cfg: SourceConfig = {};
         parseMetaConfig('_source', value, {
@@ -292,5 +303,23 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
     source,
     routingRequired,
     meta,
+    ...(runtime ? { runtime } : {}),
   };
+}
+
+/** RootObjectMapper's `runtime`: each field's definition, `null` to remove one in an update. */
+function parseRuntimeSection(value: unknown): Record<string, RuntimeFieldSpec | null> {
+  if (!isPlainObject(value)) throw mapperParsing(`runtime must be a map type`);
+  const out: Record<string, RuntimeFieldSpec | null> = {};
+  for (const [name, def] of Object.entries(value)) {
+    if (def === null) {
+      out[name] = null;
+      continue;
+    }
+    const spec = parseRuntimeField(name, def);
+    // The script compiles when the mapping is parsed: a broken one is the mapping's error.
+    if (spec.script?.source !== undefined) compileScript(spec.script.source);
+    out[name] = spec;
+  }
+  return out;
 }

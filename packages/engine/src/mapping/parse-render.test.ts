@@ -292,11 +292,41 @@ describe('mapping errors', () => {
   });
 });
 
-describe('unsupported mapping features', () => {
-  it('answers runtime fields with 501', () => {
-    const e = thrown(() => createIndexMapping({ runtime: { r: { type: 'keyword' } } }, opts));
-    expect(e.status).toBe(501);
-    expect(e.reason).toBe('the [runtime] mapping section is not implemented in Shoal');
+describe('the runtime section', () => {
+  it('parses, prints sorted before properties, merges (null removes) and refuses bad definitions', () => {
+    const m = createIndexMapping(
+      {
+        properties: { a: { type: 'long' } },
+        runtime: {
+          z: { type: 'keyword' },
+          b: { type: 'long', script: { source: 'emit(1)', params: { p: 1 } } },
+        },
+      },
+      opts,
+    );
+    expect(Object.keys(m.toJSON())).toEqual(['runtime', 'properties']);
+    expect(m.toJSON().runtime).toEqual({
+      b: { type: 'long', script: { source: 'emit(1)', lang: 'painless', params: { p: 1 } } },
+      z: { type: 'keyword' },
+    });
+    const merged = m.merge({ runtime: { z: null, c: { type: 'date', format: 'yyyy' } } });
+    expect(Object.keys(merged.runtimeFields())).toEqual(['b', 'c']);
+    expect(merged.toJSON().runtime).toMatchObject({ c: { type: 'date', format: 'yyyy' } });
+    const e = thrown(() => createIndexMapping({ runtime: { r: { script: 'emit(1)' } } }, opts));
+    expect(e.type).toBe('mapper_parsing_exception');
+    expect(e.reason).toBe('Failed to parse mapping: No type specified for runtime field [r]');
+    const bad = thrown(() => createIndexMapping({ runtime: { r: { type: 'long', script: 'emit(' } } }, opts));
+    expect(bad).toMatchObject({
+      type: 'mapper_parsing_exception',
+      reason: 'Failed to parse mapping: compile error',
+    });
+    expect(bad.causedBy?.type).toBe('script_exception');
+  });
+
+  it('answers what Shoal lacks with 501', () => {
     expect(thrown(() => createIndexMapping({ dynamic: 'runtime' }, opts)).status).toBe(501);
+    expect(thrown(() => createIndexMapping({ runtime: { r: { type: 'composite' } } }, opts)).status).toBe(
+      501,
+    );
   });
 });

@@ -5,6 +5,7 @@
  * enabled, _meta, _routing, _source, dynamic_date_formats, dynamic_templates, date_detection,
  * numeric_detection, properties.
  */
+import { renderRuntimeField } from '@shoal/protocol';
 import type { FieldNode, MapperNode, ObjectNode, RootNode } from './nodes.ts';
 import { PARAMS, printsParam } from './params.ts';
 
@@ -78,6 +79,13 @@ export function renderRoot(r: RootNode, display = false): Record<string, unknown
   if (r.dynamicTemplates !== undefined) out.dynamic_templates = r.dynamicTemplates;
   if (r.dateDetection !== undefined) out.date_detection = r.dateDetection;
   if (r.numericDetection !== undefined) out.numeric_detection = r.numericDetection;
+  const runtime = Object.entries(r.runtime ?? {}).filter(([, d]) => d !== null);
+  if (runtime.length > 0) {
+    const rt: Record<string, unknown> = {};
+    for (const [name, def] of runtime.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)))
+      rt[name] = renderRuntimeField(def!);
+    out.runtime = rt;
+  }
   renderProperties(r.object, out, display);
   return out;
 }

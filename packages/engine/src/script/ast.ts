@@ -17,6 +17,8 @@ export type Expr =
   | { k: 'index'; at: number; object: Expr; index: Expr }
   | { k: 'call'; at: number; object: Expr; name: string; args: Expr[]; nullSafe: boolean }
   | { k: 'static'; at: number; cls: string; name: string; args: Expr[] | null }
+  /** A call of a function of the script's context (`emit(...)` in a runtime field). */
+  | { k: 'fn'; at: number; name: string; args: Expr[] }
   | { k: 'cast'; at: number; type: string; expr: Expr }
   | { k: 'new'; at: number; cls: string; args: Expr[] }
   | { k: 'list'; at: number; items: Expr[] }

@@ -236,6 +236,8 @@ class Compiler {
         return callExpr(this, e);
       case 'static':
         return this.staticMember(e.cls, e.name, e.args, e.at);
+      case 'fn':
+        return this.contextCall(e.name, e.args, e.at);
       case 'cast': {
         const inner = this.expr(e.expr);
         const type = normType(e.type);
@@ -324,11 +326,37 @@ class Compiler {
           },
           type: 'def',
         };
+      case 'ctx':
+        return {
+          ev: (f) => {
+            const c = f.ctx.ctx;
+            if (!c) throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [ctx]');
+            return c;
+          },
+          type: 'def',
+        };
       case '_score':
         this.needsScore = true;
         return { ev: (f) => f.ctx.score ?? 0, type: 'double' };
     }
     throw new ScriptCompileError(`cannot resolve symbol [${name}]`, offset);
+  }
+
+  /** `emit(...)`: hands values to the runtime field the script computes. */
+  private contextCall(name: string, args: Expr[], offset: number): CExpr {
+    if (name !== 'emit') {
+      throw new ScriptCompileError(`Unknown call [${name}] with [${args.length}] arguments.`, offset);
+    }
+    const evs = args.map((a) => this.expr(a).ev);
+    return {
+      ev: at(offset, (f: Frame) => {
+        const emit = f.ctx.emit;
+        if (!emit) throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [emit]');
+        emit(evs.map((a) => a(f)));
+        return null;
+      }),
+      type: 'void',
+    };
   }
 
   private staticMember(cls: string, name: string, args: Expr[] | null, offset: number): CExpr {
@@ -362,7 +390,10 @@ class Compiler {
       const local = this.lookup(target.name);
       if (!local) {
         throw new ScriptCompileError(
-          target.name === 'params' || target.name === 'doc' || target.name === '_score'
+          target.name === 'params' ||
+            target.name === 'doc' ||
+            target.name === '_score' ||
+            target.name === 'ctx'
             ? `invalid assignment: cannot assign a value to read-only variable [${target.name}]`
             : `cannot resolve symbol [${target.name}]`,
           target.at,

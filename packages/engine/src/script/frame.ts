@@ -19,6 +19,10 @@ export interface ScriptContext {
   value?: unknown;
   /** Set by the value's reader: the value came from an integral (1) or floating (2) field. */
   valueKind?: number;
+  /** A write script's `ctx` (`_source`, `op` and the document's metadata). */
+  ctx?: Map<unknown, unknown>;
+  /** A runtime field script's `emit(...)`: receives the call's arguments. */
+  emit?: (args: unknown[]) => void;
 }
 
 export const MAX_LOOP_COUNTER = 1_000_000;

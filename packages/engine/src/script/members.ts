@@ -109,7 +109,7 @@ export function setIndex(receiver: unknown, index: unknown, value: unknown): voi
     return;
   }
   if (isMap(receiver) && typeof index === 'string') {
-    (receiver as Record<string, unknown>)[index] = value;
+    putOwn(receiver as Record<string, unknown>, index, value);
     return;
   }
   fail(
@@ -160,8 +160,18 @@ export function getMember(receiver: unknown, name: string): unknown {
 
 export function setMember(receiver: unknown, name: string, value: unknown): void {
   if (receiver instanceof Map) receiver.set(name, value);
-  else if (isMap(receiver)) (receiver as Record<string, unknown>)[name] = value;
+  else if (isMap(receiver)) putOwn(receiver as Record<string, unknown>, name, value);
   else fail('illegal_argument_exception', `dynamic setter [${javaClassOf(receiver)}, ${name}] not found`);
+}
+
+/**
+ * Writes a key of a map that is a plain object as an own property whatever its name: a key
+ * such as `__proto__` (legal in a document) must never reach the object's prototype.
+ */
+function putOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  } else o[key] = value;
 }
 
 const NOT_FOUND = Symbol('not found');
@@ -366,6 +376,26 @@ function tryCall(r: unknown, name: string, a: unknown[]): unknown {
       case 'clear/0':
         r.length = 0;
         return null;
+      case 'add/2': {
+        const i = a[0];
+        if (typeof i !== 'number' || !Number.isInteger(i)) int(i);
+        if ((i as number) < 0 || (i as number) > r.length) listIndex(r, i);
+        r.splice(i as number, 0, a[1]);
+        return null;
+      }
+      case 'addAll/1':
+        if (!Array.isArray(a[0])) return NOT_FOUND;
+        r.push(...a[0]);
+        return a[0].length > 0;
+      case 'remove/1': {
+        // List.remove(int): Painless resolves a one-argument remove on a list by index.
+        const i = listIndex(r, a[0]);
+        return r.splice(i, 1)[0];
+      }
+      case 'lastIndexOf/1':
+        return r.lastIndexOf(a[0]);
+      case 'toString/0':
+        return javaString(r);
     }
     return NOT_FOUND;
   }
@@ -430,6 +460,28 @@ function tryCall(r: unknown, name: string, a: unknown[]): unknown {
         setIndex(r, a[0], a[1]);
         return old;
       }
+      case 'putIfAbsent/2': {
+        if (mapHas(r, a[0]) && mapGet(r, a[0]) !== null) return mapGet(r, a[0]);
+        setIndex(r, a[0], a[1]);
+        return null;
+      }
+      case 'putAll/1': {
+        const from = a[0];
+        if (!isMap(from)) return NOT_FOUND;
+        const entries = from instanceof Map ? [...from] : Object.entries(from as object);
+        for (const [k, v] of entries) setIndex(r, k, v);
+        return null;
+      }
+      case 'remove/1': {
+        const old = mapGet(r, a[0]);
+        if (r instanceof Map) r.delete(a[0]);
+        else if (typeof a[0] === 'string') delete (r as Record<string, unknown>)[a[0]];
+        return old;
+      }
+      case 'containsValue/1':
+        return (r instanceof Map ? [...r.values()] : Object.values(r as object)).some((v) => v === a[0]);
+      case 'toString/0':
+        return javaString(r);
     }
     return NOT_FOUND;
   }

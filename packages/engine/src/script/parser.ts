@@ -409,6 +409,7 @@ class Parser {
           this.i++;
           return { k: 'static', at, cls: t.text, name: name.text, args: this.is('(') ? this.args() : null };
         }
+        if (this.is('(')) return { k: 'fn', at, name: t.text, args: this.args() };
         return { k: 'var', at, name: t.text };
       }
       case 'op':

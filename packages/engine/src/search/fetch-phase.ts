@@ -3,11 +3,13 @@
  * the requested order. Stored `_source` bytes are copied verbatim into one packed buffer;
  * only `_source` includes/excludes make a document be parsed and re-serialised.
  */
+
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
 import { highlightHits } from '../highlight/hit-highlighter.ts';
 import type { StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
+import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { fetchFieldsJson } from './fetch-fields.ts';
 
 const encoder = new TextEncoder();
@@ -68,6 +70,8 @@ export function fetchDocs(
   mapping?: IndexMapping,
   index = '',
 ): FetchedDocs {
+  if (mapping && req.fields)
+    ({ reader, mapping } = withRuntimeFields(reader, mapping, req.fields.runtime, index));
   const n = req.docs.length;
   const ids: string[] = new Array(n);
   const routing: (string | null)[] = new Array(n);

@@ -4,7 +4,7 @@
  * `,"ignored_field_values":{…}` when a requested field ignored values at index time. A hit's
  * `_source` is parsed only when `fields` asks for something.
  */
-import { illegalArgument, notImplemented, parseJson, stringifyJson } from '@shoal/protocol';
+import { illegalArgument, javaDouble, notImplemented, parseJson, stringifyJson } from '@shoal/protocol';
 import type { FetchFieldsSpec, IndexMapping } from '../contract.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { MappedField } from '../mapping/compiled.ts';
@@ -72,6 +72,13 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
     for (const f of matching(mapping, ff.field)) {
       if (seen.has(f.path)) continue;
       seen.add(f.path);
+      if (f.runtime) {
+        // A runtime field's values are computed, not in `_source`: read as doc values are
+        // (geo points as GeoJSON, the `fields` default).
+        const read = f.type === 'geo_point' ? geoJsonReader(f.path) : docValuesReader(f, ff.format, index);
+        plan.docValues.push({ name: f.path, read });
+        continue;
+      }
       let parse: ValueParser;
       try {
         parse = sourceValueParser(f, ff.format);
@@ -193,4 +200,15 @@ export function hitFieldsJson(
   let out = fields ? `,"fields":{${fields}}` : '';
   if (ignored) out += `,"ignored_field_values":{${ignored}}`;
   return out;
+}
+
+/** A geo point field's values as GeoJSON points (`fields` on a runtime geo_point). */
+function geoJsonReader(path: string): DocValuesReader {
+  return (rs, doc, out) => {
+    const g = rs.segment.field(path)?.geo;
+    if (!g) return;
+    for (let i = g.starts[doc]!; i < g.starts[doc + 1]!; i++) {
+      out.push(`{"type":"Point","coordinates":[${javaDouble(g.lon[i]!)},${javaDouble(g.lat[i]!)}]}`);
+    }
+  };
 }

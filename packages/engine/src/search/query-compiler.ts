@@ -39,9 +39,16 @@ export function compileQuery(node: QueryNode, env: CompileEnv): Weight {
   return compile(node, env, 1, false);
 }
 
-function withField(env: CompileEnv, name: string, build: (field: ResolvedField) => Weight): Weight {
+function withField(
+  env: CompileEnv,
+  name: string,
+  boost: number,
+  build: (field: ResolvedField) => Weight,
+): Weight {
   const field = env.mapping.field(name);
-  return field ? build(field) : NONE;
+  if (!field) return NONE;
+  // A runtime field's queries match without scoring (Elasticsearch's AbstractScriptFieldQuery): every hit scores the boost.
+  return field.runtime ? new ConstantScoreWeight(build(field), boost) : build(field);
 }
 
 function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: boolean): Weight {
@@ -58,16 +65,18 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
     case 'term':
       if (node.field === '_id') return idsQuery([String(node.value)], boost);
       if (node.field === '_index') return indexQuery(env, [String(node.value)], boost);
-      return withField(env, node.field, (fd) => termQuery(env, fd, node.value, boost, node.caseInsensitive));
+      return withField(env, node.field, boost, (fd) =>
+        termQuery(env, fd, node.value, boost, node.caseInsensitive),
+      );
     case 'terms':
       checkTermsCount(env, node.field, node.values.length);
       if (node.field === '_id') return idsQuery(node.values.map(String), boost);
       if (node.field === '_index') return indexQuery(env, node.values.map(String), boost);
-      return withField(env, node.field, (fd) => termsQuery(env, fd, node.values, boost));
+      return withField(env, node.field, boost, (fd) => termsQuery(env, fd, node.values, boost));
     case 'terms_set':
       return termsSetQuery(env, node, boost);
     case 'range':
-      return withField(env, node.field, (fd) => rangeQuery(env, fd, node, boost));
+      return withField(env, node.field, boost, (fd) => rangeQuery(env, fd, node, boost));
     case 'script':
       return scriptQuery(env, node.script, boost);
     case 'exists':
@@ -77,30 +86,32 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return idsQuery(node.values, boost);
     case 'prefix':
       if (node.field === '_index') return indexQuery(env, [`${node.value}*`], boost);
-      return withField(env, node.field, (fd) =>
+      return withField(env, node.field, boost, (fd) =>
         prefixQuery(env, fd, node.value, boost, node.caseInsensitive),
       );
     case 'wildcard':
       if (node.field === '_index') return indexQuery(env, [node.value], boost);
-      return withField(env, node.field, (fd) =>
+      return withField(env, node.field, boost, (fd) =>
         wildcardQuery(env, fd, node.value, boost, node.caseInsensitive),
       );
     case 'fuzzy':
-      return withField(env, node.field, (fd) => fuzzyQuery(env, fd, scalarText(node.value), node, boost));
+      return withField(env, node.field, boost, (fd) =>
+        fuzzyQuery(env, fd, scalarText(node.value), node, boost),
+      );
     case 'regexp':
       return regexpQuery(env, node, boost);
     case 'per_field':
       return perField(node, env, boost, filter);
     case 'match':
-      return withField(env, node.field, (fd) => matchField(env, fd, node.query, node, boost));
+      return withField(env, node.field, boost, (fd) => matchField(env, fd, node.query, node, boost));
     case 'match_phrase':
-      return withField(env, node.field, (fd) => phraseField(env, fd, node.query, node, boost));
+      return withField(env, node.field, boost, (fd) => phraseField(env, fd, node.query, node, boost));
     case 'match_phrase_prefix':
-      return withField(env, node.field, (fd) =>
+      return withField(env, node.field, boost, (fd) =>
         phraseField(env, fd, node.query, { ...node, prefix: true }, boost),
       );
     case 'match_bool_prefix':
-      return withField(env, node.field, (fd) =>
+      return withField(env, node.field, boost, (fd) =>
         boolPrefix(env, fd, node.query, { ...node, lenient: false, zeroTermsQuery: 'none' }, boost),
       );
     case 'multi_match':

@@ -7,6 +7,7 @@
  * shards by shard index). Aggregations, when requested, are a pass of their own over every
  * matching doc (aggs/aggregate-shard.ts), so the hit paths stay unchanged.
  */
+
 import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
 import { aggregateShard } from '../aggs/aggregate-shard.ts';
 import { QueryDocs } from '../aggs/query-docs.ts';
@@ -19,6 +20,7 @@ import type {
   ShardQueryResult,
 } from '../contract.ts';
 import { ReaderSnapshot, type ShardReader } from '../index/shard-reader.ts';
+import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { checkCollapseField, collectCollapsed } from './collapse.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { type DocFilter, liveDocsFilter } from './doc-filter.ts';
@@ -110,11 +112,12 @@ export function queryShard(
 }
 
 function runQuery(
-  reader: ShardReader,
-  mapping: IndexMapping,
+  shardReader: ShardReader,
+  shardMapping: IndexMapping,
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): { result: ShardQueryResult; found: Collected } {
+  const { reader, mapping } = withRuntimeFields(shardReader, shardMapping, req.runtimeMappings, ctx.index);
   const plan = planQuery(reader, mapping, req, ctx);
   const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
@@ -170,6 +173,7 @@ export function countQuery(
   minScore?: number,
   limits?: QueryLimits,
 ): number {
+  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
   const cancel = new CancelCheck(ctx);
   const compiled = compileQuery(query, envOf(reader, mapping, ctx, limits));
   const weight = minScore === undefined ? compiled : new MinScoreWeight(compiled, minScore);

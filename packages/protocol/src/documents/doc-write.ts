@@ -22,6 +22,7 @@ export interface DocWriteCheck {
   hasDoc?: boolean;
   hasUpsert?: boolean;
   docAsUpsert?: boolean;
+  hasScript?: boolean;
 }
 
 /** Versions.MATCH_ANY and Versions.MATCH_DELETED: the "no version given" markers. */
@@ -90,7 +91,8 @@ export function docWriteValidation(c: DocWriteCheck): string[] {
         if (c.docAsUpsert) out.push('compare and write operations can not be used with upsert');
         if (c.hasUpsert) out.push("upsert requests don't support `if_seq_no` and `if_primary_term`");
       }
-      if (!c.hasDoc) out.push('script or doc is missing');
+      if (!c.hasDoc && !c.hasScript) out.push('script or doc is missing');
+      if (c.hasDoc && c.hasScript) out.push("can't provide both script and doc");
       if (!c.hasDoc && c.docAsUpsert) out.push('doc must be specified if doc_as_upsert is enabled');
       out.push(...idLengthMessages(c.id));
       return out;

@@ -18,6 +18,7 @@ import {
   VT,
 } from '../query/parse-context.ts';
 import { booleanValue } from '../query/xcontent-values.ts';
+import { parseScriptSpec, type ScriptSpec } from '../script/script-spec.ts';
 import { checkIfPrimaryTerm, checkIfSeqNo } from './doc-write.ts';
 
 const PARSER = 'UpdateRequest';
@@ -45,7 +46,8 @@ const LONG = new Set<Token>(['VALUE_NUMBER', 'VALUE_STRING']);
 export interface UpdateBody {
   doc?: Record<string, unknown>;
   upsert?: Record<string, unknown>;
-  script?: unknown;
+  /** The script, a stored one resolved to its source when a lookup was given. */
+  script?: ScriptSpec;
   scriptedUpsert?: boolean;
   docAsUpsert?: boolean;
   detectNoop?: boolean;
@@ -65,8 +67,12 @@ function longValue(ctx: ParseCtx, v: unknown): number {
   return Math.trunc(n);
 }
 
-export function parseUpdateBody(body: unknown): UpdateBody {
+export function parseUpdateBody(
+  body: unknown,
+  storedScript?: (id: string) => { source: string; lang: string } | undefined,
+): UpdateBody {
   const ctx = newCtx(body);
+  if (storedScript) ctx.storedScript = storedScript;
   if (!isObject(body)) {
     throw xContentParseError(
       `[${PARSER}] Expected START_OBJECT but was: ${tokenOf(body)}`,
@@ -78,7 +84,7 @@ export function parseUpdateBody(body: unknown): UpdateBody {
     switch (key) {
       case 'script':
         assertSupports(ctx, PARSER, key, v, OBJECT_OR_STRING);
-        out.script = v;
+        out.script = parseScriptSpec(ctx, v);
         break;
       case 'scripted_upsert':
         assertSupports(ctx, PARSER, key, v, VT.BOOLEAN);

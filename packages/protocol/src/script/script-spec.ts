@@ -5,7 +5,7 @@
  * `mustache` answer 501, other languages 400 as ScriptService refuses them.
  */
 import { illegalArgument, notImplemented, parseException, resourceNotFound } from '../errors/catalogue.ts';
-import { isObject, type ParseCtx } from '../query/parse-context.ts';
+import { isObject, newCtx, type ParseCtx } from '../query/parse-context.ts';
 
 export interface ScriptSpec {
   /** The inline source, or the stored script's once resolved. */
@@ -95,4 +95,14 @@ export function parseScriptSpec(ctx: ParseCtx | undefined, v: unknown, warnings?
   checkScriptLang(spec.lang);
   ctx?.scripts?.push(spec);
   return spec;
+}
+
+/** The script in `v`, a stored one resolved through `storedScript` (a missing one is a 404). */
+export function parseScriptWith(
+  v: unknown,
+  storedScript: (id: string) => { source: string; lang: string } | undefined,
+): ScriptSpec {
+  const ctx = newCtx(v);
+  ctx.storedScript = storedScript;
+  return parseScriptSpec(ctx, v);
 }

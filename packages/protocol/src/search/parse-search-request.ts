@@ -85,6 +85,7 @@ export function parseSearchRequest(
   if (s.explain !== undefined) req.explain = s.explain;
   if (s.profile !== undefined) req.profile = s.profile;
   if (s.aggs !== undefined) req.aggs = s.aggs;
+  if (s.runtimeMappings !== undefined) req.runtimeMappings = s.runtimeMappings;
   if (s.pit !== undefined) req.pit = s.pit;
   if (s.slice !== undefined) req.slice = s.slice;
   if (s.collapse !== undefined) req.collapse = s.collapse;

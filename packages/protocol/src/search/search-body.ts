@@ -3,6 +3,7 @@
  * accepted only with the JSON shapes Elasticsearch accepts for it, anything else is
  * `Unknown key for a <TOKEN> in [<key>].`, and the builder setters' checks apply as values arrive.
  */
+
 import { illegalArgument } from '../errors/catalogue.ts';
 import type { QueryNode } from '../query/ast.ts';
 import { parsingError } from '../query/local-errors.ts';
@@ -35,6 +36,7 @@ import { type HighlightSpec, readHighlight } from './highlight.ts';
 import { type IndexBoost, readIndicesBoost, readIndicesBoostObject } from './indices-boost.ts';
 import { readSort } from './parse-sort.ts';
 import { type RescoreSpec, readRescorer } from './rescore.ts';
+import { parseRuntimeMappings, type RuntimeMappings } from './runtime-mappings.ts';
 import { readScriptFields, type ScriptField } from './script-fields.ts';
 import type { SearchRequest, SourceFilter } from './search-request.ts';
 import type { SortSpec } from './sort-spec.ts';
@@ -42,6 +44,7 @@ import type { SortSpec } from './sort-spec.ts';
 /** What the body (and then the URL) set: SearchSourceBuilder's state, unset fields absent. */
 export interface SearchSource {
   query?: QueryNode;
+  runtimeMappings?: RuntimeMappings;
   postFilter?: QueryNode;
   from?: number;
   size?: number;
@@ -100,7 +103,7 @@ export function checkTrackTotalHitsUpTo(n: number): number {
 }
 
 /** Keys accepted for validity but not acted on by Shoal (response decorations, mostly). */
-const IGNORED_OBJECT_KEYS = new Set(['suggest', 'ext', 'runtime_mappings']);
+const IGNORED_OBJECT_KEYS = new Set(['suggest', 'ext']);
 const IGNORED_ARRAY_KEYS = new Set<string>();
 
 /** Parses a decoded `_search` body (already known to be an object) at `ctx.path`. */
@@ -223,6 +226,9 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
       break;
     case 'indices_boost':
       s.indicesBoost = readIndicesBoostObject(ctx, v, s.warnings);
+      break;
+    case 'runtime_mappings':
+      s.runtimeMappings = parseRuntimeMappings(v, ctx);
       break;
     case 'script_fields':
       // Counted for index.max_script_fields before the fields are read.

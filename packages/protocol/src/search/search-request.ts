@@ -5,6 +5,7 @@ import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
 import type { HighlightSpec } from './highlight.ts';
 import type { IndexBoost } from './indices-boost.ts';
 import type { RescoreSpec } from './rescore.ts';
+import type { RuntimeMappings } from './runtime-mappings.ts';
 import type { ScriptField } from './script-fields.ts';
 import type { SortSpec } from './sort-spec.ts';
 
@@ -64,6 +65,8 @@ export interface SearchRequest {
   scrollKeepAliveMs?: number;
   /** `request_cache` when given. */
   requestCache?: boolean;
+  /** `runtime_mappings`: fields computed at search time, by name. */
+  runtimeMappings?: RuntimeMappings;
   /** `fields`: values read from `_source` per mapped field, formatted by its type. */
   fetchFields?: FieldAndFormat[];
   /** `docvalue_fields` (body and URL). */
@@ -80,8 +83,7 @@ export interface SearchRequest {
    */
   scripts?: ScriptSpec[];
   /**
-   * Body keys Elasticsearch accepts that Shoal does not run (`script_fields`, `suggest`, `ext`,
-   * `runtime_mappings`): the coordinator refuses each with a 501 naming it (unsupported.ts).
+   * Body keys Elasticsearch accepts that Shoal does not run (`suggest`, `ext`): the coordinator refuses each with a 501 naming it (unsupported.ts).
    */
   ignoredKeys?: string[];
   /** The number of `script_fields` asked for (SearchService checks `index.max_script_fields`). */

@@ -35,6 +35,9 @@ const SCRIPTABLE = new Set([
   'extended_stats',
   'terms',
   'histogram',
+  'date_histogram',
+  'range',
+  'date_range',
 ]);
 
 export interface SourceOptions {
