@@ -80,8 +80,14 @@ export interface IndexableField {
 export interface ParsedDocument {
   id: string;
   routing?: string;
-  /** The raw `_source` bytes exactly as they were sent. */
+  /** The raw `_source` bytes exactly as they were sent (what the translog keeps). */
   source: Uint8Array;
+  /**
+   * What the segment keeps as `_source` when the mapping's `_source` says otherwise than
+   * "all of it": the filtered document (`includes`/`excludes`), or no bytes at all when
+   * `_source.enabled` is false.
+   */
+  storedSource?: Uint8Array;
   fields: IndexableField[];
 }
 

@@ -10,6 +10,7 @@ import {
   parseMgetBody,
   parseUpdateBody,
   RawJson,
+  resourceNotFound,
   ShoalError,
   type SourceFilter,
 } from '@shoal/protocol';
@@ -177,13 +178,9 @@ async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> 
 
 async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
-  if (!got.found || !got.source) {
-    throw new ShoalError(
-      'resource_not_found_exception',
-      `Document not found [${got.index}]/[${req.params.id}]`,
-      404,
-    );
-  }
+  if (!got.found) throw resourceNotFound(`Document not found [${got.index}]/[${req.params.id}]`);
+  // RestGetSourceAction: a document whose `_source` was not kept (`_source.enabled: false`).
+  if (!got.source) throw resourceNotFound(`Source not found [${got.index}]/[${req.params.id}]`);
   const filter = sourceFilterFromParams(req.query);
   if (filter.includes.length === 0 && filter.excludes.length === 0)
     return { status: 200, body: new RawJson(got.source) };

@@ -22,7 +22,7 @@ import { type DocMeta, SegmentBuilder } from './segment-builder.ts';
 import { mergeSegmentData } from './segment-merge.ts';
 import { ReaderSnapshot, type ShardReader } from './shard-reader.ts';
 import type { ShardIdent } from './write-errors.ts';
-import { type DocState, planWrites, segmentDocState, type WriteEffect } from './write-planner.ts';
+import { type DocState, keptSource, planWrites, segmentDocState, type WriteEffect } from './write-planner.ts';
 
 export interface ShardEngineOptions {
   index: string;
@@ -211,7 +211,7 @@ export class ShardEngine {
     if (!loc) return undefined;
     if (loc.kind === 'buffer') {
       const b = this.buffer[loc.slot]!;
-      return { exists: true, ...b.meta, source: b.doc.source, routing: b.doc.routing };
+      return { exists: true, ...b.meta, source: keptSource(b.doc), routing: b.doc.routing };
     }
     if (loc.kind === 'tombstone') {
       const t = loc.tombstone;

@@ -6,7 +6,7 @@
  * after the first update are parsed against the mapping with that update, as they would be
  * on the retry.
  */
-import { isShoalError, type ShoalError } from '@shoal/protocol';
+import { documentSourceMissing, isShoalError, type ShoalError } from '@shoal/protocol';
 import type { IndexMapping, ParsedDocument, ShardWriteOp, ShardWriteResult } from '../contract.ts';
 import type { Segment } from './segment.ts';
 import type { DocMeta } from './segment-builder.ts';
@@ -85,7 +85,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
   const index = (doc: ParsedDocument, version: number, cur: DocState | undefined, status?: number) => {
     const meta = { seqNo: seqNo++, version, primaryTerm: term };
     effects.push({ kind: 'index', doc, meta });
-    overlay.set(doc.id, { exists: true, ...meta, source: doc.source, routing: doc.routing });
+    overlay.set(doc.id, { exists: true, ...meta, source: keptSource(doc), routing: doc.routing });
     const created = !cur?.exists;
     const result: ShardWriteResult = {
       status: status ?? (created ? 201 : 200),
@@ -185,7 +185,11 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
       if (op.returnSource) r.source = upsert.slice();
       continue;
     }
-    const current = live.source ?? new Uint8Array(0);
+    if (live.source === undefined) {
+      fail(id, documentSourceMissing(id, ctx.ident.index, ctx.ident.indexUuid, ctx.ident.shardId));
+      continue;
+    }
+    const current = live.source;
     const merged = parseJsonObject(current);
     const changed = op.doc ? applyPartialUpdate(merged, parseJsonObject(op.doc), op.detectNoop) : false;
     if (!changed && (op.detectNoop || !op.doc)) {
@@ -217,6 +221,12 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
   return { results, effects, nextSeqNo: seqNo };
 }
 
+/** The `_source` a document keeps: none when the mapping disables `_source`. */
+export function keptSource(doc: ParsedDocument): Uint8Array | undefined {
+  const kept = doc.storedSource ?? doc.source;
+  return kept.length === 0 ? undefined : kept;
+}
+
 /** The state of a live doc of a segment. */
 export function segmentDocState(segment: Segment, doc: number): DocState {
   const st = segment.stored;
@@ -225,8 +235,9 @@ export function segmentDocState(segment: Segment, doc: number): DocState {
     version: st.versions[doc]!,
     seqNo: st.seqNos[doc]!,
     primaryTerm: st.primaryTerms[doc]!,
-    source: segment.source(doc),
   };
+  const source = segment.source(doc);
+  if (source.length > 0) s.source = source;
   const r = st.routing[doc];
   if (r !== null && r !== undefined) s.routing = r;
   return s;

@@ -15,6 +15,7 @@ import { mergeRoot } from './merge.ts';
 import type { RootNode, SourceConfig } from './nodes.ts';
 import { parseRoot } from './parse-mapping.ts';
 import { renderRoot } from './render.ts';
+import { type SourceKeeper, sourceKeeper } from './stored-source.ts';
 
 export interface IndexMappingOptions {
   indexName: string;
@@ -70,6 +71,7 @@ export class ShoalIndexMapping implements IndexMapping {
   private readonly tables: CompiledTables;
   private readonly parserView: DocumentParserMapping;
   private rendered: Record<string, unknown> | undefined;
+  private readonly keepSource: SourceKeeper | undefined;
 
   constructor(
     readonly root: RootNode,
@@ -78,6 +80,7 @@ export class ShoalIndexMapping implements IndexMapping {
     this.indexName = opts.indexName;
     const settings = { coerce: opts.coerce ?? true, ignoreMalformed: opts.ignoreMalformed ?? false };
     this.tables = compileRoot(root.object, settings);
+    this.keepSource = sourceKeeper(root.source);
     const limits = limitsOf(opts);
     this.parserView = {
       root: this.tables.root,
@@ -162,7 +165,15 @@ export class ShoalIndexMapping implements IndexMapping {
     source: Uint8Array,
     routing?: string,
   ): { doc: ParsedDocument; dynamicUpdate?: Record<string, unknown> } {
-    return parseDocumentWith(this.parserView, id, source, routing);
+    const parsed = parseDocumentWith(this.parserView, id, source, routing);
+    if (this.keepSource) parsed.doc.storedSource = this.keepSource(source);
+    return parsed;
+  }
+
+  /** Whether documents keep their `_source` (`_source.enabled` is not false). */
+  get sourceEnabled(): boolean {
+    const s = this.root.source;
+    return s?.enabled !== false && s?.mode !== 'disabled';
   }
 }
 
