@@ -58,6 +58,13 @@ export interface ResolvedField {
   ignoreAbove?: number;
   /** scaled_float: values are kept as round(value × scalingFactor) / scalingFactor. */
   scalingFactor?: number;
+  /**
+   * The type the mapping declares when the index keeps the field as another (`type`):
+   * `wildcard`, `binary`, `flattened`… as keyword terms, `match_only_text` as text.
+   */
+  mappedType?: string;
+  /** A range type (`long_range`, `date_range`…): each value is one encoded range term. */
+  rangeType?: string;
 }
 
 /** One value of one field of one document, ready to be indexed. */

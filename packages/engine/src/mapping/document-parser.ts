@@ -11,7 +11,14 @@ import type { ParsedDocument } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, detectDateFormat, isJavaDouble, isJavaLong } from '../dates/index.ts';
 import { CField, CObject } from './compiled.ts';
 
-import { type Ctx, type DocumentParserMapping, location, parseNull, parseValue } from './document-values.ts';
+import {
+  addTerm,
+  type Ctx,
+  type DocumentParserMapping,
+  location,
+  parseNull,
+  parseValue,
+} from './document-values.ts';
 import { documentParsingAt, illegalState, strictDynamicAt } from './errors.ts';
 import { isCoordinateArray } from './geo-value.ts';
 import { javaToString } from './java-text.ts';
@@ -156,6 +163,18 @@ function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField 
   ctx.overlay.set(path, field);
   updateProperties(obj, ctx)[name] = def;
   return field;
+}
+
+/** The first document to give a constant_keyword without a `value` sets it (a mapping update). */
+function constantValueUpdate(f: CField, value: string, ctx: Ctx): void {
+  const parts = f.path.split('.');
+  let obj: CObject = ctx.m.root;
+  for (const part of parts.slice(0, -1)) {
+    const next = lookup(obj, part, ctx);
+    if (next?.kind !== 'object') return;
+    obj = next;
+  }
+  updateProperties(obj, ctx)[f.name] = { type: 'constant_keyword', value };
 }
 
 // ------------------------------------------------------------------ values
@@ -311,6 +330,10 @@ export function parseDocumentWith(
     nestedObjects: 0,
   };
   if (m.root.enabled) walkObject(json, m.root, ctx);
+  if (ctx.constants) for (const [f, value] of ctx.constants) constantValueUpdate(f, value, ctx);
+  // A constant_keyword's value belongs to every document of the index.
+  for (const f of m.constantFields) if (f.constantValue !== undefined) addTerm(f, f.constantValue, ctx);
+  if (ctx.ignored) ctx.fields.push({ path: '_ignored', type: 'keyword', terms: [...ctx.ignored].sort() });
   const doc: ParsedDocument = { id, source, fields: ctx.fields };
   if (routing !== undefined) doc.routing = routing;
   return ctx.update ? { doc, dynamicUpdate: ctx.update } : { doc };

@@ -10,6 +10,7 @@ import { type CompiledTables, compileRoot, type MappedField } from './compiled.t
 import { parseDocumentWith } from './document-parser.ts';
 import type { DocumentParserMapping } from './document-values.ts';
 import { failedToParseMapping } from './errors.ts';
+import { checkAliases } from './field-aliases.ts';
 import { checkLimits, countFields, DEFAULT_LIMITS, type MappingLimits } from './limits.ts';
 import { mergeRoot } from './merge.ts';
 import type { RootNode, SourceConfig } from './nodes.ts';
@@ -58,6 +59,9 @@ function limitsOf(opts: IndexMappingOptions): MappingLimits {
   };
 }
 
+/** `_ignored`: the fields a document had values of that were left out (ignore_malformed, ignore_above). */
+const IGNORED_FIELD: MappedField = { path: '_ignored', type: 'keyword', index: true, docValues: true };
+
 function wildcardRegExp(pattern: string): RegExp {
   const body = pattern
     .split('*')
@@ -72,6 +76,7 @@ export class ShoalIndexMapping implements IndexMapping {
   private readonly parserView: DocumentParserMapping;
   private rendered: Record<string, unknown> | undefined;
   private readonly keepSource: SourceKeeper | undefined;
+  private readonly keyed = new Map<string, MappedField>();
 
   constructor(
     readonly root: RootNode,
@@ -82,9 +87,11 @@ export class ShoalIndexMapping implements IndexMapping {
     this.tables = compileRoot(root.object, settings);
     this.keepSource = sourceKeeper(root.source);
     const limits = limitsOf(opts);
+    const constantFields = [...this.tables.fields.values()].filter((f) => f.type === 'constant_keyword');
     this.parserView = {
       root: this.tables.root,
       fields: this.tables.fields,
+      constantFields,
       fieldCount: countFields(root.object),
       totalFieldsLimit: limits.totalFields,
       depthLimit: limits.depth,
@@ -110,11 +117,37 @@ export class ShoalIndexMapping implements IndexMapping {
     const incoming = parseWrapped(update);
     const merged = mergeRoot(this.root, incoming);
     checkLimits(merged, limitsOf(this.opts));
+    checkAliases(merged);
     return new ShoalIndexMapping(merged, this.opts);
   }
 
+  /**
+   * A field by path: a leaf or multi-field, the target of an alias, a flattened field's keyed
+   * sub-field (`labels.env`, a keyword), or the `_ignored` metadata field.
+   */
   field(path: string): MappedField | undefined {
-    return this.tables.fields.get(path)?.resolved;
+    const f = this.tables.fields.get(path);
+    if (f) {
+      if (f.type !== 'alias') return f.resolved;
+      return this.tables.fields.get(f.aliasPath!)?.resolved;
+    }
+    if (path === '_ignored') return IGNORED_FIELD;
+    return this.keyedField(path);
+  }
+
+  private keyedField(path: string): MappedField | undefined {
+    for (let at = path.lastIndexOf('.'); at > 0; at = path.lastIndexOf('.', at - 1)) {
+      const parent = this.tables.fields.get(path.slice(0, at));
+      if (parent?.type !== 'flattened') continue;
+      let cached = this.keyed.get(path);
+      if (!cached) {
+        const r = parent.resolved;
+        cached = { path, type: 'keyword', index: r.index, docValues: r.docValues, mappedType: 'flattened' };
+        this.keyed.set(path, cached);
+      }
+      return cached;
+    }
+    return undefined;
   }
 
   fieldsMatching(pattern: string): ResolvedField[] {
@@ -124,7 +157,8 @@ export class ShoalIndexMapping implements IndexMapping {
     }
     const re = wildcardRegExp(pattern);
     const out: ResolvedField[] = [];
-    for (const [path, f] of this.tables.fields) if (re.test(path)) out.push(f.resolved);
+    // An alias is found by its own name (field()); a pattern reaches its target directly.
+    for (const [path, f] of this.tables.fields) if (f.type !== 'alias' && re.test(path)) out.push(f.resolved);
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
@@ -139,7 +173,7 @@ export class ShoalIndexMapping implements IndexMapping {
 
   /** Every leaf field and multi-field, in mapping order. */
   allFields(): MappedField[] {
-    return [...this.tables.fields.values()].map((f) => f.resolved);
+    return [...this.tables.fields.values()].filter((f) => f.type !== 'alias').map((f) => f.resolved);
   }
 
   get routingRequired(): boolean {
@@ -188,6 +222,7 @@ export function createIndexMapping(
 ): ShoalIndexMapping {
   const root = parseWrapped(json);
   checkLimits(root, limitsOf(opts));
+  checkAliases(root);
   return new ShoalIndexMapping(root, opts);
 }
 
@@ -209,5 +244,7 @@ export function validateMappingJson(
   json: Record<string, unknown> | undefined,
   opts: IndexMappingOptions = { indexName: '_validate' },
 ): void {
-  checkLimits(parseWrapped(json), limitsOf(opts));
+  const root = parseWrapped(json);
+  checkLimits(root, limitsOf(opts));
+  checkAliases(root);
 }

@@ -19,7 +19,9 @@ import {
   type SourceConfig,
 } from './nodes.ts';
 import { validateNullValue } from './null-values.ts';
-import { LEAF_TYPES, type LeafType, PARAMS, type ParamContext, parseBool } from './params.ts';
+import { type LeafType, type ParamContext, parseBool } from './params.ts';
+import { isSpecialType, validateSpecialField } from './special-types.ts';
+import { LEAF_TYPES, PARAMS } from './type-params.ts';
 
 function remaining(entries: [string, unknown][]): string {
   return entries.map(([k, v]) => ` [${k} : ${javaToString(v)}]`).join('');
@@ -79,6 +81,7 @@ export function parseLeaf(
   if (type === 'scaled_float' && params.scaling_factor === undefined) {
     throw illegalArgument('Field [scaling_factor] is required');
   }
+  if (isSpecialType(type)) validateSpecialField(name, type, params);
   if (params.null_value !== undefined && params.null_value !== null) {
     params.null_value = validateNullValue(name, type, params);
   }
