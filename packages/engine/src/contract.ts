@@ -286,6 +286,8 @@ export interface ShardFetchResult {
   sourceOffsets: Uint32Array;
   /** With a highlight request: each hit's `"highlight"` object as JSON text, or null. */
   highlight?: (string | null)[];
+  /** When a hit left values out (ignore_malformed, ignore_above): its `_ignored` field names. */
+  ignored?: (string[] | null)[];
   /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */
   fieldsJson?: string[];
 }

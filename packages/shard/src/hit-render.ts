@@ -78,6 +78,7 @@ const SEQ_NO = Buffer.from('"_seq_no":');
 const PRIMARY_TERM = Buffer.from(',"_primary_term":');
 const SCORE = Buffer.from('"_score":');
 const ROUTING = Buffer.from(',"_routing":');
+const IGNORED = Buffer.from(',"_ignored":');
 const SOURCE = Buffer.from(',"_source":');
 const HIGHLIGHT = Buffer.from(',"highlight":');
 const SORT = Buffer.from(',"sort":[');
@@ -144,6 +145,11 @@ export function renderHit(
   if (routing !== null && routing !== undefined && !storedNone) {
     out.shortBytes(ROUTING);
     out.jsonString(routing);
+  }
+  const ignored = f.ignored?.[i];
+  if (ignored) {
+    out.shortBytes(IGNORED);
+    out.text(JSON.stringify(ignored));
   }
   if (fetch.source.enabled && source !== undefined && source.length > 0) {
     out.shortBytes(SOURCE);

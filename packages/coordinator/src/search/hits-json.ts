@@ -76,6 +76,8 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     const routing = fetched.routing[i];
     if (routing !== null && routing !== undefined && !storedNone)
       text += `,"_routing":${jsonString(routing)}`;
+    const ignored = fetched.ignored?.[i];
+    if (ignored) text += `,"_ignored":[${ignored.map(jsonString).join(',')}]`;
     if (
       withSource &&
       fetched.sourceBytes.length > 0 &&

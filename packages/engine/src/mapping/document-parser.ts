@@ -334,6 +334,8 @@ export function parseDocumentWith(
   // A constant_keyword's value belongs to every document of the index.
   for (const f of m.constantFields) if (f.constantValue !== undefined) addTerm(f, f.constantValue, ctx);
   if (ctx.ignored) ctx.fields.push({ path: '_ignored', type: 'keyword', terms: [...ctx.ignored].sort() });
+  // RoutingFieldMapper: the routing value is indexed, so that `term: {_routing: …}` finds it.
+  if (routing !== undefined) ctx.fields.push({ path: '_routing', type: 'keyword', terms: [routing] });
   const doc: ParsedDocument = { id, source, fields: ctx.fields };
   if (routing !== undefined) doc.routing = routing;
   return ctx.update ? { doc, dynamicUpdate: ctx.update } : { doc };

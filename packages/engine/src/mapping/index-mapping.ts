@@ -62,6 +62,9 @@ function limitsOf(opts: IndexMappingOptions): MappingLimits {
 /** `_ignored`: the fields a document had values of that were left out (ignore_malformed, ignore_above). */
 const IGNORED_FIELD: MappedField = { path: '_ignored', type: 'keyword', index: true, docValues: true };
 
+/** `_routing`: searchable, not aggregatable. */
+const ROUTING_FIELD: MappedField = { path: '_routing', type: 'keyword', index: true, docValues: false };
+
 function wildcardRegExp(pattern: string): RegExp {
   const body = pattern
     .split('*')
@@ -132,6 +135,7 @@ export class ShoalIndexMapping implements IndexMapping {
       return this.tables.fields.get(f.aliasPath!)?.resolved;
     }
     if (path === '_ignored') return IGNORED_FIELD;
+    if (path === '_routing') return ROUTING_FIELD;
     return this.keyedField(path);
   }
 

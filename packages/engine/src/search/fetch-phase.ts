@@ -82,6 +82,7 @@ export function fetchDocs(
   // (each lookup goes through the section cache).
   let current: ReaderSegment | undefined;
   let stored: StoredColumns | undefined;
+  let ignored: (string[] | null)[] | undefined;
   for (let i = 0; i < n; i++) {
     const doc = req.docs[i]!;
     const rs =
@@ -98,6 +99,11 @@ export function fetchDocs(
     versions[i] = stored.versions?.[local] ?? 0;
     seqNos[i] = stored.seqNos?.[local] ?? 0;
     primaryTerms[i] = stored.primaryTerms?.[local] ?? 0;
+    const ignoredNames = ignoredOf(rs, local);
+    if (ignoredNames) {
+      ignored ??= new Array(n).fill(null);
+      ignored[i] = ignoredNames;
+    }
     if (!filter.enabled) continue;
     let bytes = rs.segment.source(local);
     if (filtering)
@@ -114,8 +120,21 @@ export function fetchDocs(
     sources: pieces,
     sourceLength: size,
   };
+  if (ignored) result.ignored = ignored;
   if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
   if (req.highlight && mapping)
     result.highlight = highlightHits(reader, mapping, req.highlight, req.docs, index);
   return result;
+}
+
+/** The `_ignored` metadata field of one document (the names of the fields it left values of). */
+function ignoredOf(rs: ReaderSegment, local: number): string[] | undefined {
+  const ss = rs.segment.field('_ignored')?.sortedSet;
+  if (!ss) return undefined;
+  const start = ss.starts[local]!;
+  const end = ss.starts[local + 1]!;
+  if (end <= start) return undefined;
+  const out: string[] = [];
+  for (let k = start; k < end; k++) out.push(ss.terms[ss.ords[k]!]!);
+  return out;
 }

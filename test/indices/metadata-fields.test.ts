@@ -1,0 +1,65 @@
+/**
+ * Metadata fields: `_ignored` (values left out by ignore_malformed or ignore_above) is
+ * searchable, aggregatable and returned in hits; `_routing` comes back from GET and search.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await startTestNode();
+  const created = await http(node.url, 'PUT', '/ign', {
+    mappings: {
+      properties: {
+        n: { type: 'integer', ignore_malformed: true },
+        d: { type: 'date', ignore_malformed: true },
+        k: { type: 'keyword', ignore_above: 3 },
+      },
+    },
+  });
+  expect(created.status).toBe(200);
+  await http(node.url, 'PUT', '/ign/_doc/1', { n: 'not a number', d: 'nope', k: 'ok' });
+  await http(node.url, 'PUT', '/ign/_doc/2', { n: 5, k: 'too long' });
+  await http(node.url, 'PUT', '/ign/_doc/3?routing=r1&refresh=true', { n: 6, k: 'abc' });
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('_ignored', () => {
+  it('is returned in hits', async () => {
+    const res = await http(node.url, 'POST', '/ign/_search', { sort: ['_doc'] });
+    const byId = Object.fromEntries(
+      res.json.hits.hits.map((h: { _id: string; _ignored?: string[] }) => [h._id, h._ignored]),
+    );
+    expect(byId).toEqual({ 1: ['d', 'n'], 2: ['k'], 3: undefined });
+  });
+
+  it('is searchable and aggregatable', async () => {
+    const term = await http(node.url, 'POST', '/ign/_search', { query: { term: { _ignored: 'n' } } });
+    expect(term.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1']);
+    const exists = await http(node.url, 'POST', '/ign/_search', { query: { exists: { field: '_ignored' } } });
+    expect(exists.json.hits.total.value).toBe(2);
+    const agg = await http(node.url, 'POST', '/ign/_search', {
+      size: 0,
+      aggs: { ignored: { terms: { field: '_ignored' } } },
+    });
+    expect(agg.json.aggregations.ignored.buckets).toEqual([
+      { key: 'd', doc_count: 1 },
+      { key: 'k', doc_count: 1 },
+      { key: 'n', doc_count: 1 },
+    ]);
+  });
+});
+
+describe('_routing', () => {
+  it('round trips through GET and search', async () => {
+    const got = await http(node.url, 'GET', '/ign/_doc/3?routing=r1');
+    expect(got.json._routing).toBe('r1');
+    const res = await http(node.url, 'POST', '/ign/_search', { query: { ids: { values: ['3'] } } });
+    expect(res.json.hits.hits[0]._routing).toBe('r1');
+    const byRouting = await http(node.url, 'POST', '/ign/_search', { query: { term: { _routing: 'r1' } } });
+    expect(byRouting.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['3']);
+  });
+});
