@@ -28,12 +28,24 @@ function requireBody(req: RestRequest): Buffer {
   return req.body;
 }
 
-async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Promise<RestResponse> {
-  const [r] = await executeWrites(s, [item], refreshPolicy(req.query.refresh));
+async function writeOne(
+  req: RestRequest,
+  s: NodeServices,
+  item: WriteItem,
+  /** `_update`'s `_source` filter for the `get` it returns. */
+  returned?: SourceFilter,
+): Promise<RestResponse> {
+  const refresh = refreshPolicy(req.query.refresh);
+  const [r] = await executeWrites(s, [item], refresh);
   if (!r) throw new ShoalError('illegal_state_exception', 'write produced no result', 500);
   if (r.error) throw ShoalError.fromWire(r.error);
-  const body = docWriteJson(r);
-  if (r.source) body.get = { _source: new RawJson(r.source) };
+  const body = docWriteJson(r, refresh === 'true');
+  if (r.source) {
+    const filtered = returned && (returned.includes.length > 0 || returned.excludes.length > 0);
+    body.get = {
+      _source: filtered ? applySourceFilter(parseJson(r.source), returned) : new RawJson(r.source),
+    };
+  }
   const headers: Record<string, string> = {};
   if (r.status === 201) headers.Location = `/${encodeURIComponent(r.index)}/_doc/${encodeURIComponent(r.id)}`;
   return { status: r.status, body, headers };
@@ -104,7 +116,7 @@ async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   }
   const [r] = await executeWrites(s, [item], refresh);
   if (r!.error) throw ShoalError.fromWire(r!.error);
-  return { status: r!.status, body: docWriteJson(r!) };
+  return { status: r!.status, body: docWriteJson(r!, refresh === 'true') };
 }
 
 async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
@@ -120,6 +132,17 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   if (body.script !== undefined) {
     throw new ShoalError('not_implemented_exception', 'scripted updates are not supported by Shoal yet', 501);
   }
+  // UpdateRequest.fetchSource: the body's `_source`, else the URL's `_source*` parameters.
+  const urlSource =
+    req.query._source !== undefined ||
+    req.query._source_includes !== undefined ||
+    req.query._source_excludes !== undefined;
+  const returned =
+    body.source !== undefined
+      ? sourceFilterFromParams({ _source: JSON.stringify(body.source) })
+      : urlSource
+        ? sourceFilterFromParams(req.query)
+        : undefined;
   const bytes = (v: unknown) =>
     v === undefined
       ? undefined
@@ -136,7 +159,7 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     upsert: bytes(body.upsert),
     docAsUpsert: body.docAsUpsert === true,
     detectNoop: body.detectNoop !== false,
-    returnSource: (body.source !== undefined && body.source !== false) || req.query._source === 'true',
+    returnSource: returned?.enabled === true,
     requireAlias: req.query.require_alias === 'true',
   };
   validate(item, {
@@ -144,7 +167,7 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     hasUpsert: body.upsert !== undefined,
     docAsUpsert: item.docAsUpsert,
   });
-  return writeOne(req, s, item);
+  return writeOne(req, s, item, returned);
 }
 
 function hitJson(
