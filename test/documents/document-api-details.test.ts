@@ -154,3 +154,48 @@ describe('index.mode', () => {
     expect(std.status).toBe(200);
   });
 });
+
+describe('_close and _open', () => {
+  it('a closed index refuses reads and writes until it is opened again', async () => {
+    await http(node.url, 'PUT', '/shut/_doc/1?refresh=true', { a: 1 });
+    const closed = await http(node.url, 'POST', '/shut/_close?wait_for_active_shards=all');
+    expect(closed.status).toBe(200);
+    expect(closed.json).toEqual({
+      acknowledged: true,
+      shards_acknowledged: true,
+      indices: { shut: { closed: true } },
+    });
+    for (const [method, path, body] of [
+      ['GET', '/shut/_doc/1', undefined],
+      ['PUT', '/shut/_doc/2', { a: 2 }],
+      ['POST', '/shut/_search', {}],
+    ] as const) {
+      const res = await http(node.url, method, path, body);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({
+        type: 'index_closed_exception',
+        reason: 'closed',
+        index: 'shut',
+      });
+    }
+    const bulk = await http(
+      node.url,
+      'POST',
+      '/_bulk',
+      ndjson([{ index: { _index: 'shut', _id: '3' } }, { a: 3 }]),
+      {
+        'content-type': 'application/x-ndjson',
+      },
+    );
+    expect(bulk.json.items[0].index.error.type).toBe('index_closed_exception');
+    const skipped = await http(node.url, 'POST', '/shut/_search?ignore_unavailable=true', {});
+    expect(skipped.status).toBe(200);
+    expect(skipped.json.hits.total.value).toBe(0);
+    const mapping = await http(node.url, 'GET', '/shut/_mapping');
+    expect(mapping.status).toBe(200);
+    const opened = await http(node.url, 'POST', '/shut/_open');
+    expect(opened.json).toEqual({ acknowledged: true, shards_acknowledged: true });
+    const got = await http(node.url, 'GET', '/shut/_doc/1');
+    expect(got.json._source).toEqual({ a: 1 });
+  });
+});

@@ -22,6 +22,7 @@ import { memoryReportRoutes } from './rest/memory-report.ts';
 import { migrationRoutes } from './rest/migration.ts';
 import { msearchRoutes } from './rest/msearch.ts';
 import { nodesInfoRoutes } from './rest/nodes-info.ts';
+import { openCloseRoutes } from './rest/open-close.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { rolloverRoutes } from './rest/rollover.ts';
 import { scriptRoutes } from './rest/scripts.ts';
@@ -64,6 +65,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...dataStreamRoutes(),
     ...indexRoutes(),
     ...indexBlockRoutes(),
+    ...openCloseRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),
   ];
