@@ -227,3 +227,62 @@ describe('range types', () => {
     );
   });
 });
+
+describe('dynamic templates', () => {
+  it('map new fields by their match conditions and by the names bulk items give', async () => {
+    const created = await http(node.url, 'PUT', '/dyn', {
+      mappings: {
+        dynamic_templates: [
+          { my_location: { match: 'my*', mapping: { type: 'geo_point' } } },
+          { longs_as_ints: { match_mapping_type: 'long', mapping: { type: 'integer' } } },
+          { labels: { path_match: 'meta.*', match_mapping_type: 'object', mapping: { type: 'flattened' } } },
+          { string: { match_mapping_type: 'string', mapping: { type: 'keyword' } } },
+          { location: { mapping: { type: 'geo_point' } } },
+        ],
+      },
+    });
+    expect(created.status).toBe(200);
+    const res = await http(
+      node.url,
+      'POST',
+      '/_bulk?refresh=true',
+      ndjson([
+        { index: { _index: 'dyn', _id: '1' } },
+        { my_location: '41.12,-71.34', count: 5, title: 'Hello World', meta: { tags: { a: 'x' } } },
+        { index: { _index: 'dyn', _id: '2', dynamic_templates: { where: 'location' } } },
+        { where: [-71.34, 41.12] },
+        { index: { _index: 'dyn', _id: '3', dynamic_templates: { other: 'nope' } } },
+        { other: 'x' },
+        { index: { _index: 'dyn', _id: '4', dynamic_templates: { foo: 'string' } } },
+        { 'foo.bar': 'hello world' },
+      ]),
+      { 'content-type': 'application/x-ndjson' },
+    );
+    expect(res.json.items[0].index).toMatchObject({ result: 'created' });
+    expect(res.json.items[1].index).toMatchObject({ result: 'created' });
+    expect(res.json.items[2].index).toMatchObject({
+      status: 400,
+      error: { type: 'document_parsing_exception' },
+    });
+    expect(res.json.items[2].index.error.reason).toContain(
+      "failed to parse: Can't find dynamic template for dynamic template name [nope] of field [other]",
+    );
+    expect(res.json.items[3].index.error.reason).toContain(
+      "failed to parse field [foo] of type [keyword] in document with id '4'. Preview of field's value: '{bar=hello world}'",
+    );
+    const mapping = await http(node.url, 'GET', '/dyn/_mapping');
+    const props = mapping.json.dyn.mappings.properties;
+    expect(props.my_location).toEqual({ type: 'geo_point' });
+    expect(props.count).toEqual({ type: 'integer' });
+    expect(props.title).toEqual({ type: 'keyword' });
+    expect(props.meta.properties.tags).toEqual({ type: 'flattened' });
+    expect(props.where).toEqual({ type: 'geo_point' });
+    const box = await http(node.url, 'POST', '/dyn/_search', {
+      query: {
+        geo_bounding_box: { where: { top_left: { lat: 42, lon: -72 }, bottom_right: { lat: 40, lon: -74 } } },
+      },
+    });
+    expect(box.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['2']);
+    expect(await ids('dyn', { term: { 'meta.tags.a': 'x' } })).toEqual(['1']);
+  });
+});

@@ -129,6 +129,7 @@ export interface IndexMapping {
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): {
     doc: ParsedDocument;
     dynamicUpdate?: Record<string, unknown>;
@@ -304,7 +305,15 @@ interface WriteConditions {
 }
 
 export type ShardWriteOp =
-  | ({ op: 'index'; id: string; source: Uint8Array; routing?: string; create: boolean } & WriteConditions)
+  | ({
+      op: 'index';
+      id: string;
+      source: Uint8Array;
+      routing?: string;
+      create: boolean;
+      /** The request's `dynamic_templates`: field path → the template its new field takes. */
+      dynamicTemplates?: Record<string, string>;
+    } & WriteConditions)
   | ({ op: 'delete'; id: string; routing?: string } & WriteConditions)
   | ({
       op: 'update';

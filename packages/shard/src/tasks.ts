@@ -97,6 +97,8 @@ export interface PackedWriteOp {
   docAsUpsert?: boolean;
   detectNoop?: boolean;
   returnSource?: boolean;
+  /** index: the bulk item's `dynamic_templates` (field path → template name). */
+  dynamicTemplates?: Record<string, string>;
 }
 
 export interface WriteTask {

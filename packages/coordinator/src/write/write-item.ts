@@ -18,6 +18,8 @@ export interface WriteItem {
   detectNoop?: boolean;
   returnSource?: boolean;
   requireAlias?: boolean;
+  /** index/create: `dynamic_templates` of a bulk item (field path → template name). */
+  dynamicTemplates?: Record<string, string>;
 }
 
 /** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */

@@ -176,6 +176,7 @@ function pack(group: Routed[]): { ops: PackedWriteOp[]; bytes: ArrayBuffer } {
       docAsUpsert: item.docAsUpsert,
       detectNoop: item.detectNoop,
       returnSource: item.returnSource,
+      dynamicTemplates: item.dynamicTemplates,
     }),
   );
   return { ops, bytes };

@@ -57,10 +57,11 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): ParsedDocument | ShoalError | undefined => {
     let parsed: ReturnType<IndexMapping['parseDocument']>;
     try {
-      parsed = mapping.parseDocument(id, source, routing);
+      parsed = mapping.parseDocument(id, source, routing, dynamicTemplates);
     } catch (e) {
       if (isShoalError(e)) return e;
       throw e;
@@ -119,7 +120,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     if (op.op === 'index' || op.op === 'delete') {
       let parsed: ParsedDocument | undefined;
       if (op.op === 'index') {
-        const p = parse(id, op.source, op.routing);
+        const p = parse(id, op.source, op.routing, op.dynamicTemplates);
         if (p === undefined) continue;
         if (!('fields' in p)) {
           fail(id, p);

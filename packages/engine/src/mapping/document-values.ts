@@ -8,6 +8,7 @@ import type { IndexableField } from '../contract.ts';
 import { parseDateValue } from '../dates/index.ts';
 import { FALSE_TERM, parseBooleanValue, TRUE_TERM } from './boolean-value.ts';
 import type { CField, CObject, IndexSettingsView } from './compiled.ts';
+import type { DynamicTemplate } from './dynamic-templates.ts';
 import { documentParsingAt } from './errors.ts';
 import { parseGeoPoint } from './geo-value.ts';
 import { normalizeIp } from './ip-value.ts';
@@ -20,6 +21,8 @@ import { indexSpecialValue } from './special-values.ts';
 export interface DocumentParserMapping {
   root: CObject;
   fields: ReadonlyMap<string, CField>;
+  /** The mapping's dynamic templates, in order. */
+  templates: readonly DynamicTemplate[];
   /** constant_keyword fields, whose value every document gets. */
   constantFields: readonly CField[];
   fieldCount: number;
@@ -51,6 +54,8 @@ export interface Ctx {
   ignored?: Set<string>;
   /** constant_keyword fields without a `value` yet, and the first value a document gave them. */
   constants?: Map<CField, string>;
+  /** The request's `dynamic_templates` (field path → template name). */
+  namedTemplates?: Record<string, string>;
   /** flattened fields' keyed sub-fields (`labels.env`) of this document, by path. */
   keyed?: Map<string, IndexableField>;
 }

@@ -9,6 +9,7 @@ import { DEFAULT_DYNAMIC_DATE_FORMATS } from '../dates/index.ts';
 import { type CompiledTables, compileRoot, type MappedField } from './compiled.ts';
 import { parseDocumentWith } from './document-parser.ts';
 import type { DocumentParserMapping } from './document-values.ts';
+import { compileTemplates } from './dynamic-templates.ts';
 import { failedToParseMapping } from './errors.ts';
 import { checkAliases } from './field-aliases.ts';
 import { checkLimits, countFields, DEFAULT_LIMITS, type MappingLimits } from './limits.ts';
@@ -95,6 +96,7 @@ export class ShoalIndexMapping implements IndexMapping {
       root: this.tables.root,
       fields: this.tables.fields,
       constantFields,
+      templates: compileTemplates(root.dynamicTemplates),
       fieldCount: countFields(root.object),
       totalFieldsLimit: limits.totalFields,
       depthLimit: limits.depth,
@@ -202,8 +204,9 @@ export class ShoalIndexMapping implements IndexMapping {
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): { doc: ParsedDocument; dynamicUpdate?: Record<string, unknown> } {
-    const parsed = parseDocumentWith(this.parserView, id, source, routing);
+    const parsed = parseDocumentWith(this.parserView, id, source, routing, dynamicTemplates);
     if (this.keepSource) parsed.doc.storedSource = this.keepSource(source);
     return parsed;
   }

@@ -5,6 +5,7 @@
  */
 import { illegalArgument, mapperParsing, notImplemented, parseException, ShoalError } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
+import { compileTemplates } from './dynamic-templates.ts';
 import { javaToString } from './java-text.ts';
 import { mergeNodes } from './merge.ts';
 import {
@@ -249,6 +250,7 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
       case 'dynamic_templates':
         if (!Array.isArray(value))
           throw mapperParsing(`Dynamic template syntax error. An array of named objects is expected.`);
+        compileTemplates(value);
         dynamicTemplates = value;
         break;
       case 'runtime':
