@@ -63,3 +63,42 @@ describe('_routing', () => {
     expect(byRouting.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['3']);
   });
 });
+
+describe('stored_fields', () => {
+  it('returns fields mapped with store: true from GET and search', async () => {
+    await http(node.url, 'PUT', '/stored', {
+      mappings: {
+        properties: {
+          foo: { type: 'keyword', store: true },
+          count: { type: 'integer', store: true },
+          when: { type: 'date', store: true, format: 'yyyy-MM-dd' },
+          plain: { type: 'keyword' },
+        },
+      },
+    });
+    await http(node.url, 'PUT', '/stored/_doc/1?refresh=true', {
+      foo: 'bar',
+      count: 1,
+      when: '2024-05-06',
+      plain: 'x',
+    });
+    const one = await http(node.url, 'GET', '/stored/_doc/1?stored_fields=foo');
+    expect(one.json.fields).toEqual({ foo: ['bar'] });
+    expect(one.json).not.toHaveProperty('_source');
+    const two = await http(node.url, 'GET', '/stored/_doc/1?stored_fields=foo,count,plain,_source');
+    expect(two.json.fields).toEqual({ foo: ['bar'], count: [1] });
+    expect(two.json._source.foo).toBe('bar');
+    const res = await http(node.url, 'POST', '/stored/_search', { stored_fields: ['foo', 'when', 'plain'] });
+    const hit = res.json.hits.hits[0];
+    expect(hit.fields).toEqual({ foo: ['bar'], when: ['2024-05-06'] });
+    expect(hit).not.toHaveProperty('_source');
+  });
+
+  it('answers 501 for stored fields of an index that keeps no _source', async () => {
+    await http(node.url, 'PUT', '/stored-nosource', {
+      mappings: { _source: { enabled: false }, properties: { foo: { type: 'keyword', store: true } } },
+    });
+    const res = await http(node.url, 'POST', '/stored-nosource/_search', { stored_fields: ['foo'] });
+    expect(res.status).toBe(501);
+  });
+});

@@ -120,6 +120,8 @@ export interface IndexMapping {
   isNested(path: string): boolean;
   /** `_routing.required`: every document must come with a routing value. */
   readonly routingRequired: boolean;
+  /** false when the mapping's `_source.enabled` is false (documents keep no `_source`). */
+  readonly sourceEnabled?: boolean;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller
@@ -273,6 +275,8 @@ export interface FetchFieldsSpec {
   scriptFields?: ScriptField[];
   /** `stored_fields: _none_`: hits carry no `_id` and no `_routing`. */
   storedNone?: true;
+  /** `stored_fields` names: fields mapped with `store: true` among them come back in `fields`. */
+  storedFields?: string[];
 }
 
 /** Fetched hits in the requested order. `_source` bytes are packed into one buffer. */

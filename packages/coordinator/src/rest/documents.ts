@@ -20,6 +20,7 @@ import type { NodeServices } from '../services.ts';
 import { itemProblems, type WriteItem } from '../write/write-item.ts';
 import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { docWriteJson } from '../write/write-response.ts';
+import { storedFieldsAsk, storedFieldsJson } from './get-stored-fields.ts';
 import { casParams, checkWriteParams, longParam, versionTypeParam } from './params.ts';
 import { sourceFilterFromParams } from './source-params.ts';
 
@@ -194,9 +195,14 @@ function hitJson(
 }
 
 async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const filter = sourceFilterFromParams(req.query);
+  let filter = sourceFilterFromParams(req.query);
   const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
-  return { status: got.found ? 200 : 404, body: hitJson(got.index, req.params.id!, got, filter) };
+  const stored = storedFieldsAsk(req.query);
+  if (stored && !stored.withSource) filter = { ...filter, enabled: false };
+  const body = hitJson(got.index, req.params.id!, got, filter);
+  const fields = stored && got.found ? storedFieldsJson(s, got.index, stored, got.source) : undefined;
+  if (fields) body.fields = fields;
+  return { status: got.found ? 200 : 404, body };
 }
 
 async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {

@@ -11,6 +11,7 @@ import type { MappedField } from '../mapping/compiled.ts';
 import { type DocValuesReader, docValuesReader } from './docvalue-values.ts';
 import { JavaHashMap } from './java-hash-map.ts';
 import { fetchSourceValues, sourceValueParser, type ValueParser } from './source-values.ts';
+import { storedFieldsOf } from './stored-fields.ts';
 
 interface SourceField {
   name: string;
@@ -66,6 +67,15 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
     }
   }
   const seen = new Set<string>();
+  for (const f of storedFieldsOf(mapping, spec.storedFields ?? [])) {
+    seen.add(f.path);
+    plan.source.push({
+      name: f.path,
+      paths: sourcePaths(f),
+      nullValue: f.nullValue,
+      parse: sourceValueParser(f, undefined),
+    });
+  }
   for (const ff of spec.fields ?? []) {
     if (ff.includeUnmapped)
       plan.unmapped.push({ pattern: isPattern(ff.field) ? patternRegExp(ff.field) : ff.field });
