@@ -102,3 +102,34 @@ describe('stored_fields', () => {
     expect(res.status).toBe(501);
   });
 });
+
+describe('matched_queries', () => {
+  it('names the named queries each hit matches, with scores when asked', async () => {
+    await http(node.url, 'PUT', '/named/_doc/1', { title: 'quick fox', n: 1 });
+    await http(node.url, 'PUT', '/named/_doc/2?refresh=true', { title: 'lazy dog', n: 2 });
+    const query = {
+      bool: {
+        should: [
+          { match: { title: { query: 'fox', _name: 'fox' } } },
+          { term: { n: { value: 2, _name: 'two' } } },
+          { range: { n: { gte: 1, _name: 'any' } } },
+        ],
+      },
+    };
+    const res = await http(node.url, 'POST', '/named/_search', { query, sort: ['n'] });
+    expect(res.json.hits.hits.map((h: { matched_queries: string[] }) => h.matched_queries)).toEqual([
+      ['fox', 'any'],
+      ['two', 'any'],
+    ]);
+    const scored = await http(node.url, 'POST', '/named/_search?include_named_queries_score=true', {
+      query,
+      sort: ['n'],
+    });
+    const first = scored.json.hits.hits[0].matched_queries;
+    expect(Object.keys(first)).toEqual(['fox', 'any']);
+    expect(first.any).toBe(1);
+    expect(first.fox).toBeGreaterThan(0);
+    const plain = await http(node.url, 'POST', '/named/_search', { query: { match_all: {} } });
+    expect(plain.json.hits.hits[0]).not.toHaveProperty('matched_queries');
+  });
+});

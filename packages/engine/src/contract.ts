@@ -8,6 +8,7 @@ import type {
   AggregationsSpec,
   FieldAndFormat,
   FieldBoost,
+  NamedQuery,
   QueryNode,
   RescoreSpec,
   ScriptField,
@@ -266,6 +267,10 @@ export interface ShardFetchRequest {
   highlight?: HighlightFetch;
   /** `fields`, `docvalue_fields`, `stored_fields`: absent when the search uses none of them. */
   fields?: FetchFieldsSpec;
+  /** The search's named queries (`_name`), for each hit's `matched_queries`. */
+  namedQueries?: NamedQuery[];
+  /** `include_named_queries_score`: `matched_queries` maps each name to its score. */
+  namedQueriesScore?: boolean;
 }
 
 export interface FetchFieldsSpec {
@@ -291,6 +296,8 @@ export interface ShardFetchResult {
   sourceOffsets: Uint32Array;
   /** With a highlight request: each hit's `"highlight"` object as JSON text, or null. */
   highlight?: (string | null)[];
+  /** With named queries: each hit's `matched_queries` JSON (array, or object with scores), or null. */
+  matched?: (string | null)[];
   /** When a hit left values out (ignore_malformed, ignore_above): its `_ignored` field names. */
   ignored?: (string[] | null)[];
   /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */

@@ -84,6 +84,8 @@ const HIGHLIGHT = Buffer.from(',"highlight":');
 const SORT = Buffer.from(',"sort":[');
 const COMMA = Buffer.from(',');
 const SORT_END = Buffer.from(']}');
+const SORT_CLOSE = Buffer.from(']');
+const MATCHED = Buffer.from(',"matched_queries":');
 const END = Buffer.from('}');
 
 export type HitFetch = Omit<ShardFetchRequest, 'docs'>;
@@ -161,11 +163,21 @@ export function renderHit(
     out.shortBytes(HIGHLIGHT);
     out.text(highlight);
   }
+  const matched = f.matched?.[i];
   if (withSort) {
     out.shortBytes(SORT);
     out.text(sortValuesJson(hit.display ?? hit.sort, floatingKeys));
-    out.shortBytes(SORT_END);
-  } else out.shortBytes(END);
+    if (!matched) {
+      out.shortBytes(SORT_END);
+      return;
+    }
+    out.shortBytes(SORT_CLOSE);
+  }
+  if (matched) {
+    out.shortBytes(MATCHED);
+    out.text(matched);
+  }
+  out.shortBytes(END);
 }
 
 /**

@@ -69,6 +69,8 @@ export interface PackedExtra {
   fields?: string[];
   /** The fetched documents' highlights (ShardFetchResult.highlight). */
   highlight?: (string | null)[];
+  /** The fetched documents' `matched_queries` JSON (ShardFetchResult.matched). */
+  matched?: (string | null)[];
   /** The fetched documents' `_ignored` field names (ShardFetchResult.ignored). */
   ignored?: (string[] | null)[];
 }

@@ -92,6 +92,8 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     if (hasSort) {
       text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, outcome.result.floatingKeys ?? 0)}]`;
     }
+    const matched = fetched.matched?.[i];
+    if (matched) text += `,"matched_queries":${matched}`;
     out += `${text}}`;
   }
   return new RawJson(`${out}]`);

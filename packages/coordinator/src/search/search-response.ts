@@ -61,6 +61,8 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
             isFloatingKey(floating, k) && typeof v === 'number' ? new RawJson(sortValueJson(v, true)) : v,
           );
   }
+  const matched = fetched.matched?.[i];
+  if (matched) out.matched_queries = new RawJson(matched);
   return out;
 }
 

@@ -9,6 +9,7 @@ import { highlightHits } from '../highlight/hit-highlighter.ts';
 import type { StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 import { fetchFieldsJson } from './fetch-fields.ts';
+import { matchedQueriesJson } from './matched-queries.ts';
 
 const encoder = new TextEncoder();
 
@@ -121,6 +122,16 @@ export function fetchDocs(
     sourceLength: size,
   };
   if (ignored) result.ignored = ignored;
+  if (req.namedQueries && req.namedQueries.length > 0 && mapping) {
+    result.matched = matchedQueriesJson(
+      reader,
+      mapping,
+      req.namedQueries,
+      req.namedQueriesScore === true,
+      req.docs,
+      index,
+    );
+  }
   if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
   if (req.highlight && mapping)
     result.highlight = highlightHits(reader, mapping, req.highlight, req.docs, index);
