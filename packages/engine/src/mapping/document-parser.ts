@@ -124,7 +124,7 @@ function templateDef(
     documentParsingAt(location(ctx), `failed to parse: ${reason}`, mapperParsing(reason)),
   );
   if (!t) return undefined;
-  const def = templateMapping(t, name, type, defaultType);
+  const def = templateMapping(t, name, defaultType);
   const mapped = javaToString(def.type);
   if (mapped !== 'object' && mapped !== 'nested' && !LEAF_TYPES.has(mapped)) {
     const reason = `No mapper found for type [${mapped}]`;

@@ -143,10 +143,11 @@ function substitute(v: unknown, name: string, dynamicType: string): unknown {
 export function templateMapping(
   t: DynamicTemplate,
   name: string,
-  type: DynamicType,
   defaultType: string,
 ): Record<string, unknown> {
-  const mapping = substitute(t.mapping, name, type) as Record<string, unknown>;
+  // `{dynamic_type}` is the type dynamic mapping would give the value (XContentFieldType's
+  // defaultMappingType: text for a string, float for a double), not the match type's name.
+  const mapping = substitute(t.mapping, name, defaultType) as Record<string, unknown>;
   if (mapping.type === undefined) mapping.type = defaultType;
   return mapping;
 }
