@@ -286,3 +286,24 @@ describe('dynamic templates', () => {
     expect(await ids('dyn', { term: { 'meta.tags.a': 'x' } })).toEqual(['1']);
   });
 });
+
+describe('unsigned_long', () => {
+  it('keeps whole numbers from 0, refuses negative and larger ones', async () => {
+    await http(node.url, 'PUT', '/ulong', { mappings: { properties: { bytes: { type: 'unsigned_long' } } } });
+    await bulk('ulong', [{ bytes: 0 }, { bytes: '9223372036854775807' }, { bytes: 42 }]);
+    expect(await ids('ulong', { range: { bytes: { gt: 41 } } })).toEqual(['2', '3']);
+    expect(await ids('ulong', { term: { bytes: '9223372036854775807' } })).toEqual(['2']);
+    const sorted = await http(node.url, 'POST', '/ulong/_search', { sort: [{ bytes: 'desc' }] });
+    // The largest value keeps every digit on the wire.
+    expect(sorted.text).toContain('"sort":[9223372036854775807]');
+    expect(sorted.json.hits.hits.map((h: { sort: unknown[] }) => h.sort[0]).slice(1)).toEqual([42, 0]);
+    const negative = await http(node.url, 'PUT', '/ulong/_doc/9', { bytes: -1 });
+    expect(negative.status).toBe(400);
+    expect(negative.json.error.caused_by.reason).toBe('Value [-1] is out of range for unsigned long');
+    const big = await http(node.url, 'PUT', '/ulong/_doc/9', { bytes: '18446744073709551615' });
+    expect(big.status).toBe(400);
+    expect(big.json.error.caused_by.reason).toContain('the largest unsigned_long value Shoal keeps');
+    const caps = await http(node.url, 'GET', '/ulong/_field_caps?fields=bytes');
+    expect(Object.keys(caps.json.fields.bytes)).toEqual(['unsigned_long']);
+  });
+});

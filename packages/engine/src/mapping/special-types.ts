@@ -45,6 +45,7 @@ export const SPECIAL_TYPE_NAMES = [
   'token_count',
   'flattened',
   'alias',
+  'unsigned_long',
   ...RANGE_TYPE_NAMES,
 ] as const;
 
@@ -69,6 +70,8 @@ export function storedTypeOf(type: BaseLeafType | SpecialType): BaseLeafType {
       return 'text';
     case 'token_count':
       return 'integer';
+    case 'unsigned_long':
+      return 'long';
     default:
       return 'keyword';
   }
@@ -173,6 +176,14 @@ export const SPECIAL_PARAMS: Readonly<Record<SpecialType, ParamSpec[]>> = {
     meta,
   ],
   alias: [aliasPath],
+  unsigned_long: [
+    index,
+    docValues,
+    store,
+    bool('ignore_malformed', false, true, true),
+    { name: 'null_value', defaultValue: () => null, updatable: false, acceptsNull: true, parse: (v) => v },
+    meta,
+  ],
   integer_range: rangeParams(false),
   long_range: rangeParams(false),
   float_range: rangeParams(false),

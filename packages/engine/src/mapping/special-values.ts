@@ -5,7 +5,7 @@
  * object gives its leaves to the field and each leaf to its keyed sub-field (`labels.env`),
  * and a range becomes its encoded term.
  */
-import { illegalArgument, type ShoalError, xContentParse } from '@shoal/protocol';
+import { illegalArgument, numberFormat, type ShoalError, xContentParse } from '@shoal/protocol';
 import type { IndexableField } from '../contract.ts';
 import type { CField } from './compiled.ts';
 import { addNumber, addTerm, type Ctx, location, markIgnored, text } from './document-values.ts';
@@ -109,6 +109,39 @@ function indexFlattened(f: CField, value: unknown, ctx: Ctx): void {
   walk(value, '', 1);
 }
 
+const LONG_MAX = (1n << 63n) - 1n;
+const UNSIGNED_MAX = (1n << 64n) - 1n;
+
+/**
+ * An unsigned_long value (UnsignedLongFieldMapper): a whole number from 0 to 2^64-1, a decimal
+ * one truncated when coerce allows it. Shoal keeps them as signed longs, so values above
+ * 2^63-1 are refused with that limit named rather than stored wrong.
+ */
+export function unsignedLong(value: unknown, coerce: boolean): bigint {
+  let s: string;
+  if (typeof value === 'bigint') s = value.toString();
+  else if (typeof value === 'number') s = Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  else if (typeof value === 'string') s = value.trim();
+  else
+    throw illegalArgument(
+      `Current token (${jsonToken(value)}) not numeric, can not use numeric value accessors`,
+    );
+  let whole: bigint;
+  if (/^[+-]?\d+$/.test(s)) whole = BigInt(s);
+  else if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+    if (!coerce) throw illegalArgument(`Value "${s}" has a decimal part`);
+    const n = Number(s);
+    if (!Number.isFinite(n)) throw illegalArgument(`Value [${s}] is out of range for unsigned long`);
+    whole = BigInt(Math.trunc(n));
+  } else throw numberFormat(s);
+  if (whole < 0n || whole > UNSIGNED_MAX)
+    throw illegalArgument(`Value [${s}] is out of range for unsigned long`);
+  if (whole > LONG_MAX) {
+    throw illegalArgument(`Value [${s}] is above [${LONG_MAX}], the largest unsigned_long value Shoal keeps`);
+  }
+  return whole;
+}
+
 export function indexSpecialValue(f: CField, value: unknown, ctx: Ctx): void {
   switch (f.type) {
     case 'binary':
@@ -146,6 +179,9 @@ export function indexSpecialValue(f: CField, value: unknown, ctx: Ctx): void {
     }
     case 'flattened':
       indexFlattened(f, value, ctx);
+      return;
+    case 'unsigned_long':
+      addNumber(f, unsignedLong(value, f.coerce), ctx);
       return;
     default:
       if (isRangeType(f.type)) addTerm(f, rangeTerm(f.path, f.type, value, f.coerce, f.format), ctx);
