@@ -6,7 +6,7 @@
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
 import { highlightHits } from '../highlight/hit-highlighter.ts';
-import type { StoredFields } from '../index/segment.ts';
+import type { SortedSetValues, StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 import { fetchFieldsJson } from './fetch-fields.ts';
 import { matchedQueriesJson } from './matched-queries.ts';
@@ -84,6 +84,8 @@ export function fetchDocs(
   let current: ReaderSegment | undefined;
   let stored: StoredColumns | undefined;
   let ignored: (string[] | null)[] | undefined;
+  // The segment's `_ignored` doc values, looked up with its stored columns.
+  let ignoredValues: SortedSetValues | undefined;
   for (let i = 0; i < n; i++) {
     const doc = req.docs[i]!;
     const rs =
@@ -93,6 +95,7 @@ export function fetchDocs(
     if (rs !== current || !stored) {
       current = rs;
       stored = storedColumns(rs, req);
+      ignoredValues = rs.segment.field('_ignored')?.sortedSet;
     }
     const local = doc - rs.docBase;
     ids[i] = stored.ids[local]!;
@@ -100,7 +103,7 @@ export function fetchDocs(
     versions[i] = stored.versions?.[local] ?? 0;
     seqNos[i] = stored.seqNos?.[local] ?? 0;
     primaryTerms[i] = stored.primaryTerms?.[local] ?? 0;
-    const ignoredNames = ignoredOf(rs, local);
+    const ignoredNames = ignoredValues && ignoredOf(ignoredValues, local);
     if (ignoredNames) {
       ignored ??= new Array(n).fill(null);
       ignored[i] = ignoredNames;
@@ -139,9 +142,7 @@ export function fetchDocs(
 }
 
 /** The `_ignored` metadata field of one document (the names of the fields it left values of). */
-function ignoredOf(rs: ReaderSegment, local: number): string[] | undefined {
-  const ss = rs.segment.field('_ignored')?.sortedSet;
-  if (!ss) return undefined;
+function ignoredOf(ss: SortedSetValues, local: number): string[] | undefined {
   const start = ss.starts[local]!;
   const end = ss.starts[local + 1]!;
   if (end <= start) return undefined;
