@@ -307,3 +307,30 @@ describe('unsigned_long', () => {
     expect(Object.keys(caps.json.fields.bytes)).toEqual(['unsigned_long']);
   });
 });
+
+describe('search_as_you_type', () => {
+  it('finds documents by the start of their words', async () => {
+    const created = await http(node.url, 'PUT', '/sayt', {
+      mappings: { properties: { title: { type: 'search_as_you_type' } } },
+    });
+    expect(created.status).toBe(200);
+    await bulk('sayt', [{ title: 'quick brown fox jump lazy dog' }, { title: 'brown dog sleeps' }]);
+    const prefix = {
+      multi_match: {
+        query: 'brown f',
+        type: 'bool_prefix',
+        fields: ['title', 'title._2gram', 'title._3gram'],
+      },
+    };
+    const res = await http(node.url, 'POST', '/sayt/_search', { query: prefix });
+    expect(res.json.hits.hits[0]._id).toBe('1');
+    expect(await ids('sayt', { term: { 'title._2gram': 'brown dog' } })).toEqual(['2']);
+    expect(await ids('sayt', { term: { 'title._index_prefix': 'lazy d' } })).toEqual(['1']);
+    const mapping = await http(node.url, 'GET', '/sayt/_mapping');
+    expect(mapping.json.sayt.mappings.properties.title).toEqual({ type: 'search_as_you_type' });
+    const bad = await http(node.url, 'PUT', '/sayt2', {
+      mappings: { properties: { t: { type: 'search_as_you_type', max_shingle_size: 5 } } },
+    });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -11,6 +11,7 @@ import type { Analyzer, IndexableField, ResolvedField } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT } from '../dates/index.ts';
 import { childPath, type Dynamic, type FieldNode, type ObjectNode } from './nodes.ts';
 import type { BaseLeafType, LeafType } from './params.ts';
+import { type ShingleSpec, searchAsYouTypeFields } from './shingles.ts';
 import { isRangeType, isSpecialType, storedTypeOf } from './special-types.ts';
 
 /** ResolvedField plus what the query side may need beyond the contract. */
@@ -61,13 +62,15 @@ export class CField {
   readonly aliasPath: string | undefined;
   /** token_count: enable_position_increments. */
   readonly positionIncrements: boolean;
+  /** A search_as_you_type sub-field: the shingles it indexes (shingles.ts). */
+  readonly shingles: ShingleSpec | undefined;
   // Per-document scratch.
   seq = -1;
   slot: IndexableField | undefined = undefined;
   lastPos = -1;
   values = 0;
 
-  constructor(node: FieldNode, settings: IndexSettingsView, multiField: boolean) {
+  constructor(node: FieldNode, settings: IndexSettingsView, multiField: boolean, shingles?: ShingleSpec) {
     const p = node.params;
     this.path = node.path;
     this.name = node.name;
@@ -100,7 +103,12 @@ export class CField {
       (p.format as string | undefined) ??
       (node.type === 'date_nanos' ? DEFAULT_DATE_NANOS_FORMAT : DEFAULT_DATE_FORMAT);
     this.copyTo = node.copyTo;
+    this.shingles = shingles;
     this.multi = [...node.fields.values()].map((f) => new CField(f, settings, true));
+    if (node.type === 'search_as_you_type' && shingles === undefined) {
+      for (const [sub, spec] of searchAsYouTypeFields(node))
+        this.multi.push(new CField(sub, settings, true, spec));
+    }
     const resolved: MappedField = { path: node.path, type: this.stored, index, docValues };
     if (isSpecialType(node.type)) resolved.mappedType = node.type;
     if (isRangeType(node.type)) resolved.rangeType = node.type;

@@ -15,6 +15,7 @@ import { normalizeIp } from './ip-value.ts';
 import { javaToString } from './java-text.ts';
 import { lineCol, locateValue } from './json-text.ts';
 import { type NumericType, parseNumber, scaledFloat } from './number-values.ts';
+import { shingleTokens } from './shingles.ts';
 import { indexSpecialValue } from './special-values.ts';
 
 /** Everything document parsing needs from the mapping. */
@@ -108,7 +109,7 @@ function scaled(n: number | bigint, factor: number | undefined): number | bigint
 
 /** Indexes one non-null value into `f` (not its multi-fields). Throws the cause on bad input. */
 function indexValue(f: CField, value: unknown, ctx: Ctx): void {
-  if (f.type !== f.stored && f.type !== 'match_only_text') {
+  if (f.type !== f.stored && f.type !== 'match_only_text' && f.type !== 'search_as_you_type') {
     indexSpecialValue(f, value, ctx);
     return;
   }
@@ -117,7 +118,8 @@ function indexValue(f: CField, value: unknown, ctx: Ctx): void {
       const s = text(value);
       const slotField = slot(f, ctx);
       if (f.values++ > 0) f.lastPos += f.gap;
-      const tokens = f.analyzer!.analyze(s);
+      const analyzed = f.analyzer!.analyze(s);
+      const tokens = f.shingles === undefined ? analyzed : shingleTokens(analyzed, f.shingles);
       if (tokens.length === 0) return;
       const base = f.lastPos + 1;
       let out = slotField.tokens;

@@ -42,6 +42,7 @@ export const SPECIAL_TYPE_NAMES = [
   'wildcard',
   'constant_keyword',
   'match_only_text',
+  'search_as_you_type',
   'token_count',
   'flattened',
   'alias',
@@ -67,6 +68,7 @@ export function storedTypeOf(type: BaseLeafType | SpecialType): BaseLeafType {
   if (!isSpecialType(type)) return type;
   switch (type) {
     case 'match_only_text':
+    case 'search_as_you_type':
       return 'text';
     case 'token_count':
       return 'integer';
@@ -153,6 +155,29 @@ export const SPECIAL_PARAMS: Readonly<Record<SpecialType, ParamSpec[]>> = {
   wildcard: [ignoreAbove, nullString, meta],
   constant_keyword: [constantValue, meta],
   match_only_text: [meta],
+  search_as_you_type: [
+    index,
+    store,
+    restricted('index_options', ['positions', 'docs', 'freqs', 'offsets'], false),
+    bool('norms', true, false),
+    analyzerParam('analyzer', () => 'default', false),
+    analyzerParam('search_analyzer', (p) => p.analyzer ?? 'default', true),
+    analyzerParam('search_quote_analyzer', (p) => p.search_analyzer ?? p.analyzer ?? 'default', true),
+    similarity,
+    {
+      name: 'max_shingle_size',
+      defaultValue: () => 3,
+      updatable: false,
+      parse: (v) => {
+        const n = parseInt32(v);
+        if (n < 2 || n > 4) {
+          throw mapperParsing(`[max_shingle_size] must be at least [2] and at most [4], got [${n}]`);
+        }
+        return n;
+      },
+    },
+    meta,
+  ],
   token_count: [
     index,
     docValues,
