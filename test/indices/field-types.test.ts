@@ -159,6 +159,12 @@ describe('alias', () => {
     });
     expect(res.json.hits.hits.map((h: { sort: number[] }) => h.sort[0])).toEqual([30, 10]);
     expect(res.json.aggregations.m.value).toBe(30);
+    const fields = await http(node.url, 'POST', '/al/_search', {
+      query: { ids: { values: ['2'] } },
+      fields: ['route_length'],
+      docvalue_fields: ['route_length'],
+    });
+    expect(fields.json.hits.hits[0].fields).toEqual({ route_length: [30] });
     const write = await http(node.url, 'PUT', '/al/_doc/3', { route_length: 5 });
     expect(write.status).toBe(400);
     expect(write.json.error.reason).toBe('[1:17] Cannot write to a field alias [route_length].');

@@ -63,7 +63,7 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
   const plan: FieldsPlan = { docValues: [], source: [], unmapped: [] };
   for (const ff of spec.docValueFields ?? []) {
     for (const f of matching(mapping, ff.field)) {
-      plan.docValues.push({ name: f.path, read: docValuesReader(f, ff.format, index) });
+      plan.docValues.push({ name: outputName(ff.field, f), read: docValuesReader(f, ff.format, index) });
     }
   }
   const seen = new Set<string>();
@@ -80,8 +80,9 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
     if (ff.includeUnmapped)
       plan.unmapped.push({ pattern: isPattern(ff.field) ? patternRegExp(ff.field) : ff.field });
     for (const f of matching(mapping, ff.field)) {
-      if (seen.has(f.path)) continue;
-      seen.add(f.path);
+      const name = outputName(ff.field, f);
+      if (seen.has(name)) continue;
+      seen.add(name);
       let parse: ValueParser;
       try {
         parse = sourceValueParser(f, ff.format);
@@ -91,10 +92,15 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
         if ((e as { status?: number }).status === 501) throw e;
         throw illegalArgument(`error fetching [${f.path}]${which}: ${reason}`, e as never);
       }
-      plan.source.push({ name: f.path, paths: sourcePaths(f), nullValue: f.nullValue, parse });
+      plan.source.push({ name, paths: sourcePaths(f), nullValue: f.nullValue, parse });
     }
   }
   return plan;
+}
+
+/** A field asked by name keeps that name in the hit (an alias's values come under the alias). */
+function outputName(asked: string, f: MappedField): string {
+  return isPattern(asked) ? f.path : asked;
 }
 
 interface FieldValues {
