@@ -36,6 +36,17 @@ describe('_ignored', () => {
     expect(byId).toEqual({ 1: ['d', 'n'], 2: ['k'], 3: undefined });
   });
 
+  it('is returned by GET, from a segment and from the unrefreshed buffer', async () => {
+    const got = await http(node.url, 'GET', '/ign/_doc/1');
+    expect(got.json._ignored).toEqual(['d', 'n']);
+    await http(node.url, 'PUT', '/ign/_doc/9', { k: 'long value' });
+    const fresh = await http(node.url, 'GET', '/ign/_doc/9');
+    expect(fresh.json._ignored).toEqual(['k']);
+    const none = await http(node.url, 'GET', '/ign/_doc/3?routing=r1');
+    expect(none.json).not.toHaveProperty('_ignored');
+    await http(node.url, 'DELETE', '/ign/_doc/9?refresh=true');
+  });
+
   it('is searchable and aggregatable', async () => {
     const term = await http(node.url, 'POST', '/ign/_search', { query: { term: { _ignored: 'n' } } });
     expect(term.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1']);

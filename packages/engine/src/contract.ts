@@ -369,6 +369,8 @@ export interface GetResult {
   primaryTerm?: number;
   routing?: string;
   source?: Uint8Array;
+  /** The `_ignored` field names of the document (values left out at index time). */
+  ignored?: string[];
 }
 
 export interface ShardDocsStats {

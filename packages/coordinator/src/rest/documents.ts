@@ -187,6 +187,7 @@ function hitJson(
     found: true,
   };
   if (got.routing !== undefined) out._routing = got.routing;
+  if (got.ignored) out._ignored = got.ignored;
   if (filter.enabled && got.source) {
     if (filter.includes.length === 0 && filter.excludes.length === 0) out._source = new RawJson(got.source);
     else out._source = applySourceFilter(parseJson(got.source), filter);

@@ -21,6 +21,8 @@ export interface DocState {
   primaryTerm: number;
   source?: Uint8Array;
   routing?: string;
+  /** `_ignored` of the document, read only by GET (ignoredOfDoc). */
+  ignored?: string[];
 }
 
 export type WriteEffect =
@@ -242,4 +244,20 @@ export function segmentDocState(segment: Segment, doc: number): DocState {
   const r = st.routing[doc];
   if (r !== null && r !== undefined) s.routing = r;
   return s;
+}
+
+/** The `_ignored` names of a buffered document (from its parsed fields) or a segment's doc. */
+export function ignoredOfDoc(from: ParsedDocument | { segment: Segment; doc: number }): string[] | undefined {
+  if ('fields' in from) {
+    const f = from.fields.find((x) => x.path === '_ignored');
+    return f?.terms && f.terms.length > 0 ? [...f.terms] : undefined;
+  }
+  const ss = from.segment.field('_ignored')?.sortedSet;
+  if (!ss) return undefined;
+  const start = ss.starts[from.doc]!;
+  const end = ss.starts[from.doc + 1]!;
+  if (end <= start) return undefined;
+  const out: string[] = [];
+  for (let k = start; k < end; k++) out.push(ss.terms[ss.ords[k]!]!);
+  return out;
 }
