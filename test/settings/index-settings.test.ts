@@ -120,7 +120,7 @@ describe('index settings of Elasticsearch 8', () => {
       'Creating indices with soft-deletes disabled is no longer supported. Please do not specify a value for setting [index.soft_deletes.enabled].',
     );
     const mode = await http(node.url, 'PUT', '/bad', { settings: { 'index.mode': 'time_series' } });
-    expect(mode.status).toBe(501);
+    expect(mode.status).toBe(400);
     expect((await http(node.url, 'HEAD', '/bad')).status).toBe(404);
   });
 

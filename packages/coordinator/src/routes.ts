@@ -23,6 +23,7 @@ import { memoryReportRoutes } from './rest/memory-report.ts';
 import { migrationRoutes } from './rest/migration.ts';
 import { msearchRoutes } from './rest/msearch.ts';
 import { nodesInfoRoutes } from './rest/nodes-info.ts';
+import { openCloseRoutes } from './rest/open-close.ts';
 import { pitRoutes } from './rest/pit.ts';
 import { rolloverRoutes } from './rest/rollover.ts';
 import { scriptRoutes } from './rest/scripts.ts';
@@ -68,6 +69,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...dataStreamRoutes(),
     ...indexRoutes(),
     ...indexBlockRoutes(),
+    ...openCloseRoutes(),
     ...faultInjectionRoutes(),
     ...memoryReportRoutes(),
   ];

@@ -8,6 +8,7 @@ import type {
   AggregationsSpec,
   FieldAndFormat,
   FieldBoost,
+  NamedQuery,
   QueryNode,
   RescoreSpec,
   RuntimeMappings,
@@ -61,6 +62,13 @@ export interface ResolvedField {
   scalingFactor?: number;
   /** A runtime field: its values are computed at search time, not read from the index or `_source`. */
   runtime?: true;
+  /**
+   * The type the mapping declares when the index keeps the field as another (`type`):
+   * `wildcard`, `binary`, `flattened`… as keyword terms, `match_only_text` as text.
+   */
+  mappedType?: string;
+  /** A range type (`long_range`, `date_range`…): each value is one encoded range term. */
+  rangeType?: string;
 }
 
 /** One value of one field of one document, ready to be indexed. */
@@ -83,8 +91,14 @@ export interface IndexableField {
 export interface ParsedDocument {
   id: string;
   routing?: string;
-  /** The raw `_source` bytes exactly as they were sent. */
+  /** The raw `_source` bytes exactly as they were sent (what the translog keeps). */
   source: Uint8Array;
+  /**
+   * What the segment keeps as `_source` when the mapping's `_source` says otherwise than
+   * "all of it": the filtered document (`includes`/`excludes`), or no bytes at all when
+   * `_source.enabled` is false.
+   */
+  storedSource?: Uint8Array;
   fields: IndexableField[];
 }
 
@@ -112,6 +126,8 @@ export interface IndexMapping {
   readonly routingRequired: boolean;
   /** The mapping's `runtime` fields (none when absent). */
   runtimeFields?(): RuntimeMappings;
+  /** false when the mapping's `_source.enabled` is false (documents keep no `_source`). */
+  readonly sourceEnabled?: boolean;
   /**
    * Parse one document against this mapping. `dynamicUpdate` is the mapping fragment
    * (`{"properties": …}`) that new fields need, when `dynamic: true` found some; the caller
@@ -121,6 +137,7 @@ export interface IndexMapping {
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): {
     doc: ParsedDocument;
     dynamicUpdate?: Record<string, unknown>;
@@ -257,6 +274,10 @@ export interface ShardFetchRequest {
   highlight?: HighlightFetch;
   /** `fields`, `docvalue_fields`, `stored_fields`: absent when the search uses none of them. */
   fields?: FetchFieldsSpec;
+  /** The search's named queries (`_name`), for each hit's `matched_queries`. */
+  namedQueries?: NamedQuery[];
+  /** `include_named_queries_score`: `matched_queries` maps each name to its score. */
+  namedQueriesScore?: boolean;
 }
 
 export interface FetchFieldsSpec {
@@ -268,6 +289,8 @@ export interface FetchFieldsSpec {
   storedNone?: true;
   /** `runtime_mappings` of the search, for `fields` and `docvalue_fields` that name them. */
   runtime?: RuntimeMappings;
+  /** `stored_fields` names: fields mapped with `store: true` among them come back in `fields`. */
+  storedFields?: string[];
 }
 
 /** Fetched hits in the requested order. `_source` bytes are packed into one buffer. */
@@ -282,6 +305,10 @@ export interface ShardFetchResult {
   sourceOffsets: Uint32Array;
   /** With a highlight request: each hit's `"highlight"` object as JSON text, or null. */
   highlight?: (string | null)[];
+  /** With named queries: each hit's `matched_queries` JSON (array, or object with scores), or null. */
+  matched?: (string | null)[];
+  /** When a hit left values out (ignore_malformed, ignore_above): its `_ignored` field names. */
+  ignored?: (string[] | null)[];
   /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */
   fieldsJson?: string[];
 }
@@ -298,7 +325,15 @@ interface WriteConditions {
 }
 
 export type ShardWriteOp =
-  | ({ op: 'index'; id: string; source: Uint8Array; routing?: string; create: boolean } & WriteConditions)
+  | ({
+      op: 'index';
+      id: string;
+      source: Uint8Array;
+      routing?: string;
+      create: boolean;
+      /** The request's `dynamic_templates`: field path → the template its new field takes. */
+      dynamicTemplates?: Record<string, string>;
+    } & WriteConditions)
   | ({ op: 'delete'; id: string; routing?: string } & WriteConditions)
   | ({
       op: 'update';
@@ -347,6 +382,8 @@ export interface GetResult {
   primaryTerm?: number;
   routing?: string;
   source?: Uint8Array;
+  /** The `_ignored` field names of the document (values left out at index time). */
+  ignored?: string[];
 }
 
 export interface ShardDocsStats {

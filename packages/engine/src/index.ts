@@ -31,6 +31,7 @@ export {
   LONG_MAX,
   LONG_MIN,
 } from './search/sort-values.ts';
+export { storedFieldsOf, storedFieldValues } from './search/stored-fields.ts';
 export { CorruptionError } from './store/checksum.ts';
 export { sectionCache } from './store/section-cache.ts';
 export type { TranslogStats } from './store/translog.ts';

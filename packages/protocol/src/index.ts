@@ -48,6 +48,7 @@ export { combineAliasFilters, withAliasFilter } from './query/alias-filter.ts';
 export type { FieldBoost, JsonScalar, PerFieldTemplate, QueryNode, QueryType } from './query/ast.ts';
 export { registerDateFormatCheck } from './query/date-format-check.ts';
 export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } from './query/geo-point.ts';
+export { type NamedQuery, namedQueries, queryNameOf } from './query/named-queries.ts';
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';

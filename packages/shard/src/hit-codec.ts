@@ -210,6 +210,8 @@ function pack(
   if (extra) reply.extra = extra;
   if (fetched?.fieldsJson) reply.extra = { ...reply.extra, fields: fetched.fieldsJson };
   if (fetched?.highlight) reply.extra = { ...reply.extra, highlight: fetched.highlight };
+  if (fetched?.ignored) reply.extra = { ...reply.extra, ignored: fetched.ignored };
+  if (fetched?.matched) reply.extra = { ...reply.extra, matched: fetched.matched };
   return reply;
 }
 
@@ -285,6 +287,8 @@ export function unpackHits(reply: PackedReply): {
   };
   if (reply.extra?.fields) fetched.fieldsJson = reply.extra.fields;
   if (reply.extra?.highlight) fetched.highlight = reply.extra.highlight;
+  if (reply.extra?.ignored) fetched.ignored = reply.extra.ignored;
+  if (reply.extra?.matched) fetched.matched = reply.extra.matched;
   return rendered ? { result, fetched, rendered } : { result, fetched };
 }
 

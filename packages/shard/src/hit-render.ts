@@ -78,11 +78,14 @@ const SEQ_NO = Buffer.from('"_seq_no":');
 const PRIMARY_TERM = Buffer.from(',"_primary_term":');
 const SCORE = Buffer.from('"_score":');
 const ROUTING = Buffer.from(',"_routing":');
+const IGNORED = Buffer.from(',"_ignored":');
 const SOURCE = Buffer.from(',"_source":');
 const HIGHLIGHT = Buffer.from(',"highlight":');
 const SORT = Buffer.from(',"sort":[');
 const COMMA = Buffer.from(',');
 const SORT_END = Buffer.from(']}');
+const SORT_CLOSE = Buffer.from(']');
+const MATCHED = Buffer.from(',"matched_queries":');
 const END = Buffer.from('}');
 
 export type HitFetch = Omit<ShardFetchRequest, 'docs'>;
@@ -145,6 +148,11 @@ export function renderHit(
     out.shortBytes(ROUTING);
     out.jsonString(routing);
   }
+  const ignored = f.ignored?.[i];
+  if (ignored) {
+    out.shortBytes(IGNORED);
+    out.text(JSON.stringify(ignored));
+  }
   if (fetch.source.enabled && source !== undefined && source.length > 0) {
     out.shortBytes(SOURCE);
     out.bytes(source);
@@ -155,11 +163,21 @@ export function renderHit(
     out.shortBytes(HIGHLIGHT);
     out.text(highlight);
   }
+  const matched = f.matched?.[i];
   if (withSort) {
     out.shortBytes(SORT);
     out.text(sortValuesJson(hit.display ?? hit.sort, floatingKeys));
-    out.shortBytes(SORT_END);
-  } else out.shortBytes(END);
+    if (!matched) {
+      out.shortBytes(SORT_END);
+      return;
+    }
+    out.shortBytes(SORT_CLOSE);
+  }
+  if (matched) {
+    out.shortBytes(MATCHED);
+    out.text(matched);
+  }
+  out.shortBytes(END);
 }
 
 /**

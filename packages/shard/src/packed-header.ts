@@ -69,6 +69,10 @@ export interface PackedExtra {
   fields?: string[];
   /** The fetched documents' highlights (ShardFetchResult.highlight). */
   highlight?: (string | null)[];
+  /** The fetched documents' `matched_queries` JSON (ShardFetchResult.matched). */
+  matched?: (string | null)[];
+  /** The fetched documents' `_ignored` field names (ShardFetchResult.ignored). */
+  ignored?: (string[] | null)[];
 }
 
 /** Packed hits as they cross the thread. */

@@ -20,6 +20,8 @@ export interface WireFetchOptions {
   seqNoPrimaryTerm?: true;
   fields?: ShardFetchRequest['fields'];
   highlight?: ShardFetchRequest['highlight'];
+  namedQueries?: ShardFetchRequest['namedQueries'];
+  namedQueriesScore?: true;
 }
 
 /**
@@ -199,7 +201,8 @@ function isDefaultFetch(f: WireFetchOptions): boolean {
     f.version === undefined &&
     f.seqNoPrimaryTerm === undefined &&
     f.fields === undefined &&
-    f.highlight === undefined
+    f.highlight === undefined &&
+    f.namedQueries === undefined
   );
 }
 
@@ -210,6 +213,8 @@ export function toWireFetch(f: FetchOptions): WireFetchOptions {
   if (f.seqNoPrimaryTerm) wire.seqNoPrimaryTerm = true;
   if (f.fields) wire.fields = f.fields;
   if (f.highlight) wire.highlight = f.highlight;
+  if (f.namedQueries) wire.namedQueries = f.namedQueries;
+  if (f.namedQueriesScore) wire.namedQueriesScore = true;
   return wire;
 }
 
@@ -225,5 +230,7 @@ export function fromWirePrefetch(wire: WireFetchOptions, docs: number[]): ShardF
     seqNoPrimaryTerm: wire.seqNoPrimaryTerm === true,
     fields: wire.fields,
     highlight: wire.highlight,
+    namedQueries: wire.namedQueries,
+    namedQueriesScore: wire.namedQueriesScore,
   };
 }

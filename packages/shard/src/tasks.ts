@@ -97,6 +97,8 @@ export interface PackedWriteOp {
   docAsUpsert?: boolean;
   detectNoop?: boolean;
   returnSource?: boolean;
+  /** index: the bulk item's `dynamic_templates` (field path → template name). */
+  dynamicTemplates?: Record<string, string>;
   /** update: a script that rewrites the document (small; cloned with the op). */
   script?: { source: string; params: Record<string, unknown> };
   scriptedUpsert?: boolean;

@@ -90,6 +90,7 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
         routing: p.routing,
         create: p.create ?? false,
         source: slice(p.body)!,
+        ...(p.dynamicTemplates ? { dynamicTemplates: p.dynamicTemplates } : {}),
         ...cond,
       };
     }

@@ -27,7 +27,7 @@ async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   let errors = false;
   const rendered = results.map((r, i) => {
     if (r.error) errors = true;
-    return bulkItemJson(items[i]!.action, r);
+    return bulkItemJson(items[i]!.action, r, refresh === 'true');
   });
   return { status: 200, body: { took, errors, items: rendered } };
 }

@@ -10,6 +10,7 @@ import {
   parseMgetBody,
   parseUpdateBody,
   RawJson,
+  resourceNotFound,
   ShoalError,
   type SourceFilter,
 } from '@shoal/protocol';
@@ -20,6 +21,7 @@ import type { NodeServices } from '../services.ts';
 import { itemProblems, type WriteItem } from '../write/write-item.ts';
 import { executeWrites, refreshPolicy } from '../write/write-path.ts';
 import { docWriteJson } from '../write/write-response.ts';
+import { storedFieldsAsk, storedFieldsJson } from './get-stored-fields.ts';
 import { casParams, checkWriteParams, longParam, versionTypeParam } from './params.ts';
 import { sourceFilterFromParams } from './source-params.ts';
 
@@ -28,12 +30,24 @@ function requireBody(req: RestRequest): Buffer {
   return req.body;
 }
 
-async function writeOne(req: RestRequest, s: NodeServices, item: WriteItem): Promise<RestResponse> {
-  const [r] = await executeWrites(s, [item], refreshPolicy(req.query.refresh));
+async function writeOne(
+  req: RestRequest,
+  s: NodeServices,
+  item: WriteItem,
+  /** `_update`'s `_source` filter for the `get` it returns. */
+  returned?: SourceFilter,
+): Promise<RestResponse> {
+  const refresh = refreshPolicy(req.query.refresh);
+  const [r] = await executeWrites(s, [item], refresh);
   if (!r) throw new ShoalError('illegal_state_exception', 'write produced no result', 500);
   if (r.error) throw ShoalError.fromWire(r.error);
-  const body = docWriteJson(r);
-  if (r.source) body.get = { _source: new RawJson(r.source) };
+  const body = docWriteJson(r, refresh === 'true');
+  if (r.source) {
+    const filtered = returned && (returned.includes.length > 0 || returned.excludes.length > 0);
+    body.get = {
+      _source: filtered ? applySourceFilter(parseJson(r.source), returned) : new RawJson(r.source),
+    };
+  }
   const headers: Record<string, string> = {};
   if (r.status === 201) headers.Location = `/${encodeURIComponent(r.index)}/_doc/${encodeURIComponent(r.id)}`;
   return { status: r.status, body, headers };
@@ -104,7 +118,7 @@ async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   }
   const [r] = await executeWrites(s, [item], refresh);
   if (r!.error) throw ShoalError.fromWire(r!.error);
-  return { status: r!.status, body: docWriteJson(r!) };
+  return { status: r!.status, body: docWriteJson(r!, refresh === 'true') };
 }
 
 async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
@@ -118,6 +132,17 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   if (raw === undefined || raw === null) throw actionRequestValidation(['script or doc is missing']);
   const body = parseUpdateBody(raw, (id) => s.storedScripts.get(id));
   if (body.script) admitScripts(s, [body.script]);
+  // UpdateRequest.fetchSource: the body's `_source`, else the URL's `_source*` parameters.
+  const urlSource =
+    req.query._source !== undefined ||
+    req.query._source_includes !== undefined ||
+    req.query._source_excludes !== undefined;
+  const returned =
+    body.source !== undefined
+      ? sourceFilterFromParams({ _source: JSON.stringify(body.source) })
+      : urlSource
+        ? sourceFilterFromParams(req.query)
+        : undefined;
   const bytes = (v: unknown) =>
     v === undefined
       ? undefined
@@ -134,7 +159,7 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     upsert: bytes(body.upsert),
     docAsUpsert: body.docAsUpsert === true,
     detectNoop: body.detectNoop !== false,
-    returnSource: (body.source !== undefined && body.source !== false) || req.query._source === 'true',
+    returnSource: returned?.enabled === true,
     requireAlias: req.query.require_alias === 'true',
   };
   if (body.script) {
@@ -147,7 +172,7 @@ async function updateDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
     hasUpsert: body.upsert !== undefined,
     docAsUpsert: item.docAsUpsert,
   });
-  return writeOne(req, s, item);
+  return writeOne(req, s, item, returned);
 }
 
 function hitJson(
@@ -166,6 +191,7 @@ function hitJson(
     found: true,
   };
   if (got.routing !== undefined) out._routing = got.routing;
+  if (got.ignored) out._ignored = got.ignored;
   if (filter.enabled && got.source) {
     if (filter.includes.length === 0 && filter.excludes.length === 0) out._source = new RawJson(got.source);
     else out._source = applySourceFilter(parseJson(got.source), filter);
@@ -174,20 +200,21 @@ function hitJson(
 }
 
 async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const filter = sourceFilterFromParams(req.query);
+  let filter = sourceFilterFromParams(req.query);
   const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
-  return { status: got.found ? 200 : 404, body: hitJson(got.index, req.params.id!, got, filter) };
+  const stored = storedFieldsAsk(req.query);
+  if (stored && !stored.withSource) filter = { ...filter, enabled: false };
+  const body = hitJson(got.index, req.params.id!, got, filter);
+  const fields = stored && got.found ? storedFieldsJson(s, got.index, stored, got.source) : undefined;
+  if (fields) body.fields = fields;
+  return { status: got.found ? 200 : 404, body };
 }
 
 async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
-  if (!got.found || !got.source) {
-    throw new ShoalError(
-      'resource_not_found_exception',
-      `Document not found [${got.index}]/[${req.params.id}]`,
-      404,
-    );
-  }
+  if (!got.found) throw resourceNotFound(`Document not found [${got.index}]/[${req.params.id}]`);
+  // RestGetSourceAction: a document whose `_source` was not kept (`_source.enabled: false`).
+  if (!got.source) throw resourceNotFound(`Source not found [${got.index}]/[${req.params.id}]`);
   const filter = sourceFilterFromParams(req.query);
   if (filter.includes.length === 0 && filter.excludes.length === 0)
     return { status: 200, body: new RawJson(got.source) };

@@ -3,14 +3,8 @@
  * fetch receives, and the per-index checks a shard makes while it parses the request
  * (FetchDocValuesContext's `index.max_docvalue_fields_search`).
  */
-import type { FetchFieldsSpec, IndexMapping } from '@shoal/engine';
-import {
-  getInt,
-  illegalArgument,
-  notImplemented,
-  type SearchRequest,
-  type ShoalError,
-} from '@shoal/protocol';
+import { type FetchFieldsSpec, type IndexMapping, storedFieldsOf } from '@shoal/engine';
+import { getInt, illegalArgument, type SearchRequest, type ShoalError } from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { withCollapseDocValues } from './collapse.ts';
 
@@ -27,6 +21,7 @@ export function fetchFieldsSpec(search: SearchRequest): FetchFieldsSpec | undefi
   if (docValueFields) spec.docValueFields = docValueFields;
   if (storedFields && !storedFields.fetch) spec.storedNone = true;
   if (search.runtimeMappings) spec.runtime = search.runtimeMappings;
+  if (storedFields?.fetch && storedFields.names.length > 0) spec.storedFields = storedFields.names;
   return spec;
 }
 
@@ -46,12 +41,7 @@ export function fetchFieldsError(meta: IndexMetadata, search: SearchRequest): Sh
       );
     }
   }
-  for (const name of search.storedFields?.names ?? []) {
-    for (const f of meta.mapping.fieldsMatching(name)) {
-      // Shoal keeps no stored copies of `store: true` fields: refused rather than left out.
-      if ((f as { store?: boolean }).store)
-        throw notImplemented('stored_fields on fields mapped with store: true');
-    }
-  }
+  // Refused here, before any shard runs: stored fields of an index that keeps no `_source`.
+  storedFieldsOf(meta.mapping, search.storedFields?.names ?? []);
   return null;
 }

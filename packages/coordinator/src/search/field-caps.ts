@@ -84,7 +84,7 @@ function indexFields(meta: IndexMetadata, runtime: RuntimeMappings | undefined):
   }
   for (const f of meta.mapping.fieldsMatching('*')) {
     out.set(f.path, {
-      type: f.type,
+      type: f.mappedType ?? f.type,
       metadata: false,
       searchable: f.index || (f.docValues && DOC_VALUE_SEARCHABLE.has(f.type)),
       aggregatable: f.docValues,

@@ -1,6 +1,12 @@
 /** Realtime get of one document: routed to its shard's primary, from the buffer or segments. */
 import type { GetResult } from '@shoal/engine';
-import { indexNotFound, parseBooleanParam, ShoalError } from '@shoal/protocol';
+import {
+  indexNotFound,
+  parseBooleanParam,
+  parseLongParam,
+  ShoalError,
+  versionConflict,
+} from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { docShard } from '../state/document-routing.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
@@ -47,5 +53,16 @@ export async function getDocument(
     await copy.worker.run({ t: 'refresh', key: copy.key });
   }
   const got = await copy.worker.run({ t: 'get', key: copy.key, id, realtime });
+  // VersionType.isVersionConflictForReads: a found document whose version is not the one asked.
+  const version = parseLongParam(query.version, 'version');
+  if (got.found && version !== undefined && version !== -3n && BigInt(got.version ?? 0) !== version) {
+    throw versionConflict(
+      id,
+      `version conflict, current version [${got.version}] is different than the one provided [${version}]`,
+      meta.name,
+      meta.uuid,
+      shardId,
+    );
+  }
   return { ...got, index: meta.name };
 }

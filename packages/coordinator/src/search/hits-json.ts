@@ -76,6 +76,8 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     const routing = fetched.routing[i];
     if (routing !== null && routing !== undefined && !storedNone)
       text += `,"_routing":${jsonString(routing)}`;
+    const ignored = fetched.ignored?.[i];
+    if (ignored) text += `,"_ignored":[${ignored.map(jsonString).join(',')}]`;
     if (
       withSource &&
       fetched.sourceBytes.length > 0 &&
@@ -90,6 +92,8 @@ export function hitsJson(hits: FetchedHit[], req: SearchRequest, hasSort: boolea
     if (hasSort) {
       text += `,"sort":[${sortValuesJson(hit.display ?? hit.sort, outcome.result.floatingKeys ?? 0)}]`;
     }
+    const matched = fetched.matched?.[i];
+    if (matched) text += `,"matched_queries":${matched}`;
     out += `${text}}`;
   }
   return new RawJson(`${out}]`);

@@ -13,6 +13,7 @@
  * the shards: each shard reads its next batch ahead, renders every hit of it, and the page is
  * the merge of the shards' lists with the rendered hits concatenated (`renderedContinuation`).
  */
+
 import {
   getInt,
   type SearchRequest,
@@ -34,6 +35,7 @@ import { contextTargets, contextWorker } from './context-targets.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
+import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import { hitComparator } from './merge.ts';
 import {
   renderedResult,
@@ -104,6 +106,7 @@ export async function startScroll(
       seqNoPrimaryTerm: search.seqNoPrimaryTerm,
       ...(fetchFieldsSpec(search) ? { fields: fetchFieldsSpec(search) } : {}),
       ...highlightFetch(search, targetMetas(targets)),
+      ...matchedQueriesFetch(search),
     },
     trackScores: search.trackScores,
   };

@@ -16,6 +16,7 @@ import type { TaskSpec } from '../tasks/task-registry.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
+import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
@@ -37,6 +38,7 @@ function prefetchOptions(search: SearchRequest, targets: ShardTarget[]): Omit<Sh
   const fields = fetchFieldsSpec(search);
   if (fields) fetch.fields = fields;
   if (search.highlight) Object.assign(fetch, highlightFetch(search, targetMetas(targets)));
+  Object.assign(fetch, matchedQueriesFetch(search));
   return fetch;
 }
 

@@ -4,6 +4,7 @@
  * the response. What differs (which reader each shard reads, what the fetch records) comes in
  * through the query executor and the fetch plan.
  */
+
 import type { ShardFetchRequest } from '@shoal/engine';
 import { RawJson, type SearchRequest, type SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
@@ -18,6 +19,7 @@ import {
   runFetchPhase,
 } from './fetch-phase.ts';
 import { highlightFetch } from './highlight-fetch.ts';
+import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import { hitComparator, mergeTopHits } from './merge.ts';
 import {
   type QueryPhaseResult,
@@ -213,6 +215,7 @@ async function fetchedPage(
   };
   const fieldsSpec = fetchFieldsSpec(search);
   if (fieldsSpec) fetchReq.fields = fieldsSpec;
+  Object.assign(fetchReq, matchedQueriesFetch(search));
   if (search.highlight)
     Object.assign(
       fetchReq,

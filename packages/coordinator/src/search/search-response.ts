@@ -41,6 +41,8 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
   out._score = Number.isNaN(hit.score) ? null : new RawJson(scoreJson(hit.score));
   const routing = fetched.routing[i];
   if (routing !== null && routing !== undefined && !storedNone) out._routing = routing;
+  const ignored = fetched.ignored?.[i];
+  if (ignored) out._ignored = ignored;
   if (req.source.enabled && fetched.sourceBytes.length > 0) {
     const start = fetched.sourceOffsets[i]!;
     const end = fetched.sourceOffsets[i + 1]!;
@@ -59,6 +61,8 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
             isFloatingKey(floating, k) && typeof v === 'number' ? new RawJson(sortValueJson(v, true)) : v,
           );
   }
+  const matched = fetched.matched?.[i];
+  if (matched) out.matched_queries = new RawJson(matched);
   return out;
 }
 

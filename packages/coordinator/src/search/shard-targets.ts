@@ -112,7 +112,9 @@ function routedTargets(
   routing: string | undefined,
 ): ShardTarget[] {
   const reached: ReachedNames = {};
-  const indices = s.indices.resolve(expression, opts, reached);
+  let indices = s.indices.resolve(expression, opts, reached);
+  // ignore_unavailable: a closed index is left out rather than refused.
+  if (opts.ignoreUnavailable) indices = indices.filter((m) => m.state === 'open');
   checkBlocks(indices, 'read');
   if (!reached.aliases) return routedShardTargets(s, indices, routing);
   const targets = keepRouted(shardTargets(s, indices), searchRouting(indices, reached, routing));

@@ -3,7 +3,7 @@
  * and Elasticsearch's cluster_block_exception for them. A block is read from the index's
  * settings each time, so a settings update takes effect on the next request.
  */
-import { clusterBlock, type SettingsUpdate, type ShoalError } from '@shoal/protocol';
+import { clusterBlock, indexClosed, type SettingsUpdate, type ShoalError } from '@shoal/protocol';
 import type { IndexMetadata } from './index-metadata.ts';
 
 /** ClusterBlockLevel. */
@@ -94,6 +94,8 @@ function blockedException(blocked: Map<string, Block[]>): ShoalError | undefined
 
 /** The block error for one index at one level, or undefined (a bulk item's failure). */
 export function indexBlockError(meta: IndexMetadata, level: BlockLevel): ShoalError | undefined {
+  if (meta.state === 'close' && (level === 'read' || level === 'write'))
+    return indexClosed(meta.name, meta.uuid);
   const blocks = blocksOf(meta, level);
   return blocks.length === 0 ? undefined : blockedException(new Map([[meta.name, blocks]]));
 }
@@ -102,6 +104,9 @@ export function indexBlockError(meta: IndexMetadata, level: BlockLevel): ShoalEr
 export function checkBlocks(metas: readonly IndexMetadata[], level: BlockLevel): void {
   let blocked: Map<string, Block[]> | undefined;
   for (const meta of metas) {
+    // A closed index takes no reads or writes (IndexNameExpressionResolver's IndexClosedException).
+    if (meta.state === 'close' && (level === 'read' || level === 'write'))
+      throw indexClosed(meta.name, meta.uuid);
     // Most indices carry no block at all: one key test before any work.
     if (!hasAnyBlock(meta)) continue;
     const blocks = blocksOf(meta, level);

@@ -302,6 +302,36 @@ export class IndicesService {
     });
   }
 
+  /**
+   * `_close` / `_open`: the index's state in its metadata. A closed index refuses reads and
+   * writes (index-blocks.ts) and is left out of wildcards; its shards stay where they are, so
+   * opening it again needs no recovery.
+   */
+  async setOpenState(targets: readonly IndexMetadata[], state: 'open' | 'close'): Promise<void> {
+    for (const meta of targets) {
+      await this.mutex.run(meta.name, async () => {
+        const current = this.indices.get(meta.name);
+        if (!current || current.state === state) return;
+        if (state === 'close') {
+          // Everything acknowledged is made durable before the index stops taking requests.
+          await Promise.all(
+            this.shards
+              .primaries(current.uuid)
+              .filter((c) => c.state === 'STARTED' && c.worker)
+              .map((c) => c.worker!.run({ t: 'flush', key: c.key, force: false })),
+          );
+        }
+        const next: IndexMetadata = { ...current, state };
+        this.store?.saveIndex(next);
+        this.indices.set(meta.name, next);
+        this.logger.info(
+          { index: meta.name, uuid: meta.uuid },
+          state === 'close' ? 'closed index' : 'opened index',
+        );
+      });
+    }
+  }
+
   private async closeShards(uuid: string): Promise<void> {
     const copies = this.shards.remove(uuid);
     await Promise.all(

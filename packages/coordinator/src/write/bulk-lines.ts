@@ -157,6 +157,12 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
       versionType: versionType(m),
       requireAlias: (m.require_alias as boolean | undefined) ?? defaults.requireAlias,
     };
+    if (hasTemplates && action !== 'update') {
+      const templates: Record<string, string> = {};
+      for (const [path, name] of Object.entries(m.dynamic_templates as Record<string, unknown>))
+        templates[path] = String(name);
+      item.dynamicTemplates = templates;
+    }
     let updateShape: Partial<DocWriteCheck> | undefined;
     if (action !== 'delete') {
       const doc = nextLine();

@@ -18,6 +18,8 @@ export interface WriteItem {
   detectNoop?: boolean;
   returnSource?: boolean;
   requireAlias?: boolean;
+  /** index/create: `dynamic_templates` of a bulk item (field path → template name). */
+  dynamicTemplates?: Record<string, string>;
   /** update: a script (its source resolved) instead of a partial document. */
   script?: { source: string; params: Record<string, unknown> };
   scriptedUpsert?: boolean;

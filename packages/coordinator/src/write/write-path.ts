@@ -176,6 +176,7 @@ function pack(group: Routed[]): { ops: PackedWriteOp[]; bytes: ArrayBuffer } {
       docAsUpsert: item.docAsUpsert,
       detectNoop: item.detectNoop,
       returnSource: item.returnSource,
+      dynamicTemplates: item.dynamicTemplates,
       script: item.script,
       scriptedUpsert: item.scriptedUpsert,
     }),
@@ -234,6 +235,10 @@ export async function executeWrites(
         // Through an alias: its index_routing routes the document.
         if (meta.name !== item.target) {
           item.routing = aliasIndexRouting(item.routing, item.target, meta.aliases.get(item.target));
+        }
+        // IndexRequest.process: an id that is given must not be empty (none means an automatic one).
+        if (item.id === '' && (item.action === 'index' || item.action === 'create')) {
+          throw new ShoalError('illegal_argument_exception', 'if _id is specified it must not be empty', 400);
         }
         if (item.id === undefined) {
           if (item.action !== 'index' && item.action !== 'create') {

@@ -13,25 +13,34 @@ function shardsHeader(r: WriteItemResult): Record<string, number> {
   return { total: r.shardsTotal ?? 1, successful: 1, failed: 0 };
 }
 
-/** The body of `PUT /{index}/_doc/{id}` and friends (without `status`). */
-export function docWriteJson(r: WriteItemResult): Record<string, unknown> {
+/**
+ * The body of `PUT /{index}/_doc/{id}` and friends (without `status`). `forcedRefresh`: the
+ * request asked `refresh=true`, so the write was made visible at once (DocWriteResponse's
+ * `forced_refresh`, printed only when true; a noop wrote nothing to refresh).
+ */
+export function docWriteJson(r: WriteItemResult, forcedRefresh = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
     _index: r.index,
     _id: r.id,
     _version: r.version,
     result: r.result,
-    _shards: shardsHeader(r),
-    _seq_no: r.seqNo,
-    _primary_term: r.primaryTerm,
   };
+  if (forcedRefresh && r.result !== 'noop') out.forced_refresh = true;
+  out._shards = shardsHeader(r);
+  out._seq_no = r.seqNo;
+  out._primary_term = r.primaryTerm;
   return out;
 }
 
-export function bulkItemJson(action: string, r: WriteItemResult): Record<string, unknown> {
+export function bulkItemJson(
+  action: string,
+  r: WriteItemResult,
+  forcedRefresh = false,
+): Record<string, unknown> {
   if (r.error) {
     return { [action]: { _index: r.index, _id: r.id, status: r.status, error: wireErrorJson(r.error) } };
   }
-  const body = docWriteJson(r);
+  const body = docWriteJson(r, forcedRefresh);
   body.status = r.status;
   if (r.source) body.get = { _source: new RawJson(r.source) };
   return { [action]: body };

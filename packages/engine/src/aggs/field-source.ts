@@ -139,7 +139,17 @@ export function resolveSource(
   else if (kind === 'number' && spec.format !== undefined) {
     throw notImplemented('the [format] of aggregations on numeric fields');
   }
-  return { path, kind, type: field.type, long: field.type === 'long', nanos, fmt, dateFormat, spec };
+  // field.path, not the name asked for: an alias reads its target's values.
+  return {
+    path: field.path,
+    kind,
+    type: field.type,
+    long: field.type === 'long',
+    nanos,
+    fmt,
+    dateFormat,
+    spec,
+  };
 }
 
 function dateFormatOf(pattern: string, spec: ValuesSourceSpec): ValueFormat {

@@ -46,7 +46,7 @@ export class SegmentBuilder {
   }
 
   addDocument(parsed: ParsedDocument, meta: DocMeta): number {
-    const doc = this.addStored(parsed.id, parsed.routing ?? null, parsed.source, meta);
+    const doc = this.addStored(parsed.id, parsed.routing ?? null, parsed.storedSource ?? parsed.source, meta);
     // Per text field of this doc: tokens seen, overlaps (position increment 0), last position.
     let textState: Map<string, { length: number; overlaps: number; last: number }> | undefined;
     for (const f of parsed.fields) {

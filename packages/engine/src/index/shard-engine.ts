@@ -22,7 +22,14 @@ import { type DocMeta, SegmentBuilder } from './segment-builder.ts';
 import { mergeSegmentData } from './segment-merge.ts';
 import { ReaderSnapshot, type ShardReader } from './shard-reader.ts';
 import type { ShardIdent } from './write-errors.ts';
-import { type DocState, planWrites, segmentDocState, type WriteEffect } from './write-planner.ts';
+import {
+  type DocState,
+  ignoredOfDoc,
+  keptSource,
+  planWrites,
+  segmentDocState,
+  type WriteEffect,
+} from './write-planner.ts';
 
 export interface ShardEngineOptions {
   index: string;
@@ -211,7 +218,7 @@ export class ShardEngine {
     if (!loc) return undefined;
     if (loc.kind === 'buffer') {
       const b = this.buffer[loc.slot]!;
-      return { exists: true, ...b.meta, source: b.doc.source, routing: b.doc.routing };
+      return { exists: true, ...b.meta, source: keptSource(b.doc), routing: b.doc.routing };
     }
     if (loc.kind === 'tombstone') {
       const t = loc.tombstone;
@@ -223,14 +230,21 @@ export class ShardEngine {
   /** Realtime by default: sees un-refreshed writes, as Elasticsearch's GET does. */
   get(id: string, opts: { realtime?: boolean } = {}): GetResult {
     let s: DocState | undefined;
+    let ignored: string[] | undefined;
     if (opts.realtime ?? true) {
       s = this.state(id);
+      const loc = s?.exists ? this.locate(id) : undefined;
+      if (loc?.kind === 'buffer') ignored = ignoredOfDoc(this.buffer[loc.slot]!.doc);
+      else if (loc?.kind === 'segment') ignored = ignoredOfDoc({ segment: loc.entry.segment, doc: loc.doc });
     } else {
       const segs = this.current.segments;
       for (let i = segs.length - 1; i >= 0 && !s; i--) {
         const rs = segs[i]!;
         const doc = rs.segment.docOfId(id);
-        if (doc >= 0 && rs.liveDocs.isLive(doc)) s = segmentDocState(rs.segment, doc);
+        if (doc >= 0 && rs.liveDocs.isLive(doc)) {
+          s = segmentDocState(rs.segment, doc);
+          ignored = ignoredOfDoc({ segment: rs.segment, doc });
+        }
       }
     }
     if (!s?.exists) return { found: false, id };
@@ -245,6 +259,7 @@ export class ShardEngine {
       source: s.source?.slice(),
     };
     if (s.routing !== undefined) r.routing = s.routing;
+    if (ignored) r.ignored = ignored;
     return r;
   }
 

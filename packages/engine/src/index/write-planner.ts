@@ -6,7 +6,7 @@
  * after the first update are parsed against the mapping with that update, as they would be
  * on the retry.
  */
-import { illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
+import { documentSourceMissing, illegalArgument, isShoalError, type ShoalError } from '@shoal/protocol';
 import type { IndexMapping, ParsedDocument, ShardWriteOp, ShardWriteResult } from '../contract.ts';
 import { type CtxMap, runWriteScript, sourceBytes } from '../script/write-script.ts';
 import type { Segment } from './segment.ts';
@@ -22,6 +22,8 @@ export interface DocState {
   primaryTerm: number;
   source?: Uint8Array;
   routing?: string;
+  /** `_ignored` of the document, read only by GET (ignoredOfDoc). */
+  ignored?: string[];
 }
 
 export type WriteEffect =
@@ -58,10 +60,11 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): ParsedDocument | ShoalError | undefined => {
     let parsed: ReturnType<IndexMapping['parseDocument']>;
     try {
-      parsed = mapping.parseDocument(id, source, routing);
+      parsed = mapping.parseDocument(id, source, routing, dynamicTemplates);
     } catch (e) {
       if (isShoalError(e)) return e;
       throw e;
@@ -86,7 +89,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
   const index = (doc: ParsedDocument, version: number, cur: DocState | undefined, status?: number) => {
     const meta = { seqNo: seqNo++, version, primaryTerm: term };
     effects.push({ kind: 'index', doc, meta });
-    overlay.set(doc.id, { exists: true, ...meta, source: doc.source, routing: doc.routing });
+    overlay.set(doc.id, { exists: true, ...meta, source: keptSource(doc), routing: doc.routing });
     const created = !cur?.exists;
     const result: ShardWriteResult = {
       status: status ?? (created ? 201 : 200),
@@ -120,7 +123,7 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     if (op.op === 'index' || op.op === 'delete') {
       let parsed: ParsedDocument | undefined;
       if (op.op === 'index') {
-        const p = parse(id, op.source, op.routing);
+        const p = parse(id, op.source, op.routing, op.dynamicTemplates);
         if (p === undefined) continue;
         if (!('fields' in p)) {
           fail(id, p);
@@ -170,6 +173,10 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
     }
 
     // update
+    if (live && live.source === undefined) {
+      fail(id, documentSourceMissing(id, ctx.ident.index, ctx.ident.indexUuid, ctx.ident.shardId));
+      continue;
+    }
     let scripted: ScriptedUpdate | undefined;
     if (op.script) {
       let ran: CtxMap | undefined;
@@ -257,6 +264,12 @@ export function planWrites(ops: readonly ShardWriteOp[], ctx: PlanContext): Writ
   return { results, effects, nextSeqNo: seqNo };
 }
 
+/** The `_source` a document keeps: none when the mapping disables `_source`. */
+export function keptSource(doc: ParsedDocument): Uint8Array | undefined {
+  const kept = doc.storedSource ?? doc.source;
+  return kept.length === 0 ? undefined : kept;
+}
+
 type UpdateOp = Extract<ShardWriteOp, { op: 'update' }>;
 
 /** What an update script decided: the op, and the document to write for `index`/`create`. */
@@ -317,9 +330,26 @@ export function segmentDocState(segment: Segment, doc: number): DocState {
     version: st.versions[doc]!,
     seqNo: st.seqNos[doc]!,
     primaryTerm: st.primaryTerms[doc]!,
-    source: segment.source(doc),
   };
+  const source = segment.source(doc);
+  if (source.length > 0) s.source = source;
   const r = st.routing[doc];
   if (r !== null && r !== undefined) s.routing = r;
   return s;
+}
+
+/** The `_ignored` names of a buffered document (from its parsed fields) or a segment's doc. */
+export function ignoredOfDoc(from: ParsedDocument | { segment: Segment; doc: number }): string[] | undefined {
+  if ('fields' in from) {
+    const f = from.fields.find((x) => x.path === '_ignored');
+    return f?.terms && f.terms.length > 0 ? [...f.terms] : undefined;
+  }
+  const ss = from.segment.field('_ignored')?.sortedSet;
+  if (!ss) return undefined;
+  const start = ss.starts[from.doc]!;
+  const end = ss.starts[from.doc + 1]!;
+  if (end <= start) return undefined;
+  const out: string[] = [];
+  for (let k = start; k < end; k++) out.push(ss.terms[ss.ords[k]!]!);
+  return out;
 }

@@ -10,7 +10,9 @@ import { getAnalyzer } from '../analysis/index.ts';
 import type { Analyzer, IndexableField, ResolvedField } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT } from '../dates/index.ts';
 import { childPath, type Dynamic, type FieldNode, type ObjectNode } from './nodes.ts';
-import type { LeafType } from './params.ts';
+import type { BaseLeafType, LeafType } from './params.ts';
+import { type ShingleSpec, searchAsYouTypeFields } from './shingles.ts';
+import { isRangeType, isSpecialType, storedTypeOf } from './special-types.ts';
 
 /** ResolvedField plus what the query side may need beyond the contract. */
 export interface MappedField extends ResolvedField {
@@ -34,7 +36,10 @@ export class CField {
   readonly kind = 'field';
   readonly path: string;
   readonly name: string;
+  /** The declared type. */
   readonly type: LeafType;
+  /** The type the index keeps values as. */
+  readonly stored: BaseLeafType;
   readonly resolved: MappedField;
   /** Whether values produce anything to index (index or doc_values). */
   readonly emits: boolean;
@@ -49,22 +54,44 @@ export class CField {
   readonly format: string;
   readonly multi: CField[];
   readonly copyTo: readonly string[];
+  /** constant_keyword: the mapping's `value`, once set. */
+  readonly constantValue: string | undefined;
+  /** flattened: how deep an object value may go. */
+  readonly depthLimit: number;
+  /** alias: the full path of the field it names. */
+  readonly aliasPath: string | undefined;
+  /** token_count: enable_position_increments. */
+  readonly positionIncrements: boolean;
+  /** A search_as_you_type sub-field: the shingles it indexes (shingles.ts). */
+  readonly shingles: ShingleSpec | undefined;
   // Per-document scratch.
   seq = -1;
   slot: IndexableField | undefined = undefined;
   lastPos = -1;
   values = 0;
 
-  constructor(node: FieldNode, settings: IndexSettingsView, multiField: boolean) {
+  constructor(node: FieldNode, settings: IndexSettingsView, multiField: boolean, shingles?: ShingleSpec) {
     const p = node.params;
     this.path = node.path;
     this.name = node.name;
     this.type = node.type;
-    const index = (p.index as boolean | undefined) ?? true;
-    const docValues = node.type === 'text' ? false : ((p.doc_values as boolean | undefined) ?? true);
-    this.emits = index || docValues;
+    this.stored = storedTypeOf(node.type);
+    const index = node.type === 'binary' ? false : ((p.index as boolean | undefined) ?? true);
+    const docValues =
+      this.stored === 'text' || isRangeType(node.type)
+        ? false
+        : ((p.doc_values as boolean | undefined) ?? node.type !== 'binary');
+    // A binary field keeps its values whatever doc_values says, so that `exists` finds them
+    // (Elasticsearch records such fields in _field_names). An alias keeps nothing of its own.
+    this.emits = node.type === 'alias' ? false : index || docValues || node.type === 'binary';
     this.analyzer =
-      node.type === 'text' ? getAnalyzer((p.analyzer as string | undefined) ?? 'default') : undefined;
+      this.stored === 'text' || node.type === 'token_count'
+        ? getAnalyzer((p.analyzer as string | undefined) ?? 'default')
+        : undefined;
+    this.constantValue = p.value as string | undefined;
+    this.depthLimit = (p.depth_limit as number | undefined) ?? 20;
+    this.aliasPath = p.path as string | undefined;
+    this.positionIncrements = (p.enable_position_increments as boolean | undefined) ?? true;
     this.gap = (p.position_increment_gap as number | undefined) ?? 100;
     this.ignoreAbove = (p.ignore_above as number | undefined) ?? Number.POSITIVE_INFINITY;
     this.lowercase = p.normalizer === 'lowercase';
@@ -76,14 +103,22 @@ export class CField {
       (p.format as string | undefined) ??
       (node.type === 'date_nanos' ? DEFAULT_DATE_NANOS_FORMAT : DEFAULT_DATE_FORMAT);
     this.copyTo = node.copyTo;
+    this.shingles = shingles;
     this.multi = [...node.fields.values()].map((f) => new CField(f, settings, true));
-    const resolved: MappedField = { path: node.path, type: node.type, index, docValues };
-    if (node.type === 'text') {
+    if (node.type === 'search_as_you_type' && shingles === undefined) {
+      for (const [sub, spec] of searchAsYouTypeFields(node))
+        this.multi.push(new CField(sub, settings, true, spec));
+    }
+    const resolved: MappedField = { path: node.path, type: this.stored, index, docValues };
+    if (isSpecialType(node.type)) resolved.mappedType = node.type;
+    if (isRangeType(node.type)) resolved.rangeType = node.type;
+    if (this.stored === 'text') {
       resolved.analyzer = (p.analyzer as string | undefined) ?? 'default';
       resolved.searchAnalyzer = (p.search_analyzer as string | undefined) ?? resolved.analyzer;
       resolved.positionIncrementGap = this.gap;
     }
-    if (node.type === 'date' || node.type === 'date_nanos') resolved.format = this.format;
+    if (node.type === 'date' || node.type === 'date_nanos' || node.type === 'date_range')
+      resolved.format = this.format;
     if (p.ignore_above !== undefined) resolved.ignoreAbove = p.ignore_above as number;
     if (p.scaling_factor !== undefined) resolved.scalingFactor = p.scaling_factor as number;
     if (p.normalizer !== undefined) resolved.normalizer = p.normalizer as string;

@@ -6,12 +6,19 @@
  * parent too, so top-level queries do not see their fields (search/top-level-fields.ts) and the
  * `nested` query answers 501.
  */
-import { illegalArgument, type ShoalError } from '@shoal/protocol';
+import { illegalArgument, mapperParsing, type ShoalError } from '@shoal/protocol';
 import type { ParsedDocument } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, detectDateFormat, isJavaDouble, isJavaLong } from '../dates/index.ts';
 import { CField, CObject } from './compiled.ts';
-
-import { type Ctx, type DocumentParserMapping, location, parseNull, parseValue } from './document-values.ts';
+import {
+  addTerm,
+  type Ctx,
+  type DocumentParserMapping,
+  location,
+  parseNull,
+  parseValue,
+} from './document-values.ts';
+import { type DynamicType, findTemplate, templateMapping } from './dynamic-templates.ts';
 import { documentParsingAt, illegalState, strictDynamicAt } from './errors.ts';
 import { isCoordinateArray } from './geo-value.ts';
 import { javaToString } from './java-text.ts';
@@ -19,6 +26,7 @@ import { JsonSyntaxError, lineCol, numberLiteralAt, parseJsonSource } from './js
 import { countLeaf, objectDepth } from './limits.ts';
 import { childPath, isPlainObject, type ObjectNode, ROOT_NAME } from './nodes.ts';
 import { parseLeaf } from './parse-mapping.ts';
+import { LEAF_TYPES } from './type-params.ts';
 
 const METADATA_FIELDS = new Set([
   '_id',
@@ -102,19 +110,51 @@ function countNested(ctx: Ctx): void {
   }
 }
 
-function newObject(obj: CObject, name: string, ctx: Ctx): CObject {
+/** The template a new field or object takes, with the mapping it gives (dynamic-templates.ts). */
+function templateDef(
+  obj: CObject,
+  name: string,
+  type: DynamicType,
+  defaultType: string,
+  ctx: Ctx,
+): Record<string, unknown> | undefined {
+  if (ctx.m.templates.length === 0 && !ctx.namedTemplates) return undefined;
+  const path = childPath(obj.path, name);
+  const t = findTemplate(ctx.m.templates, name, path, type, ctx.namedTemplates?.[path], (reason) =>
+    documentParsingAt(location(ctx), `failed to parse: ${reason}`, mapperParsing(reason)),
+  );
+  if (!t) return undefined;
+  const def = templateMapping(t, name, defaultType);
+  const mapped = javaToString(def.type);
+  if (mapped !== 'object' && mapped !== 'nested' && !LEAF_TYPES.has(mapped)) {
+    const reason = `No mapper found for type [${mapped}]`;
+    throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, mapperParsing(reason));
+  }
+  return def;
+}
+
+/** A new object, or the leaf field an `object` dynamic template makes of it (flattened, geo_point…). */
+function newObjectOrField(obj: CObject, name: string, ctx: Ctx): CObject | CField {
+  const def = templateDef(obj, name, 'object', 'object', ctx);
+  if (!def || def.type === 'object' || def.type === 'nested') return newObject(obj, name, ctx, def);
+  return fieldFromDef(obj, name, def, ctx);
+}
+
+function newObject(obj: CObject, name: string, ctx: Ctx, template?: Record<string, unknown>): CObject {
   const path = childPath(obj.path, name);
   if (objectDepth(path) > ctx.m.depthLimit) {
     const reason = `Limit of mapping depth [${ctx.m.depthLimit}] has been exceeded due to object field [${path}]`;
     throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, illegalArgument(reason));
   }
   countNew(ctx, 1);
-  const node: ObjectNode = { kind: 'object', name, path, children: new Map() };
+  const node: ObjectNode = template
+    ? templateObject(name, path, template)
+    : { kind: 'object', name, path, children: new Map() };
   const created = new CObject(node, obj, obj.dynamic);
   ctx.overlay ??= new Map();
   ctx.overlay.set(path, created);
   const props = updateProperties(obj, ctx);
-  const json: Record<string, unknown> = { type: 'object' };
+  const json: Record<string, unknown> = template ? { ...template } : { type: 'object' };
   props[name] = json;
   ctx.updateNodes!.set(path, json);
   return created;
@@ -146,8 +186,50 @@ function dynamicDefinition(value: unknown, ctx: Ctx): Record<string, unknown> {
   throw illegalState(`Unable to dynamically map value [${javaToString(value)}]`);
 }
 
+/** An object node of a template's mapping (its `dynamic` and `enabled`; properties come later). */
+function templateObject(name: string, path: string, def: Record<string, unknown>): ObjectNode {
+  const node: { -readonly [K in keyof ObjectNode]: ObjectNode[K] } = {
+    kind: def.type === 'nested' ? 'nested' : 'object',
+    name,
+    path,
+    children: new Map(),
+  };
+  if (def.dynamic !== undefined) {
+    const d = javaToString(def.dynamic);
+    node.dynamic = d === 'strict' ? 'strict' : d === 'false' ? 'false' : 'true';
+  }
+  if (def.enabled !== undefined) node.enabled = def.enabled === true || def.enabled === 'true';
+  return node;
+}
+
+/** The JSON type a new value was detected as, in match_mapping_type's terms. */
+function dynamicTypeOf(def: Record<string, unknown>): DynamicType {
+  switch (def.type) {
+    case 'long':
+      return 'long';
+    case 'float':
+      return 'double';
+    case 'date':
+      return 'date';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'string';
+  }
+}
+
 function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField {
-  const def = dynamicDefinition(value, ctx);
+  let def = dynamicDefinition(value, ctx);
+  const type = dynamicTypeOf(def);
+  def = templateDef(obj, name, type, type === 'string' ? 'text' : (def.type as string), ctx) ?? def;
+  if (def.type === 'object' || def.type === 'nested') {
+    const reason = `Can't parse [${childPath(obj.path, name)}] as an object: its value is not an object`;
+    throw documentParsingAt(location(ctx), `failed to parse: ${reason}`, mapperParsing(reason));
+  }
+  return fieldFromDef(obj, name, def, ctx);
+}
+
+function fieldFromDef(obj: CObject, name: string, def: Record<string, unknown>, ctx: Ctx): CField {
   const path = childPath(obj.path, name);
   const node = parseLeaf(name, path, def.type as never, def);
   countNew(ctx, countLeaf(node));
@@ -156,6 +238,18 @@ function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField 
   ctx.overlay.set(path, field);
   updateProperties(obj, ctx)[name] = def;
   return field;
+}
+
+/** The first document to give a constant_keyword without a `value` sets it (a mapping update). */
+function constantValueUpdate(f: CField, value: string, ctx: Ctx): void {
+  const parts = f.path.split('.');
+  let obj: CObject = ctx.m.root;
+  for (const part of parts.slice(0, -1)) {
+    const next = lookup(obj, part, ctx);
+    if (next?.kind !== 'object') return;
+    obj = next;
+  }
+  updateProperties(obj, ctx)[f.name] = { type: 'constant_keyword', value };
 }
 
 // ------------------------------------------------------------------ values
@@ -174,6 +268,12 @@ function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
     if (child === undefined) {
       if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
       if (obj.dynamic === 'false') return;
+      // DocumentParser.parseArray: a template for the array as a whole (a geo_point's [lon, lat]).
+      const def = isCoordinateArray(value) ? templateDef(obj, name, 'object', 'object', ctx) : undefined;
+      if (def?.type === 'geo_point') {
+        parseValue(fieldFromDef(obj, name, def, ctx), value, ctx, true);
+        return;
+      }
     } else if (child.kind === 'field' && child.type === 'geo_point' && isCoordinateArray(value)) {
       parseValue(child, value, ctx, true);
       return;
@@ -190,7 +290,7 @@ function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
     if (child === undefined) {
       if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
       if (obj.dynamic === 'false') return;
-      child = newObject(obj, name, ctx);
+      child = newObjectOrField(obj, name, ctx);
     }
     if (child.kind === 'object') {
       if (child.nested) countNested(ctx);
@@ -235,7 +335,7 @@ function walkDotted(obj: CObject, key: string, value: unknown, ctx: Ctx): void {
     if (child === undefined) {
       if (current.dynamic === 'strict') throw strictError(current, part, ctx);
       if (current.dynamic === 'false') return;
-      child = newObject(current, part, ctx);
+      child = newObjectOrField(current, part, ctx);
     }
     if (child.kind === 'field') {
       // The leaf receives an object, as after Elasticsearch's dot expansion.
@@ -285,6 +385,7 @@ export function parseDocumentWith(
   id: string,
   source: Uint8Array,
   routing: string | undefined,
+  namedTemplates?: Record<string, string>,
 ): DocumentParseResult {
   const text = decoder.decode(source);
   if (text.trim().length === 0) throw documentParsingAt('0:0', 'failed to parse, document is empty');
@@ -310,7 +411,14 @@ export function parseDocumentWith(
     newFields: 0,
     nestedObjects: 0,
   };
+  if (namedTemplates) ctx.namedTemplates = namedTemplates;
   if (m.root.enabled) walkObject(json, m.root, ctx);
+  if (ctx.constants) for (const [f, value] of ctx.constants) constantValueUpdate(f, value, ctx);
+  // A constant_keyword's value belongs to every document of the index.
+  for (const f of m.constantFields) if (f.constantValue !== undefined) addTerm(f, f.constantValue, ctx);
+  if (ctx.ignored) ctx.fields.push({ path: '_ignored', type: 'keyword', terms: [...ctx.ignored].sort() });
+  // RoutingFieldMapper: the routing value is indexed, so that `term: {_routing: …}` finds it.
+  if (routing !== undefined) ctx.fields.push({ path: '_routing', type: 'keyword', terms: [routing] });
   const doc: ParsedDocument = { id, source, fields: ctx.fields };
   if (routing !== undefined) doc.routing = routing;
   return ctx.update ? { doc, dynamicUpdate: ctx.update } : { doc };

@@ -9,12 +9,15 @@ import { DEFAULT_DYNAMIC_DATE_FORMATS } from '../dates/index.ts';
 import { type CompiledTables, compileRoot, type MappedField } from './compiled.ts';
 import { parseDocumentWith } from './document-parser.ts';
 import type { DocumentParserMapping } from './document-values.ts';
+import { compileTemplates } from './dynamic-templates.ts';
 import { failedToParseMapping } from './errors.ts';
+import { checkAliases } from './field-aliases.ts';
 import { checkLimits, countFields, DEFAULT_LIMITS, type MappingLimits } from './limits.ts';
 import { mergeRoot } from './merge.ts';
 import type { RootNode, SourceConfig } from './nodes.ts';
 import { parseRoot } from './parse-mapping.ts';
 import { renderRoot } from './render.ts';
+import { type SourceKeeper, sourceKeeper } from './stored-source.ts';
 
 export interface IndexMappingOptions {
   indexName: string;
@@ -57,6 +60,12 @@ function limitsOf(opts: IndexMappingOptions): MappingLimits {
   };
 }
 
+/** `_ignored`: the fields a document had values of that were left out (ignore_malformed, ignore_above). */
+const IGNORED_FIELD: MappedField = { path: '_ignored', type: 'keyword', index: true, docValues: true };
+
+/** `_routing`: searchable, not aggregatable. */
+const ROUTING_FIELD: MappedField = { path: '_routing', type: 'keyword', index: true, docValues: false };
+
 function wildcardRegExp(pattern: string): RegExp {
   const body = pattern
     .split('*')
@@ -70,6 +79,8 @@ export class ShoalIndexMapping implements IndexMapping {
   private readonly tables: CompiledTables;
   private readonly parserView: DocumentParserMapping;
   private rendered: Record<string, unknown> | undefined;
+  private readonly keepSource: SourceKeeper | undefined;
+  private readonly keyed = new Map<string, MappedField>();
   private runtime: RuntimeMappings | undefined;
 
   constructor(
@@ -79,10 +90,14 @@ export class ShoalIndexMapping implements IndexMapping {
     this.indexName = opts.indexName;
     const settings = { coerce: opts.coerce ?? true, ignoreMalformed: opts.ignoreMalformed ?? false };
     this.tables = compileRoot(root.object, settings);
+    this.keepSource = sourceKeeper(root.source);
     const limits = limitsOf(opts);
+    const constantFields = [...this.tables.fields.values()].filter((f) => f.type === 'constant_keyword');
     this.parserView = {
       root: this.tables.root,
       fields: this.tables.fields,
+      constantFields,
+      templates: compileTemplates(root.dynamicTemplates),
       fieldCount: countFields(root.object),
       totalFieldsLimit: limits.totalFields,
       depthLimit: limits.depth,
@@ -108,11 +123,38 @@ export class ShoalIndexMapping implements IndexMapping {
     const incoming = parseWrapped(update);
     const merged = mergeRoot(this.root, incoming);
     checkLimits(merged, limitsOf(this.opts));
+    checkAliases(merged);
     return new ShoalIndexMapping(merged, this.opts);
   }
 
+  /**
+   * A field by path: a leaf or multi-field, the target of an alias, a flattened field's keyed
+   * sub-field (`labels.env`, a keyword), or the `_ignored` metadata field.
+   */
   field(path: string): MappedField | undefined {
-    return this.tables.fields.get(path)?.resolved;
+    const f = this.tables.fields.get(path);
+    if (f) {
+      if (f.type !== 'alias') return f.resolved;
+      return this.tables.fields.get(f.aliasPath!)?.resolved;
+    }
+    if (path === '_ignored') return IGNORED_FIELD;
+    if (path === '_routing') return ROUTING_FIELD;
+    return this.keyedField(path);
+  }
+
+  private keyedField(path: string): MappedField | undefined {
+    for (let at = path.lastIndexOf('.'); at > 0; at = path.lastIndexOf('.', at - 1)) {
+      const parent = this.tables.fields.get(path.slice(0, at));
+      if (parent?.type !== 'flattened') continue;
+      let cached = this.keyed.get(path);
+      if (!cached) {
+        const r = parent.resolved;
+        cached = { path, type: 'keyword', index: r.index, docValues: r.docValues, mappedType: 'flattened' };
+        this.keyed.set(path, cached);
+      }
+      return cached;
+    }
+    return undefined;
   }
 
   fieldsMatching(pattern: string): ResolvedField[] {
@@ -122,7 +164,8 @@ export class ShoalIndexMapping implements IndexMapping {
     }
     const re = wildcardRegExp(pattern);
     const out: ResolvedField[] = [];
-    for (const [path, f] of this.tables.fields) if (re.test(path)) out.push(f.resolved);
+    // An alias is found by its own name (field()); a pattern reaches its target directly.
+    for (const [path, f] of this.tables.fields) if (f.type !== 'alias' && re.test(path)) out.push(f.resolved);
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
@@ -137,7 +180,7 @@ export class ShoalIndexMapping implements IndexMapping {
 
   /** Every leaf field and multi-field, in mapping order. */
   allFields(): MappedField[] {
-    return [...this.tables.fields.values()].map((f) => f.resolved);
+    return [...this.tables.fields.values()].filter((f) => f.type !== 'alias').map((f) => f.resolved);
   }
 
   get routingRequired(): boolean {
@@ -172,8 +215,17 @@ export class ShoalIndexMapping implements IndexMapping {
     id: string,
     source: Uint8Array,
     routing?: string,
+    dynamicTemplates?: Record<string, string>,
   ): { doc: ParsedDocument; dynamicUpdate?: Record<string, unknown> } {
-    return parseDocumentWith(this.parserView, id, source, routing);
+    const parsed = parseDocumentWith(this.parserView, id, source, routing, dynamicTemplates);
+    if (this.keepSource) parsed.doc.storedSource = this.keepSource(source);
+    return parsed;
+  }
+
+  /** Whether documents keep their `_source` (`_source.enabled` is not false). */
+  get sourceEnabled(): boolean {
+    const s = this.root.source;
+    return s?.enabled !== false && s?.mode !== 'disabled';
   }
 }
 
@@ -188,6 +240,7 @@ export function createIndexMapping(
 ): ShoalIndexMapping {
   const root = parseWrapped(json);
   checkLimits(root, limitsOf(opts));
+  checkAliases(root);
   return new ShoalIndexMapping(root, opts);
 }
 
@@ -209,5 +262,7 @@ export function validateMappingJson(
   json: Record<string, unknown> | undefined,
   opts: IndexMappingOptions = { indexName: '_validate' },
 ): void {
-  checkLimits(parseWrapped(json), limitsOf(opts));
+  const root = parseWrapped(json);
+  checkLimits(root, limitsOf(opts));
+  checkAliases(root);
 }

@@ -9,7 +9,8 @@
 import { illegalArgument } from '@shoal/protocol';
 import { javaToString } from './java-text.ts';
 import type { FieldNode, MapperNode, ObjectNode, RootNode, SourceConfig } from './nodes.ts';
-import { PARAMS, sameValue } from './params.ts';
+import { sameValue } from './params.ts';
+import { PARAMS } from './type-params.ts';
 
 function conflictText(v: unknown): string {
   return javaToString(v);

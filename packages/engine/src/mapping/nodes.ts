@@ -45,7 +45,7 @@ export interface RootNode {
   readonly dateDetection?: boolean;
   readonly numericDetection?: boolean;
   readonly dynamicDateFormats?: readonly string[];
-  /** Stored and printed as given; not applied to dynamic fields yet. */
+  /** As given; applied to new fields by dynamic-templates.ts. */
   readonly dynamicTemplates?: readonly unknown[];
   readonly source?: SourceConfig;
   readonly routingRequired?: boolean;

@@ -19,6 +19,7 @@ import type { FieldType } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, validateDateFormat } from '../dates/index.ts';
 import { numberFormat } from './errors.ts';
 import { javaToString } from './java-text.ts';
+import type { SpecialType } from './special-types.ts';
 
 /** The number field types, in Elasticsearch's NumberType order, then the scaled one. */
 export const NUMBER_TYPE_NAMES = [
@@ -34,10 +35,13 @@ export const NUMBER_TYPE_NAMES = [
 
 export type NumericType = (typeof NUMBER_TYPE_NAMES)[number];
 
-/** Every leaf (non-object) field type: the contract's field types but object and nested. */
-export type LeafType = Exclude<FieldType, 'object' | 'nested'>;
+/** The leaf types the index stores as they are: the contract's field types but object and nested. */
+export type BaseLeafType = Exclude<FieldType, 'object' | 'nested'>;
 
-export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
+/** Every leaf (non-object) field type a mapping may declare. */
+export type LeafType = BaseLeafType | SpecialType;
+
+export const BASE_LEAF_TYPES: readonly BaseLeafType[] = [
   'text',
   'keyword',
   ...NUMBER_TYPE_NAMES,
@@ -46,7 +50,7 @@ export const LEAF_TYPES: ReadonlySet<string> = new Set<LeafType>([
   'date_nanos',
   'geo_point',
   'ip',
-]);
+];
 
 export const NUMERIC_TYPES: ReadonlySet<string> = new Set(NUMBER_TYPE_NAMES);
 
@@ -77,11 +81,11 @@ export interface ParamSpec {
    * How `GET _mapping` prints the value when that differs from the stored JSON: a value that
    * Elasticsearch holds as a Java double or float prints with its `.0` (`100.0`).
    */
-  display?: (value: unknown, type: FieldType) => unknown;
+  display?: (value: unknown, type: LeafType) => unknown;
 }
 
 /** A number that Elasticsearch keeps as a Java double, or as a float for float-backed types. */
-function javaNumberText(value: unknown, type: FieldType): unknown {
+export function javaNumberText(value: unknown, type: LeafType): unknown {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value;
   return new RawJson(type === 'float' || type === 'half_float' ? javaFloat(value) : javaDouble(value));
 }
@@ -94,20 +98,20 @@ export function parseBool(v: unknown): boolean {
   throw illegalArgument(`Failed to parse value [${s}] as only [true] or [false] are allowed.`);
 }
 
-function parseInt32(v: unknown): number {
+export function parseInt32(v: unknown): number {
   if (typeof v === 'number') return Math.trunc(v);
   const s = javaToString(v);
   if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2147483647) throw numberFormat(s);
   return Number(s);
 }
 
-const str = (v: unknown) => javaToString(v);
+export const str = (v: unknown) => javaToString(v);
 
-function bool(name: string, def: boolean, updatable: boolean, alwaysPrintIfSet = false): ParamSpec {
+export function bool(name: string, def: boolean, updatable: boolean, alwaysPrintIfSet = false): ParamSpec {
   return { name, defaultValue: () => def, updatable, parse: parseBool, alwaysPrintIfSet };
 }
 
-function restricted(name: string, values: string[], updatable: boolean): ParamSpec {
+export function restricted(name: string, values: string[], updatable: boolean): ParamSpec {
   return {
     name,
     defaultValue: () => values[0],
@@ -124,7 +128,7 @@ function restricted(name: string, values: string[], updatable: boolean): ParamSp
   };
 }
 
-function analyzerParam(
+export function analyzerParam(
   name: string,
   def: (p: Record<string, unknown>) => unknown,
   updatable: boolean,
@@ -141,11 +145,11 @@ function analyzerParam(
   };
 }
 
-const index = bool('index', true, false);
-const docValues = bool('doc_values', true, false);
-const store = bool('store', false, false);
-const ignoreMalformed = bool('ignore_malformed', false, true, true);
-const boost: ParamSpec = {
+export const index = bool('index', true, false);
+export const docValues = bool('doc_values', true, false);
+export const store = bool('store', false, false);
+export const ignoreMalformed = bool('ignore_malformed', false, true, true);
+export const boost: ParamSpec = {
   name: 'boost',
   defaultValue: () => 1,
   updatable: true,
@@ -155,7 +159,7 @@ const boost: ParamSpec = {
     return n;
   },
 };
-const meta: ParamSpec = {
+export const meta: ParamSpec = {
   name: 'meta',
   defaultValue: () => undefined,
   updatable: true,
@@ -180,7 +184,7 @@ const meta: ParamSpec = {
   },
   conflictText: (v) => javaToString(v ?? {}),
 };
-const similarity: ParamSpec = {
+export const similarity: ParamSpec = {
   name: 'similarity',
   defaultValue: () => undefined,
   updatable: false,
@@ -192,9 +196,9 @@ const similarity: ParamSpec = {
 };
 /** norms may only be switched off by an update (a field's norms can be dropped, never re-added). */
 const normsUpdate = (prev: unknown, next: unknown) => prev === next || (prev === true && next === false);
-const eagerGlobalOrdinals = bool('eager_global_ordinals', false, true);
+export const eagerGlobalOrdinals = bool('eager_global_ordinals', false, true);
 
-const nullString: ParamSpec = {
+export const nullString: ParamSpec = {
   name: 'null_value',
   defaultValue: () => null,
   updatable: false,
@@ -376,7 +380,7 @@ const GEO_POINT: ParamSpec[] = [
   meta,
 ];
 
-export const PARAMS: Readonly<Record<LeafType, ParamSpec[]>> = {
+export const BASE_PARAMS: Readonly<Record<BaseLeafType, ParamSpec[]>> = {
   text: TEXT,
   keyword: KEYWORD,
   long: NUMBER,

@@ -14,6 +14,7 @@ import {
 } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
 import { compileScript } from '../script/script.ts';
+import { compileTemplates } from './dynamic-templates.ts';
 import { javaToString } from './java-text.ts';
 import { mergeNodes } from './merge.ts';
 import {
@@ -28,7 +29,9 @@ import {
   type SourceConfig,
 } from './nodes.ts';
 import { validateNullValue } from './null-values.ts';
-import { LEAF_TYPES, type LeafType, PARAMS, type ParamContext, parseBool } from './params.ts';
+import { type LeafType, type ParamContext, parseBool } from './params.ts';
+import { isSpecialType, validateSpecialField } from './special-types.ts';
+import { LEAF_TYPES, PARAMS } from './type-params.ts';
 
 function remaining(entries: [string, unknown][]): string {
   return entries.map(([k, v]) => ` [${k} : ${javaToString(v)}]`).join('');
@@ -88,6 +91,7 @@ export function parseLeaf(
   if (type === 'scaled_float' && params.scaling_factor === undefined) {
     throw illegalArgument('Field [scaling_factor] is required');
   }
+  if (isSpecialType(type)) validateSpecialField(name, type, params);
   if (params.null_value !== undefined && params.null_value !== null) {
     params.null_value = validateNullValue(name, type, params);
   }
@@ -256,6 +260,7 @@ export function parseRoot(json: Record<string, unknown> | undefined): RootNode {
       case 'dynamic_templates':
         if (!Array.isArray(value))
           throw mapperParsing(`Dynamic template syntax error. An array of named objects is expected.`);
+        compileTemplates(value);
         dynamicTemplates = value;
         break;
       case 'runtime':

@@ -7,7 +7,8 @@
  */
 import { renderRuntimeField } from '@shoal/protocol';
 import type { FieldNode, MapperNode, ObjectNode, RootNode } from './nodes.ts';
-import { PARAMS, printsParam } from './params.ts';
+import { printsParam } from './params.ts';
+import { PARAMS } from './type-params.ts';
 
 function sortedEntries<T>(m: ReadonlyMap<string, T>): [string, T][] {
   return [...m.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));

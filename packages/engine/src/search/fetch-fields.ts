@@ -16,7 +16,7 @@ export function fetchFieldsJson(
 ): string[] {
   const spec = req.fields!;
   const out: string[] = new Array(req.docs.length).fill('');
-  if (!spec.fields && !spec.docValueFields && !spec.scriptFields) return out;
+  if (!spec.fields && !spec.docValueFields && !spec.scriptFields && !spec.storedFields) return out;
   const plan = planFields(mapping, spec, index);
   const scripts = spec.scriptFields ? new ScriptFieldsFetcher(spec.scriptFields, mapping, index) : null;
   for (let i = 0; i < req.docs.length; i++) {

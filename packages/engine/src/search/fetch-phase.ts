@@ -7,10 +7,11 @@
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
 import { highlightHits } from '../highlight/hit-highlighter.ts';
-import type { StoredFields } from '../index/segment.ts';
+import type { SortedSetValues, StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { fetchFieldsJson } from './fetch-fields.ts';
+import { matchedQueriesJson } from './matched-queries.ts';
 
 const encoder = new TextEncoder();
 
@@ -86,6 +87,9 @@ export function fetchDocs(
   // (each lookup goes through the section cache).
   let current: ReaderSegment | undefined;
   let stored: StoredColumns | undefined;
+  let ignored: (string[] | null)[] | undefined;
+  // The segment's `_ignored` doc values, looked up with its stored columns.
+  let ignoredValues: SortedSetValues | undefined;
   for (let i = 0; i < n; i++) {
     const doc = req.docs[i]!;
     const rs =
@@ -95,6 +99,7 @@ export function fetchDocs(
     if (rs !== current || !stored) {
       current = rs;
       stored = storedColumns(rs, req);
+      ignoredValues = rs.segment.field('_ignored')?.sortedSet;
     }
     const local = doc - rs.docBase;
     ids[i] = stored.ids[local]!;
@@ -102,6 +107,11 @@ export function fetchDocs(
     versions[i] = stored.versions?.[local] ?? 0;
     seqNos[i] = stored.seqNos?.[local] ?? 0;
     primaryTerms[i] = stored.primaryTerms?.[local] ?? 0;
+    const ignoredNames = ignoredValues && ignoredOf(ignoredValues, local);
+    if (ignoredNames) {
+      ignored ??= new Array(n).fill(null);
+      ignored[i] = ignoredNames;
+    }
     if (!filter.enabled) continue;
     let bytes = rs.segment.source(local);
     if (filtering)
@@ -118,8 +128,29 @@ export function fetchDocs(
     sources: pieces,
     sourceLength: size,
   };
+  if (ignored) result.ignored = ignored;
+  if (req.namedQueries && req.namedQueries.length > 0 && mapping) {
+    result.matched = matchedQueriesJson(
+      reader,
+      mapping,
+      req.namedQueries,
+      req.namedQueriesScore === true,
+      req.docs,
+      index,
+    );
+  }
   if (req.fields && mapping) result.fieldsJson = fetchFieldsJson(reader, mapping, req, index);
   if (req.highlight && mapping)
     result.highlight = highlightHits(reader, mapping, req.highlight, req.docs, index);
   return result;
+}
+
+/** The `_ignored` metadata field of one document (the names of the fields it left values of). */
+function ignoredOf(ss: SortedSetValues, local: number): string[] | undefined {
+  const start = ss.starts[local]!;
+  const end = ss.starts[local + 1]!;
+  if (end <= start) return undefined;
+  const out: string[] = [];
+  for (let k = start; k < end; k++) out.push(ss.terms[ss.ords[k]!]!);
+  return out;
 }

@@ -11,6 +11,7 @@ import type { MappedField } from '../mapping/compiled.ts';
 import { type DocValuesReader, docValuesReader } from './docvalue-values.ts';
 import { JavaHashMap } from './java-hash-map.ts';
 import { fetchSourceValues, sourceValueParser, type ValueParser } from './source-values.ts';
+import { storedFieldsOf } from './stored-fields.ts';
 
 interface SourceField {
   name: string;
@@ -62,21 +63,31 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
   const plan: FieldsPlan = { docValues: [], source: [], unmapped: [] };
   for (const ff of spec.docValueFields ?? []) {
     for (const f of matching(mapping, ff.field)) {
-      plan.docValues.push({ name: f.path, read: docValuesReader(f, ff.format, index) });
+      plan.docValues.push({ name: outputName(ff.field, f), read: docValuesReader(f, ff.format, index) });
     }
   }
   const seen = new Set<string>();
+  for (const f of storedFieldsOf(mapping, spec.storedFields ?? [])) {
+    seen.add(f.path);
+    plan.source.push({
+      name: f.path,
+      paths: sourcePaths(f),
+      nullValue: f.nullValue,
+      parse: sourceValueParser(f, undefined),
+    });
+  }
   for (const ff of spec.fields ?? []) {
     if (ff.includeUnmapped)
       plan.unmapped.push({ pattern: isPattern(ff.field) ? patternRegExp(ff.field) : ff.field });
     for (const f of matching(mapping, ff.field)) {
-      if (seen.has(f.path)) continue;
-      seen.add(f.path);
+      const name = outputName(ff.field, f);
+      if (seen.has(name)) continue;
+      seen.add(name);
       if (f.runtime) {
         // A runtime field's values are computed, not in `_source`: read as doc values are
         // (geo points as GeoJSON, the `fields` default).
         const read = f.type === 'geo_point' ? geoJsonReader(f.path) : docValuesReader(f, ff.format, index);
-        plan.docValues.push({ name: f.path, read });
+        plan.docValues.push({ name, read });
         continue;
       }
       let parse: ValueParser;
@@ -88,10 +99,15 @@ export function planFields(mapping: IndexMapping, spec: FetchFieldsSpec, index: 
         if ((e as { status?: number }).status === 501) throw e;
         throw illegalArgument(`error fetching [${f.path}]${which}: ${reason}`, e as never);
       }
-      plan.source.push({ name: f.path, paths: sourcePaths(f), nullValue: f.nullValue, parse });
+      plan.source.push({ name, paths: sourcePaths(f), nullValue: f.nullValue, parse });
     }
   }
   return plan;
+}
+
+/** A field asked by name keeps that name in the hit (an alias's values come under the alias). */
+function outputName(asked: string, f: MappedField): string {
+  return isPattern(asked) ? f.path : asked;
 }
 
 interface FieldValues {

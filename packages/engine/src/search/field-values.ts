@@ -54,6 +54,9 @@ export function failedToCreateQuery(ctx: ShardContext, cause: ShoalError): Shoal
  * search (keyword, numeric and date fields fall back to their doc values instead).
  */
 export function checkSearchable(ctx: ShardContext, field: ResolvedField): void {
+  // BinaryFieldType: its values are kept (for `exists` and doc values), never searched.
+  if (field.mappedType === 'binary')
+    throw failedToCreateQuery(ctx, illegalArgument('Binary fields do not support searching'));
   if (field.index || field.type !== 'text') return;
   throw failedToCreateQuery(
     ctx,

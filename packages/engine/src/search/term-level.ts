@@ -21,6 +21,7 @@ import {
   toFieldNumber,
 } from './field-values.ts';
 import { parseCidr, parseIp } from './ip.ts';
+import { rangeFieldRangeQuery, rangeFieldTermQuery, rangeFieldTermsQuery } from './range-field-queries.ts';
 import {
   allTerms,
   dictionaryDocs,
@@ -62,6 +63,7 @@ export function termQuery(
   ci: boolean,
 ): Weight {
   const path = field.path;
+  if (field.rangeType) return rangeFieldTermQuery(env, field, value, boost);
   if (ci) checkCaseInsensitive(env, field);
   switch (field.type) {
     case 'text':
@@ -173,6 +175,7 @@ export function termsQuery(
 ): Weight {
   const path = field.path;
   const score = f(boost);
+  if (field.rangeType) return rangeFieldTermsQuery(env, field, values, boost);
   switch (field.type) {
     case 'text':
     case 'keyword': {
@@ -231,9 +234,11 @@ export interface RangeBounds {
   lte?: JsonScalar;
   format?: string;
   timeZone?: string;
+  relation?: 'intersects' | 'contains' | 'within';
 }
 
 export function rangeQuery(env: CompileEnv, field: ResolvedField, r: RangeBounds, boost: number): Weight {
+  if (field.rangeType) return rangeFieldRangeQuery(env, field, r, boost);
   const path = field.path;
   const score = f(boost);
   const lower = r.gt ?? r.gte;

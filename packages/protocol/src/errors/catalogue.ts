@@ -112,6 +112,25 @@ export function documentMissing(id: string, index: string, indexUuid: string, sh
   });
 }
 
+/** A read or write of a closed index (IndexClosedException). */
+export function indexClosed(index: string, indexUuid: string): ShoalError {
+  return new ShoalError('index_closed_exception', 'closed', 400, { index_uuid: indexUuid, index });
+}
+
+/** `_update` (or a reindex) of a document whose `_source` was not kept (`_source.enabled: false`). */
+export function documentSourceMissing(
+  id: string,
+  index: string,
+  indexUuid: string,
+  shard: number,
+): ShoalError {
+  return new ShoalError('document_source_missing_exception', `[${id}]: document source missing`, 400, {
+    index_uuid: indexUuid,
+    shard: String(shard),
+    index,
+  });
+}
+
 export function resourceNotFound(reason: string): ShoalError {
   return new ShoalError('resource_not_found_exception', reason, 404);
 }

@@ -46,6 +46,8 @@ export type QueryNode =
       format?: string;
       /** e.g. `+01:00` or `Europe/Paris`, applied to date bounds and rounding. */
       timeZone?: string;
+      /** How a range field's ranges must stand to the query's (default `intersects`). */
+      relation?: 'intersects' | 'contains' | 'within';
       boost: number;
     }
   | { type: 'exists'; field: string; boost: number }

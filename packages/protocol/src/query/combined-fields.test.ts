@@ -38,6 +38,7 @@ describe('combined_fields', () => {
       minimumShouldMatch: '2',
       zeroTermsQuery: 'all',
       boost: 2,
+      queryName: 'n',
     });
     expect(parseQuery({ combined_fields: { query: 'a', fields: 'body' } })).toMatchObject({
       fields: [{ field: 'body', boost: 1 }],

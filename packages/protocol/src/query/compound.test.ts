@@ -49,6 +49,7 @@ describe('bool', () => {
       mustNot: [TERM_NODE],
       minimumShouldMatch: '1',
       boost: 2,
+      queryName: 'n',
     });
     expect(parseQuery({ bool: { must: null, adjust_pure_negative: false } })).toMatchObject({
       adjustPureNegative: false,
@@ -116,7 +117,11 @@ describe('constant_score', () => {
 
 describe('match_all and match_none', () => {
   it('parse boost and _name', () => {
-    expect(parseQuery({ match_all: { boost: 2, _name: 'x' } })).toEqual({ type: 'match_all', boost: 2 });
+    expect(parseQuery({ match_all: { boost: 2, _name: 'x' } })).toEqual({
+      type: 'match_all',
+      boost: 2,
+      queryName: 'x',
+    });
   });
 
   it('match_all turns ObjectParser errors into parsing exceptions', () => {

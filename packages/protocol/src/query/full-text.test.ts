@@ -60,6 +60,7 @@ describe('match', () => {
       prefixLength: 1,
       maxExpansions: 10,
       fuzzyTranspositions: false,
+      queryName: 'n',
     });
   });
 

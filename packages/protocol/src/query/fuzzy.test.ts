@@ -52,6 +52,7 @@ describe('the fuzzy query', () => {
       transpositions: false,
       rewrite: 'top_terms_5',
       boost: 2,
+      queryName: 'q',
     });
     expect(parseQuery({ fuzzy: { n: { value: 12, fuzziness: 'auto:2,5' } } })).toMatchObject({
       value: 12,

@@ -28,7 +28,7 @@ function err(fn: () => unknown): Err {
 describe('parseQuery: the clause envelope', () => {
   it('parses a clause by its single key', () => {
     expect(parseQuery({ match_all: {} })).toEqual({ type: 'match_all', boost: 1 });
-    expect(parseQuery({ match_none: { _name: 'x' } })).toEqual({ type: 'match_none' });
+    expect(parseQuery({ match_none: { _name: 'x' } })).toEqual({ type: 'match_none', queryName: 'x' });
   });
 
   it('reports an unknown query with the named-object cause', () => {

@@ -3,6 +3,7 @@
  * A clause is an object with exactly one key, the query name, whose value is the query's body;
  * each family file (term-level, full-text, compound) parses the bodies it owns.
  */
+
 import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseCombinedFields } from './combined-fields.ts';
@@ -19,6 +20,7 @@ import { parseFuzzy } from './fuzzy.ts';
 import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
+import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
 import { parseRegexp } from './regexp.ts';
@@ -196,7 +198,10 @@ export function parseInnerQuery(ctx: ParseCtx, v: unknown): QueryNode {
     );
   }
   ctx.path.push(name);
-  const node = parser(body, ctx, parseInnerQuery);
+  let node = parser(body, ctx, parseInnerQuery);
+  const queryName = bodyQueryName(body);
+  // A copy: a parser may hand out a shared node.
+  if (queryName !== undefined) node = { ...node, queryName } as QueryNode & Named;
   ctx.path.pop();
   ctx.depth--;
   if (keys.length > 1) {

@@ -287,6 +287,6 @@ describe('query_string: errors', () => {
         analyze_wildcard: false,
         _name: 'n',
       }),
-    ).toEqual(match('title', 'a'));
+    ).toEqual({ ...match('title', 'a'), queryName: 'n' });
   });
 });

@@ -50,6 +50,7 @@ describe('the regexp query', () => {
       maxDeterminizedStates: 20000,
       rewrite: 'constant_score_boolean',
       boost: 2,
+      queryName: 'r',
     });
     expect(parseQuery({ regexp: { user: { value: 'a', flags_value: 4 } } })).toMatchObject({ flags: 4 });
     expect(parseQuery({ regexp: { user: { value: 'a', flags: null } } })).toMatchObject({ flags: 0xff });

@@ -29,6 +29,7 @@ describe('term', () => {
       value: 'Kimchy',
       boost: 2,
       caseInsensitive: true,
+      queryName: 'n',
     });
     expect(parseQuery({ term: { age: 5 } })).toMatchObject({ value: 5 });
     expect(parseQuery({ term: { id: 12345678901234567890n } })).toMatchObject({

@@ -223,6 +223,7 @@ export function parseRange(body: Record<string, unknown>, ctx: ParseCtx): QueryN
   if (to !== null) node[includeUpper ? 'lte' : 'lt'] = to;
   if (format !== undefined) node.format = format;
   if (timeZone !== undefined) node.timeZone = timeZone;
+  if (relation !== undefined) node.relation = relation.toLowerCase() as 'intersects' | 'contains' | 'within';
   return node;
 }
 

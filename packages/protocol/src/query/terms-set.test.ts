@@ -18,7 +18,14 @@ describe('terms_set', () => {
       parseQuery({
         terms_set: { tags: { terms: ['a', 1], minimum_should_match_field: 'n', boost: 2, _name: 'q' } },
       }),
-    ).toEqual({ type: 'terms_set', field: 'tags', values: ['a', 1], minimumShouldMatchField: 'n', boost: 2 });
+    ).toEqual({
+      type: 'terms_set',
+      field: 'tags',
+      values: ['a', 1],
+      minimumShouldMatchField: 'n',
+      boost: 2,
+      queryName: 'q',
+    });
     expect(parseQuery({ terms_set: { tags: {} } })).toEqual({
       type: 'terms_set',
       field: 'tags',

@@ -103,6 +103,7 @@ export function parseSearchRequest(
   if (s.scriptFields !== undefined && s.scriptFields.length > 0) req.scriptFields = s.scriptFields;
   if (s.scripts !== undefined) req.scripts = s.scripts;
   if (paramAsBoolean(params, 'typed_keys')) req.typedKeys = true;
+  if (paramAsBoolean(params, 'include_named_queries_score')) req.includeNamedQueriesScore = true;
   return req;
 }
 

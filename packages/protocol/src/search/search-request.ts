@@ -47,6 +47,8 @@ export interface SearchRequest {
   profile?: boolean;
   /** `typed_keys=true`: aggregation names prefixed with their type. */
   typedKeys?: boolean;
+  /** `include_named_queries_score=true`: `matched_queries` gives each name's score. */
+  includeNamedQueriesScore?: boolean;
   /** `aggs` / `aggregations`, parsed (never an empty list: no aggregations is absent). */
   aggs?: AggregationsSpec;
   /** Body `pit`: the id as sent (opaque base64url) and the keep-alive extension, if any. */

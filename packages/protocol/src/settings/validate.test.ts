@@ -252,10 +252,12 @@ describe('the index settings of Elasticsearch 8', () => {
     );
   });
 
-  it('answers 501 for index modes Shoal lacks, and warns of deprecated settings', () => {
+  it('answers 400 for index modes Shoal lacks, and warns of deprecated settings', () => {
     const mode = failure(() => validateSettings({ 'index.mode': 'time_series' }, 'index'));
-    expect(mode.status).toBe(501);
-    expect(mode.reason).toBe('[index.mode=time_series] indices is not implemented in Shoal');
+    expect(mode.status).toBe(400);
+    expect(mode.reason).toBe(
+      '[index.mode=time_series] indices are not supported by Shoal; [index.mode] must be [standard]',
+    );
     expect(validateSettings({ 'index.data_path': '/tmp' }, 'index')).toEqual([
       '[index.data_path] setting was deprecated and will be removed in a future release! See the breaking changes documentation for the next major version.',
     ]);

@@ -4,7 +4,7 @@
  * Each function throws the first failure as 400 illegal_argument_exception and returns the
  * deprecation warnings the request must carry.
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
 import { didYouMean } from '../values/similarity.ts';
 import { formatTimeValue } from '../values/time-value.ts';
 import { TIME_SERIES_ONLY } from './index-settings-mapping.ts';
@@ -58,7 +58,12 @@ export function validateSettings(
     if (value === null || value === undefined) continue;
     checkSettingValue(setting, value);
     const missing = setting.unsupported?.(Array.isArray(value) ? value.join(',') : value);
-    if (missing !== undefined) throw notImplemented(missing);
+    // A value Elasticsearch accepts for a feature Shoal lacks: the client's request cannot be
+    // served as asked, so it is refused (400) with what is missing named, not half-applied.
+    if (missing !== undefined)
+      throw illegalArgument(
+        `${missing} are not supported by Shoal; [${key}] must be [${String(defaultValue(setting, {}))}]`,
+      );
     if (setting.deprecated) warnings.push(deprecationMessage(key));
   }
   const merged = mergeUpdate(current, settings);
