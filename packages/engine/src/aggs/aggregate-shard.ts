@@ -12,11 +12,14 @@ import { topLevelFields } from '../search/top-level-fields.ts';
 import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
+import { DigestCollector } from './digest-collectors.ts';
 import type { AggEnv, AggShardContext } from './field-source.ts';
 import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
 import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
+import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
+import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import {
   FilterCollector,
@@ -75,6 +78,18 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
     case 'geohash_grid':
     case 'geotile_grid':
       return new GeoGridCollector(spec, env, subs);
+    case 'percentiles':
+    case 'percentile_ranks':
+    case 'boxplot':
+    case 'median_absolute_deviation':
+      return new DigestCollector(spec, env);
+    case 'weighted_avg':
+      return new WeightedAvgCollector(spec, env);
+    case 'string_stats':
+      return new StringStatsCollector(spec, env);
+    default:
+      // Pipelines read the reduced aggregations: nothing to collect on a shard.
+      return PIPELINE_COLLECTOR;
   }
 }
 

@@ -125,12 +125,12 @@ describe('the aggregation tree', () => {
 
   it('answers 501 for what Shoal does not have, naming it', () => {
     for (const type of [
-      'percentiles',
-      'top_hits',
+      'geo_line',
+      'categorize_text',
       'scripted_metric',
-      'significant_terms',
+      'significant_text',
       'geohex_grid',
-      'derivative',
+      'time_series',
     ]) {
       expect(failure({ a: { [type]: {} } })).toEqual({
         status: 501,

@@ -16,6 +16,8 @@ import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.
 import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
+import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
+import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
@@ -45,6 +47,12 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['geo_distance', parseGeoDistance],
   ['geohash_grid', parseGeohashGrid],
   ['geotile_grid', parseGeotileGrid],
+  ['percentiles', parsePercentiles('percentiles')],
+  ['percentile_ranks', parsePercentiles('percentile_ranks')],
+  ['boxplot', parseDigestMetric('boxplot')],
+  ['median_absolute_deviation', parseDigestMetric('median_absolute_deviation')],
+  ['weighted_avg', parseWeightedAvg],
+  ['string_stats', parseStringStats],
 ]);
 
 const METRICS: ReadonlySet<string> = new Set([
@@ -58,6 +66,12 @@ const METRICS: ReadonlySet<string> = new Set([
   'cardinality',
   'geo_bounds',
   'geo_centroid',
+  'percentiles',
+  'percentile_ranks',
+  'boxplot',
+  'median_absolute_deviation',
+  'weighted_avg',
+  'string_stats',
 ]);
 
 /**

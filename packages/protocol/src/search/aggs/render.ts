@@ -10,10 +10,12 @@ import { javaDouble } from '../../values/java-double.ts';
 import { cardinalityOf } from './cardinality-sketch.ts';
 import { renderGeoBounds, renderGeoCentroid } from './geo-metrics.ts';
 import { mergeAggregations } from './merge.ts';
+import { renderMoreMetric } from './more-metrics.ts';
 import { statsValue } from './order-path.ts';
 import type { AggPartial, ShardAggregations, StatsPartial } from './partial.ts';
 import { renderBucketAgg } from './render-buckets.ts';
 import type { AggregationsSpec, AggSpec, BucketSpec } from './spec.ts';
+import { isMoreMetric } from './spec-kinds.ts';
 import { type AggDates, valueText } from './value-text.ts';
 
 /** search.max_buckets's default (Elasticsearch 8). */
@@ -118,6 +120,10 @@ export function reduceAggregations(
 }
 
 function renderMetric(r: Renderer, spec: AggSpec, p: AggPartial, out: Record<string, unknown>): void {
+  if (isMoreMetric(spec)) {
+    renderMoreMetric(r, spec, p, out);
+    return;
+  }
   const dates = r.dates;
   switch (p.t) {
     case 'avg': {

@@ -35,6 +35,10 @@ const SCRIPTABLE = new Set([
   'extended_stats',
   'terms',
   'histogram',
+  'percentiles',
+  'percentile_ranks',
+  'boxplot',
+  'median_absolute_deviation',
 ]);
 
 export interface SourceOptions {

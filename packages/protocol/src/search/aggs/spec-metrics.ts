@@ -1,0 +1,83 @@
+/**
+ * The specs of the metric aggregations beyond the basic ones: the percentile family (TDigest
+ * or HDR), boxplot, median_absolute_deviation, weighted_avg, string_stats, matrix_stats,
+ * top_metrics and top_hits.
+ */
+import type { JsonScalar } from '../../query/ast.ts';
+import type { AggBase, ValuesSourceSpec } from './spec.ts';
+
+/** How percentiles are estimated: TDigest (default, compression 100) or an HDR histogram. */
+export type PercentilesMethod =
+  | { readonly kind: 'tdigest'; readonly compression: number }
+  | { readonly kind: 'hdr'; readonly digits: number };
+
+export interface PercentilesSpec extends AggBase {
+  readonly type: 'percentiles' | 'percentile_ranks';
+  readonly source: ValuesSourceSpec;
+  /** `percents` (percentiles) or `values` (percentile_ranks), ascending as Elasticsearch sorts them. */
+  readonly points: readonly number[];
+  readonly keyed: boolean;
+  readonly method: PercentilesMethod;
+}
+
+/** boxplot and median_absolute_deviation: TDigest-backed single metrics. */
+export interface DigestMetricSpec extends AggBase {
+  readonly type: 'boxplot' | 'median_absolute_deviation';
+  readonly source: ValuesSourceSpec;
+  readonly compression: number;
+}
+
+export interface WeightedAvgSpec extends AggBase {
+  readonly type: 'weighted_avg';
+  readonly value: ValuesSourceSpec;
+  readonly weight: ValuesSourceSpec;
+  readonly format?: string;
+}
+
+export interface StringStatsSpec extends AggBase {
+  readonly type: 'string_stats';
+  readonly source: ValuesSourceSpec;
+  readonly showDistribution: boolean;
+}
+
+export interface MatrixStatsSpec extends AggBase {
+  readonly type: 'matrix_stats';
+  readonly fields: readonly string[];
+  /** Per field, the value a doc without one takes. */
+  readonly missing: Readonly<Record<string, number>>;
+  /** How a multi-valued field gives its one value. */
+  readonly mode: 'avg' | 'min' | 'max' | 'sum' | 'median';
+}
+
+/** One sort key of top_metrics or top_hits. */
+export interface HitSortSpec {
+  /** A field, or `_score` / `_doc`. */
+  readonly field: string;
+  readonly asc: boolean;
+  readonly mode?: 'min' | 'max' | 'avg' | 'sum' | 'median';
+  readonly missing?: JsonScalar;
+}
+
+export interface TopMetricsSpec extends AggBase {
+  readonly type: 'top_metrics';
+  readonly metrics: readonly string[];
+  readonly sort: HitSortSpec;
+  readonly size: number;
+}
+
+export interface TopHitsSpec extends AggBase {
+  readonly type: 'top_hits';
+  readonly from: number;
+  readonly size: number;
+  readonly sort: readonly HitSortSpec[];
+  /** `_source` filtering: false, or includes / excludes. */
+  readonly source: false | { readonly includes: readonly string[]; readonly excludes: readonly string[] };
+  /** `docvalue_fields` / `fields` names to return under `fields`. */
+  readonly fields: readonly string[];
+  readonly version: boolean;
+  readonly seqNoPrimaryTerm: boolean;
+  readonly explain: boolean;
+  readonly trackScores: boolean;
+}
+
+export type MoreMetricSpec = PercentilesSpec | DigestMetricSpec | WeightedAvgSpec | StringStatsSpec;
