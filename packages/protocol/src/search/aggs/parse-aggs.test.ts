@@ -156,7 +156,7 @@ describe('the aggregation tree', () => {
       },
     );
     expect(
-      failure({ a: { terms: { field: 'x' }, aggs: { p: { percentiles: { field: 'y' } } } } }),
+      failure({ a: { terms: { field: 'x' }, aggs: { p: { geo_line: { point: { field: 'y' } } } } } }),
     ).toMatchObject({
       status: 501,
     });
