@@ -1,4 +1,5 @@
 export { aggDates } from './aggs/agg-dates.ts';
+export { pipelineScripts } from './script/pipeline-scripts.ts';
 export { type AggDocs, aggregateShard, readerDocs } from './aggs/aggregate-shard.ts';
 export type { AggShardContext } from './aggs/field-source.ts';
 export * from './analysis/index.ts';

@@ -11,7 +11,6 @@
  */
 import {
   illegalArgument,
-  notImplemented,
   numberFormat,
   RAW_FORMAT,
   type ValueFormat,
@@ -136,9 +135,7 @@ export function resolveSource(
   if (kind === 'date') fmt = dateFormatOf(dateFormat, spec);
   else if (kind === 'bool') fmt = { kind: 'bool' };
   else if (kind === 'ip') fmt = { kind: 'ip' };
-  else if (kind === 'number' && spec.format !== undefined) {
-    throw notImplemented('the [format] of aggregations on numeric fields');
-  }
+  else if (kind === 'number' && spec.format !== undefined) fmt = { kind: 'decimal', pattern: spec.format };
   return { path, kind, type: field.type, long: field.type === 'long', nanos, fmt, dateFormat, spec };
 }
 

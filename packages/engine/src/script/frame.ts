@@ -19,6 +19,10 @@ export interface ScriptContext {
   value?: unknown;
   /** Set by the value's reader: the value came from an integral (1) or floating (2) field. */
   valueKind?: number;
+  /** Params that hold Java doubles (bucket_script's path values), whole or not. */
+  doubleParams?: ReadonlySet<string>;
+  /** moving_fn's window of bucket values (`values`). */
+  values?: readonly number[];
 }
 
 export const MAX_LOOP_COUNTER = 1_000_000;

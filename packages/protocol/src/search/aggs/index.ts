@@ -15,6 +15,7 @@ export { compareGridBuckets } from './geo-grid.ts';
 export { emptyHdr, HdrBuilder, type HdrData } from './hdr-histogram.ts';
 export { emptyPartial, mergeAggregations, mergePartials } from './merge.ts';
 export { checkOrderPaths, pathValue } from './order-path.ts';
+export type { PipelineScripts } from './parent-pipelines.ts';
 export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';
 export type * from './partial.ts';
 export { RAW_FORMAT } from './partial.ts';

@@ -11,12 +11,13 @@
 import type { HdrData } from './hdr-histogram.ts';
 import type { TDigestData } from './tdigest.ts';
 
-/** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips; raw otherwise. */
+/** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips, numbers with a DecimalFormat pattern; raw otherwise. */
 export type ValueFormat =
   | { readonly kind: 'raw' }
   | { readonly kind: 'date'; readonly pattern: string; readonly timeZone?: string }
   | { readonly kind: 'bool' }
-  | { readonly kind: 'ip' };
+  | { readonly kind: 'ip' }
+  | { readonly kind: 'decimal'; readonly pattern: string };
 
 export const RAW_FORMAT: ValueFormat = { kind: 'raw' };
 
