@@ -8,6 +8,7 @@
 import type { AggregationsSpec, AggSpec, ShardAggregations } from '@shoal/protocol';
 import type { IndexMapping } from '../contract.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import type { Matches } from '../search/matches.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
 import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
@@ -28,6 +29,7 @@ import {
   MissingCollector,
 } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
+import { TopHitsCollector } from './top-hits-collector.ts';
 
 /** The docs an aggregation pass visits, segment by segment. */
 export interface AggDocs {
@@ -35,6 +37,8 @@ export interface AggDocs {
   docs(rs: ReaderSegment): Int32Array | null;
   /** Docs to skip (deleted, or outside a slice); null when none. */
   excluded(rs: ReaderSegment): Uint32Array | null;
+  /** The query's matches of a segment with their scores (top_hits); absent: every score is 1. */
+  scored?(rs: ReaderSegment): Matches;
 }
 
 function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
@@ -87,6 +91,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new WeightedAvgCollector(spec, env);
     case 'string_stats':
       return new StringStatsCollector(spec, env);
+    case 'top_hits':
+      return new TopHitsCollector(spec, env);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;
@@ -105,6 +111,7 @@ export function aggregateShard(
   ctx: AggShardContext,
 ): ShardAggregations {
   const env: AggEnv = { reader, mapping: topLevelFields(mapping), ctx };
+  if (docs.scored) env.scores = { scored: (rs) => docs.scored!(rs) };
   const collectors = aggs.map((spec) => createCollector(spec, env));
   const cancel = new AggCancel(ctx.isCancelled);
   const scoped: AggCollector[] = [];

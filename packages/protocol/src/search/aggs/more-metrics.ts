@@ -18,6 +18,7 @@ import {
 import type { Renderer } from './render.ts';
 import type { MoreMetricSpec, PercentilesSpec } from './spec.ts';
 import { cdf, digestCount, emptyDigest, mergeDigests, quantile, type TDigestData } from './tdigest.ts';
+import { EMPTY_TOP_HITS, mergeTopHits, renderTopHits, type TopHitsPartial } from './top-hits.ts';
 import { valueText } from './value-text.ts';
 
 function formatOf(parts: readonly { fmt: ValueFormat; unmapped?: boolean }[]): {
@@ -56,6 +57,8 @@ export function emptyMoreMetric(spec: MoreMetricSpec): MoreMetricPartial {
         maxLength: -Infinity,
         chars: {},
       };
+    case 'top_hits':
+      return EMPTY_TOP_HITS;
   }
 }
 
@@ -110,6 +113,10 @@ export function mergeMoreMetric(spec: MoreMetricSpec, parts: readonly AggPartial
       }
       return { t: 'string_stats', count, totalLength, minLength, maxLength, chars };
     }
+    case 'top_hits':
+      return spec.type === 'top_hits'
+        ? mergeTopHits(spec.sort, spec.from + spec.size, parts as TopHitsPartial[])
+        : emptyMoreMetric(spec);
     default:
       return emptyMoreMetric(spec);
   }
@@ -153,6 +160,9 @@ export function renderMoreMetric(
     }
     case 'string_stats':
       renderStringStats(r, spec.showDistribution, p as StringStatsPartial, out);
+      return;
+    case 'top_hits':
+      renderTopHits(spec.sort, spec.from, p as TopHitsPartial, out);
       return;
   }
 }

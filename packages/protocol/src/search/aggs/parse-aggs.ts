@@ -22,6 +22,7 @@ import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
+import { parseTopHits } from './parse-top-hits.ts';
 import { validatePipelines } from './pipeline-validate.ts';
 import type { AggregationsSpec, AggSpec, AggType, PipelineType } from './spec.ts';
 
@@ -75,6 +76,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['median_absolute_deviation', parseDigestMetric('median_absolute_deviation')],
   ['weighted_avg', parseWeightedAvg],
   ['string_stats', parseStringStats],
+  ['top_hits', parseTopHits],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
 
@@ -95,6 +97,7 @@ const METRICS: ReadonlySet<string> = new Set([
   'median_absolute_deviation',
   'weighted_avg',
   'string_stats',
+  'top_hits',
 ]);
 
 /**

@@ -10,6 +10,7 @@
 
 import type { HdrData } from './hdr-histogram.ts';
 import type { TDigestData } from './tdigest.ts';
+import type { TopHitsPartial } from './top-hits.ts';
 
 /** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips, numbers with a DecimalFormat pattern; raw otherwise. */
 export type ValueFormat =
@@ -248,7 +249,12 @@ export interface StringStatsPartial {
   readonly chars: Readonly<Record<string, number>>;
 }
 
-export type MoreMetricPartial = TDigestPartial | HdrPartial | WeightedAvgPartial | StringStatsPartial;
+export type MoreMetricPartial =
+  | TDigestPartial
+  | HdrPartial
+  | WeightedAvgPartial
+  | StringStatsPartial
+  | TopHitsPartial;
 
 /** A pipeline aggregation has nothing on the shards: it is computed from the reduced siblings. */
 export interface PipelinePartial {

@@ -9,6 +9,7 @@ const MORE_METRICS: ReadonlySet<string> = new Set([
   'median_absolute_deviation',
   'weighted_avg',
   'string_stats',
+  'top_hits',
 ]);
 
 export function isMoreMetric(spec: AggSpec): spec is MoreMetricSpec {

@@ -1,9 +1,10 @@
 /**
  * The specs of the metric aggregations beyond the basic ones: the percentile family (TDigest
- * or HDR), boxplot, median_absolute_deviation, weighted_avg, string_stats, matrix_stats,
- * top_metrics and top_hits.
+ * or HDR), boxplot, median_absolute_deviation, weighted_avg, string_stats
+ * and top_hits.
  */
-import type { JsonScalar } from '../../query/ast.ts';
+import type { SourceFilter } from '../search-request.ts';
+import type { SortSpec } from '../sort-spec.ts';
 import type { AggBase, ValuesSourceSpec } from './spec.ts';
 
 /** How percentiles are estimated: TDigest (default, compression 100) or an HDR histogram. */
@@ -49,35 +50,22 @@ export interface MatrixStatsSpec extends AggBase {
   readonly mode: 'avg' | 'min' | 'max' | 'sum' | 'median';
 }
 
-/** One sort key of top_metrics or top_hits. */
-export interface HitSortSpec {
-  /** A field, or `_score` / `_doc`. */
-  readonly field: string;
-  readonly asc: boolean;
-  readonly mode?: 'min' | 'max' | 'avg' | 'sum' | 'median';
-  readonly missing?: JsonScalar;
-}
-
-export interface TopMetricsSpec extends AggBase {
-  readonly type: 'top_metrics';
-  readonly metrics: readonly string[];
-  readonly sort: HitSortSpec;
-  readonly size: number;
-}
-
 export interface TopHitsSpec extends AggBase {
   readonly type: 'top_hits';
   readonly from: number;
   readonly size: number;
-  readonly sort: readonly HitSortSpec[];
-  /** `_source` filtering: false, or includes / excludes. */
-  readonly source: false | { readonly includes: readonly string[]; readonly excludes: readonly string[] };
-  /** `docvalue_fields` / `fields` names to return under `fields`. */
-  readonly fields: readonly string[];
+  /** The hits' order: `_score` descending when the request gives none. */
+  readonly sort: readonly SortSpec[];
+  readonly source: SourceFilter;
   readonly version: boolean;
   readonly seqNoPrimaryTerm: boolean;
-  readonly explain: boolean;
+  /** Scores computed and shown even when sorting on fields. */
   readonly trackScores: boolean;
 }
 
-export type MoreMetricSpec = PercentilesSpec | DigestMetricSpec | WeightedAvgSpec | StringStatsSpec;
+export type MoreMetricSpec =
+  | PercentilesSpec
+  | DigestMetricSpec
+  | WeightedAvgSpec
+  | StringStatsSpec
+  | TopHitsSpec;

@@ -29,7 +29,8 @@ export type MetricType =
   | 'boxplot'
   | 'median_absolute_deviation'
   | 'weighted_avg'
-  | 'string_stats';
+  | 'string_stats'
+  | 'top_hits';
 
 export type BucketType =
   | 'terms'

@@ -1,0 +1,134 @@
+/**
+ * top_hits on a shard (TopHitsAggregator): per owning bucket, the best `from + size` docs by
+ * the sort (the query score by default), fetched on the shard — id, `_source` filtered as
+ * asked, version — so the reduce only picks among them.
+ */
+import type { AggPartial, SortValue, TopHit, TopHitsPartial, TopHitsSpec } from '@shoal/protocol';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import { fetchDocs } from '../search/fetch-phase.ts';
+import { type ValueReader, valueReader } from '../search/sort-doc-values.ts';
+import { resolveSortKeys, type SortKey } from '../search/sort-keys.ts';
+import { compareSortTuples, floatValue } from '../search/sort-values.ts';
+import type { AggCollector } from './collector.ts';
+import { DocScores } from './doc-scores.ts';
+import type { AggEnv } from './field-source.ts';
+
+interface Cand {
+  doc: number;
+  sort: SortValue[];
+  score: number;
+}
+
+interface OwnerHits {
+  count: number;
+  maxScore: number;
+  /** Best first, at most `keep`. */
+  cands: Cand[];
+}
+
+const decoder = new TextDecoder();
+
+export class TopHitsCollector implements AggCollector {
+  private readonly keys: SortKey[];
+  private readonly keep: number;
+  private readonly needsScores: boolean;
+  private readonly scores: DocScores;
+  private readers: ValueReader[] = [];
+  private base = 0;
+  private readonly owners: (OwnerHits | undefined)[] = [];
+
+  constructor(
+    private readonly spec: TopHitsSpec,
+    private readonly env: AggEnv,
+  ) {
+    this.keys = resolveSortKeys(spec.sort, env.mapping, env.ctx);
+    this.keep = spec.from + spec.size;
+    this.needsScores = spec.trackScores || spec.sort.some((s) => s.kind === 'score');
+    this.scores = new DocScores(env.scores);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    this.readers = this.keys.map((k) => valueReader(k, rs));
+    this.base = rs.docBase;
+    this.scores.setSegment(rs);
+  }
+
+  private compare(a: Cand, b: Cand): number {
+    return compareSortTuples(a.sort, b.sort, this.spec.sort) || a.doc - b.doc;
+  }
+
+  collect(doc: number, owner: number): void {
+    let o = this.owners[owner];
+    if (o === undefined) {
+      o = { count: 0, maxScore: Number.NaN, cands: [] };
+      this.owners[owner] = o;
+    }
+    o.count++;
+    const score = this.needsScores ? this.scores.score(doc) : Number.NaN;
+    if (this.needsScores && !(score <= o.maxScore)) o.maxScore = score;
+    if (this.keep === 0) return;
+    const cand: Cand = { doc: this.base + doc, sort: this.readers.map((r) => r(doc, score)), score };
+    const cands = o.cands;
+    if (cands.length === this.keep && this.compare(cand, cands[cands.length - 1]!) >= 0) return;
+    let i = cands.length;
+    while (i > 0 && this.compare(cand, cands[i - 1]!) < 0) i--;
+    cands.splice(i, 0, cand);
+    if (cands.length > this.keep) cands.pop();
+  }
+
+  build(owner: number): AggPartial {
+    const o = owner >= 0 ? this.owners[owner] : undefined;
+    const floatingKeys = this.floatingKeys();
+    if (o === undefined) return { t: 'top_hits', total: 0, maxScore: Number.NaN, hits: [], floatingKeys };
+    const spec = this.spec;
+    const fetched = fetchDocs(this.env.reader, {
+      docs: o.cands.map((c) => c.doc),
+      source: spec.source,
+      version: spec.version,
+      seqNoPrimaryTerm: spec.seqNoPrimaryTerm,
+    });
+    const hits: TopHit[] = o.cands.map((c, i) => {
+      const hit: {
+        -readonly [K in keyof TopHit]: TopHit[K];
+      } = {
+        index: this.env.ctx.index,
+        id: fetched.ids[i]!,
+        score: this.needsScores ? floatValue(c.score) : Number.NaN,
+        sort: c.sort,
+        display: c.sort.map((v, k) => this.keys[k]!.field?.display?.(v) ?? v),
+        doc: c.doc,
+      };
+      if (spec.source.enabled) hit.source = decoder.decode(fetched.sources[i]!);
+      if (spec.version) hit.version = fetched.versions[i]!;
+      if (spec.seqNoPrimaryTerm) {
+        hit.seqNo = fetched.seqNos[i]!;
+        hit.primaryTerm = fetched.primaryTerms[i]!;
+      }
+      const routing = fetched.routing[i];
+      if (routing !== null && routing !== undefined) hit.routing = routing;
+      return hit;
+    });
+    const partial: TopHitsPartial = {
+      t: 'top_hits',
+      total: o.count,
+      maxScore: this.needsScores ? floatValue(o.maxScore) : Number.NaN,
+      hits,
+      floatingKeys,
+    };
+    return partial;
+  }
+
+  /** The sort keys whose values print as Java floats or doubles. */
+  private floatingKeys(): number {
+    let mask = 0;
+    this.keys.forEach((k, i) => {
+      if (
+        i < 31 &&
+        (k.spec.kind === 'score' || (k.field?.kind === 'double' && k.field.display === undefined))
+      ) {
+        mask |= 1 << i;
+      }
+    });
+    return mask;
+  }
+}
