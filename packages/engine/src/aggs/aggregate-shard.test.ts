@@ -97,7 +97,10 @@ describe('shard errors', () => {
       reason: 'For input string: "abc"',
     });
     const out = aggregate(c, { a: { avg: { field: 'n', format: '0.00' } } });
-    expect(out.a).toEqual({ value: expect.any(Number), value_as_string: (out.a!.value as number).toFixed(2) });
+    expect(out.a).toEqual({
+      value: expect.any(Number),
+      value_as_string: (out.a!.value as number).toFixed(2),
+    });
   });
 });
 
