@@ -1,5 +1,4 @@
 export { aggDates } from './aggs/agg-dates.ts';
-export { pipelineScripts } from './script/pipeline-scripts.ts';
 export { type AggDocs, aggregateShard, readerDocs } from './aggs/aggregate-shard.ts';
 export type { AggShardContext } from './aggs/field-source.ts';
 export * from './analysis/index.ts';
@@ -18,6 +17,7 @@ export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';
 export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-reader.ts';
 export { openShardEngine, type RecoveryInfo } from './index/shard-recovery.ts';
 export * from './mapping/index.ts';
+export { pipelineScripts } from './script/pipeline-scripts.ts';
 export { type CompiledScript, compileScript } from './script/script.ts';
 export { executeFetch, type FetchedDocs, fetchDocs } from './search/fetch-phase.ts';
 export { DEFAULT_MAX_REGEX_LENGTH, DEFAULT_MAX_TERMS_COUNT } from './search/query-limits.ts';
