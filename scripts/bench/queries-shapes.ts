@@ -238,6 +238,54 @@ export function flightShapes(v: FlightValues): Shape[] {
         },
       }),
     },
+    {
+      id: 'percentiles',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          p: {
+            percentiles: {
+              field: pick(r, ['distance', 'delay', 'time']),
+              percents: [pick(r, [1, 5, 10]), 50, pick(r, [90, 95, 99])],
+            },
+          },
+        },
+      }),
+    },
+    {
+      id: 'top_hits',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          t: {
+            top_hits: {
+              size: between(r, 1, 5),
+              sort: [{ [pick(r, ['distance', 'delay', 'departure'])]: dir(r) }],
+            },
+          },
+        },
+      }),
+    },
+    {
+      id: 'date_histogram+pipelines',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          h: {
+            date_histogram: { field: 'departure', calendar_interval: pick(r, ['week', 'month']) },
+            aggs: {
+              m: { avg: { field: pick(r, ['delay', 'distance']) } },
+              d: { derivative: { buckets_path: 'm' } },
+              c: { cumulative_sum: { buckets_path: '_count' } },
+            },
+          },
+          top: { max_bucket: { buckets_path: 'h>m' } },
+        },
+      }),
+    },
   ];
 }
 

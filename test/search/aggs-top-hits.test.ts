@@ -122,3 +122,51 @@ describe('top_hits', () => {
     expect(hl.status).toBe(501);
   });
 });
+
+describe('top_metrics', () => {
+  it('answers the metrics of the best docs by the sort, per bucket', async () => {
+    const r = await search({
+      size: 0,
+      aggs: {
+        latest: { top_metrics: { metrics: { field: 'price' }, sort: { date: 'desc' } } },
+        cheap: {
+          top_metrics: {
+            metrics: [{ field: 'price' }, { field: 'type' }],
+            sort: [{ price: 'asc' }],
+            size: 2,
+          },
+        },
+        types: {
+          terms: { field: 'type', order: { _key: 'asc' } },
+          aggs: { tm: { top_metrics: { metrics: { field: 'price' }, sort: { price: 'desc' } } } },
+        },
+      },
+    });
+    expect(r.status).toBe(200);
+    const a = r.json.aggregations;
+    expect(a.latest).toEqual({ top: [{ sort: [Date.parse('2024-01-05')], metrics: { price: 25 } }] });
+    expect(a.cheap.top).toEqual([
+      { sort: [10], metrics: { price: 10, type: 'hat' } },
+      { sort: [20], metrics: { price: 20, type: 'bag' } },
+    ]);
+    expect(r.text).toContain('"metrics":{"price":10.0,"type":"hat"}');
+    expect(
+      a.types.buckets.map(
+        (b: { tm: { top: { metrics: { price: number } }[] } }) => b.tm.top[0]!.metrics.price,
+      ),
+    ).toEqual([50, 30, 25]);
+  });
+
+  it('refuses a missing sort and a size past the limit', async () => {
+    const noSort = await search({ size: 0, aggs: { t: { top_metrics: { metrics: { field: 'price' } } } } });
+    expect(noSort.status).toBe(400);
+    const big = await search({
+      size: 0,
+      aggs: { t: { top_metrics: { metrics: { field: 'price' }, sort: { price: 'asc' }, size: 11 } } },
+    });
+    expect(big.status).toBe(400);
+    expect(big.json.error.root_cause[0].reason).toContain(
+      '[top_metrics.size] must not be more than [10] but was [11]',
+    );
+  });
+});

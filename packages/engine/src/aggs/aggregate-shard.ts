@@ -29,7 +29,7 @@ import {
   MissingCollector,
 } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
-import { TopHitsCollector } from './top-hits-collector.ts';
+import { TopHitsCollector, TopMetricsCollector } from './top-hits-collector.ts';
 
 /** The docs an aggregation pass visits, segment by segment. */
 export interface AggDocs {
@@ -93,6 +93,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new StringStatsCollector(spec, env);
     case 'top_hits':
       return new TopHitsCollector(spec, env);
+    case 'top_metrics':
+      return new TopMetricsCollector(spec, env);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

@@ -3,7 +3,16 @@
  * the sort (the query score by default), fetched on the shard — id, `_source` filtered as
  * asked, version — so the reduce only picks among them.
  */
-import type { AggPartial, SortValue, TopHit, TopHitsPartial, TopHitsSpec } from '@shoal/protocol';
+import type {
+  AggPartial,
+  SortValue,
+  TopHit,
+  TopHitsPartial,
+  TopHitsSpec,
+  TopMetric,
+  TopMetricsPartial,
+  TopMetricsSpec,
+} from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { fetchDocs } from '../search/fetch-phase.ts';
 import { type ValueReader, valueReader } from '../search/sort-doc-values.ts';
@@ -130,5 +139,96 @@ export class TopHitsCollector implements AggCollector {
       }
     });
     return mask;
+  }
+}
+
+/**
+ * top_metrics on a shard (TopMetricsAggregator): per owning bucket, the `size` best docs by
+ * the one sort, with the values of the metric fields read from their doc values.
+ */
+export class TopMetricsCollector implements AggCollector {
+  private readonly keys: SortKey[];
+  private readonly metricKeys: SortKey[];
+  private readers: ValueReader[] = [];
+  private metricReaders: ValueReader[] = [];
+  private metricStarts: (Uint32Array | null)[] = [];
+  private readonly scores: DocScores;
+  private readonly needsScores: boolean;
+  private base = 0;
+  private readonly owners: (TopMetric[] | undefined)[] = [];
+
+  constructor(
+    private readonly spec: TopMetricsSpec,
+    private readonly env: AggEnv,
+  ) {
+    this.keys = resolveSortKeys(spec.sort, env.mapping, env.ctx);
+    this.metricKeys = resolveSortKeys(
+      spec.metrics.map((field) => ({
+        kind: 'field',
+        field,
+        order: 'asc',
+        missing: '_last',
+        unmappedType: 'double',
+      })),
+      env.mapping,
+      env.ctx,
+    );
+    this.needsScores = spec.sort.some((s) => s.kind === 'score');
+    this.scores = new DocScores(env.scores);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    this.readers = this.keys.map((k) => valueReader(k, rs));
+    this.metricReaders = this.metricKeys.map((k) => valueReader(k, rs));
+    this.metricStarts = this.spec.metrics.map((f) => {
+      const sf = rs.segment.field(f);
+      return sf?.numeric?.starts ?? sf?.sortedSet?.starts ?? null;
+    });
+    this.base = rs.docBase;
+    this.scores.setSegment(rs);
+  }
+
+  collect(doc: number, owner: number): void {
+    let top = this.owners[owner];
+    if (top === undefined) {
+      top = [];
+      this.owners[owner] = top;
+    }
+    const score = this.needsScores ? this.scores.score(doc) : Number.NaN;
+    const sort = this.readers.map((r) => r(doc, score));
+    const cand = { sort, doc: this.base + doc };
+    const cmp = (a: { sort: SortValue[]; doc: number }, b: { sort: readonly SortValue[]; doc: number }) =>
+      compareSortTuples(a.sort, b.sort, this.spec.sort) || a.doc - b.doc;
+    if (top.length === this.spec.size && cmp(cand, top[top.length - 1]!) >= 0) return;
+    const metrics = this.metricReaders.map((r, i) => {
+      const st = this.metricStarts[i];
+      return st && st[doc]! < st[doc + 1]! ? r(doc, score) : null;
+    });
+    const m: TopMetric = {
+      sort,
+      display: sort.map((v, k) => this.keys[k]!.field?.display?.(v) ?? v),
+      index: this.env.ctx.index,
+      doc: cand.doc,
+      metrics: metrics.map((v, i) => (v === null ? null : (this.metricKeys[i]!.field?.display?.(v) ?? v))),
+    };
+    let i = top.length;
+    while (i > 0 && cmp(cand, top[i - 1]!) < 0) i--;
+    top.splice(i, 0, m);
+    if (top.length > this.spec.size) top.pop();
+  }
+
+  build(owner: number): AggPartial {
+    const top = (owner >= 0 ? this.owners[owner] : undefined) ?? [];
+    let floatingKeys = 0;
+    this.keys.forEach((k, i) => {
+      if (k.spec.kind === 'score' || (k.field?.kind === 'double' && k.field.display === undefined))
+        floatingKeys |= 1 << i;
+    });
+    let floatingMetrics = 0;
+    this.metricKeys.forEach((k, i) => {
+      if (i < 31 && k.field?.kind === 'double') floatingMetrics |= 1 << i;
+    });
+    const partial: TopMetricsPartial = { t: 'top_metrics', top, floatingKeys, floatingMetrics };
+    return partial;
   }
 }

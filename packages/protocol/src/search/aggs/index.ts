@@ -25,5 +25,11 @@ export { bucketComparator } from './render-buckets.ts';
 export type * from './spec.ts';
 export { isBucketSpec, isPipelineSpec } from './spec.ts';
 export { DigestBuilder, emptyDigest, type TDigestData } from './tdigest.ts';
-export { hitComparator, type TopHit, type TopHitsPartial } from './top-hits.ts';
+export {
+  hitComparator,
+  type TopHit,
+  type TopHitsPartial,
+  type TopMetric,
+  type TopMetricsPartial,
+} from './top-hits.ts';
 export { type AggDates, compareKeys, compareText, ipText } from './value-text.ts';

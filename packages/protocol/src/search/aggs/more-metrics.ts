@@ -18,7 +18,16 @@ import {
 import type { Renderer } from './render.ts';
 import type { MoreMetricSpec, PercentilesSpec } from './spec.ts';
 import { cdf, digestCount, emptyDigest, mergeDigests, quantile, type TDigestData } from './tdigest.ts';
-import { EMPTY_TOP_HITS, mergeTopHits, renderTopHits, type TopHitsPartial } from './top-hits.ts';
+import {
+  EMPTY_TOP_HITS,
+  EMPTY_TOP_METRICS,
+  mergeTopHits,
+  mergeTopMetrics,
+  renderTopHits,
+  renderTopMetrics,
+  type TopHitsPartial,
+  type TopMetricsPartial,
+} from './top-hits.ts';
 import { valueText } from './value-text.ts';
 
 function formatOf(parts: readonly { fmt: ValueFormat; unmapped?: boolean }[]): {
@@ -59,6 +68,8 @@ export function emptyMoreMetric(spec: MoreMetricSpec): MoreMetricPartial {
       };
     case 'top_hits':
       return EMPTY_TOP_HITS;
+    case 'top_metrics':
+      return EMPTY_TOP_METRICS;
   }
 }
 
@@ -117,6 +128,10 @@ export function mergeMoreMetric(spec: MoreMetricSpec, parts: readonly AggPartial
       return spec.type === 'top_hits'
         ? mergeTopHits(spec.sort, spec.from + spec.size, parts as TopHitsPartial[])
         : emptyMoreMetric(spec);
+    case 'top_metrics':
+      return spec.type === 'top_metrics'
+        ? mergeTopMetrics(spec.sort, spec.size, parts as TopMetricsPartial[])
+        : emptyMoreMetric(spec);
     default:
       return emptyMoreMetric(spec);
   }
@@ -163,6 +178,9 @@ export function renderMoreMetric(
       return;
     case 'top_hits':
       renderTopHits(spec.sort, spec.from, p as TopHitsPartial, out);
+      return;
+    case 'top_metrics':
+      renderTopMetrics(spec.metrics, p as TopMetricsPartial, out);
       return;
   }
 }

@@ -22,7 +22,7 @@ import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
-import { parseTopHits } from './parse-top-hits.ts';
+import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
 import { validatePipelines } from './pipeline-validate.ts';
 import type { AggregationsSpec, AggSpec, AggType, PipelineType } from './spec.ts';
 
@@ -77,6 +77,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['weighted_avg', parseWeightedAvg],
   ['string_stats', parseStringStats],
   ['top_hits', parseTopHits],
+  ['top_metrics', parseTopMetrics],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
 
@@ -98,6 +99,7 @@ const METRICS: ReadonlySet<string> = new Set([
   'weighted_avg',
   'string_stats',
   'top_hits',
+  'top_metrics',
 ]);
 
 /**

@@ -68,3 +68,44 @@ export function parseTopHits(b: BodyContext, body: Record<string, unknown>): Spe
   if (sort.length === 0) sort = [{ kind: 'score', order: 'desc' }];
   return { type: 'top_hits', from, size, sort, source, version, seqNoPrimaryTerm, trackScores };
 }
+
+/** index.top_metrics_max_size's default. */
+const TOP_METRICS_MAX_SIZE = 10;
+
+/** top_metrics (TopMetricsAggregationBuilder): `metrics` (one `{field}` or a list), one `sort`, `size`. */
+export function parseTopMetrics(b: BodyContext, body: Record<string, unknown>): SpecDraft {
+  const { ctx } = b;
+  let metrics: string[] = [];
+  let sort: SortSpec[] | undefined;
+  let size = 1;
+  const seen = readDeclared(ctx, 'top_metrics', body, {
+    metrics: {
+      tokens: TOKENS.OBJECT_ARRAY,
+      read: (v) => {
+        const list = Array.isArray(v) ? v : [v];
+        metrics = list.map((m) => {
+          const field = (m as Record<string, unknown>)?.field;
+          if (typeof field !== 'string') throw illegalArgument('[field] must not be null');
+          return field;
+        });
+      },
+    },
+    sort: { tokens: TOKENS.ANY, read: (v) => (sort = readSort(ctx, v)) },
+    size: {
+      tokens: TOKENS.NUMBER,
+      read: (v) => {
+        size = intValue(ctx, v);
+        if (size < 1) throw illegalArgument(`[size] must be more than 0 but was [${size}]`);
+      },
+    },
+  });
+  if (!seen.has('metrics')) throw illegalArgument('Required [metrics]');
+  if (!seen.has('sort') || sort === undefined || sort.length === 0) throw illegalArgument('Required [sort]');
+  if (sort.length > 1) throw illegalArgument('only a single sort is supported');
+  if (size > TOP_METRICS_MAX_SIZE) {
+    throw illegalArgument(
+      `[top_metrics.size] must not be more than [${TOP_METRICS_MAX_SIZE}] but was [${size}]. This limit can be set by changing the [index.top_metrics_max_size] index level setting.`,
+    );
+  }
+  return { type: 'top_metrics', metrics, sort, size };
+}

@@ -10,7 +10,7 @@
 
 import type { HdrData } from './hdr-histogram.ts';
 import type { TDigestData } from './tdigest.ts';
-import type { TopHitsPartial } from './top-hits.ts';
+import type { TopHitsPartial, TopMetricsPartial } from './top-hits.ts';
 
 /** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips, numbers with a DecimalFormat pattern; raw otherwise. */
 export type ValueFormat =
@@ -254,7 +254,8 @@ export type MoreMetricPartial =
   | HdrPartial
   | WeightedAvgPartial
   | StringStatsPartial
-  | TopHitsPartial;
+  | TopHitsPartial
+  | TopMetricsPartial;
 
 /** A pipeline aggregation has nothing on the shards: it is computed from the reduced siblings. */
 export interface PipelinePartial {

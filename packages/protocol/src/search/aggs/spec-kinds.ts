@@ -10,6 +10,7 @@ const MORE_METRICS: ReadonlySet<string> = new Set([
   'weighted_avg',
   'string_stats',
   'top_hits',
+  'top_metrics',
 ]);
 
 export function isMoreMetric(spec: AggSpec): spec is MoreMetricSpec {

@@ -63,9 +63,19 @@ export interface TopHitsSpec extends AggBase {
   readonly trackScores: boolean;
 }
 
+export interface TopMetricsSpec extends AggBase {
+  readonly type: 'top_metrics';
+  /** The fields whose values are returned. */
+  readonly metrics: readonly string[];
+  /** One sort key. */
+  readonly sort: readonly SortSpec[];
+  readonly size: number;
+}
+
 export type MoreMetricSpec =
   | PercentilesSpec
   | DigestMetricSpec
   | WeightedAvgSpec
   | StringStatsSpec
-  | TopHitsSpec;
+  | TopHitsSpec
+  | TopMetricsSpec;

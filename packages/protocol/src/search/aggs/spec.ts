@@ -30,7 +30,8 @@ export type MetricType =
   | 'median_absolute_deviation'
   | 'weighted_avg'
   | 'string_stats'
-  | 'top_hits';
+  | 'top_hits'
+  | 'top_metrics';
 
 export type BucketType =
   | 'terms'

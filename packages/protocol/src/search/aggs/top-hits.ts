@@ -120,3 +120,65 @@ export function renderTopHits(
     `{"total":${stringifyJson({ value: p.total, relation: 'eq' })},"max_score":${scoreJson(p.maxScore)},"hits":${hits}}`,
   );
 }
+
+/** top_metrics: the best `size` docs by one sort, each with its metric values. */
+export interface TopMetric {
+  readonly sort: readonly SortValue[];
+  readonly display: readonly SortValue[];
+  readonly index: string;
+  readonly doc: number;
+  /** Aligned with the spec's metrics; null when the doc has none. */
+  readonly metrics: readonly SortValue[];
+}
+
+export interface TopMetricsPartial {
+  readonly t: 'top_metrics';
+  readonly top: readonly TopMetric[];
+  /** Bit i set: sort key i holds doubles. */
+  readonly floatingKeys: number;
+  /** Bit i set: metric i holds doubles. */
+  readonly floatingMetrics: number;
+}
+
+export const EMPTY_TOP_METRICS: TopMetricsPartial = {
+  t: 'top_metrics',
+  top: [],
+  floatingKeys: 0,
+  floatingMetrics: 0,
+};
+
+export function mergeTopMetrics(
+  sort: readonly SortSpec[],
+  size: number,
+  parts: readonly TopMetricsPartial[],
+): TopMetricsPartial {
+  const all: TopMetric[] = [];
+  let floatingKeys = 0;
+  let floatingMetrics = 0;
+  for (const p of parts) {
+    all.push(...p.top);
+    floatingKeys |= p.floatingKeys;
+    floatingMetrics |= p.floatingMetrics;
+  }
+  const cmp = hitComparator(sort);
+  const asHit = (m: TopMetric): TopHit => ({ ...m, id: '', score: Number.NaN });
+  all.sort((a, b) => cmp(asHit(a), asHit(b)));
+  return { t: 'top_metrics', top: all.slice(0, size), floatingKeys, floatingMetrics };
+}
+
+export function renderTopMetrics(
+  names: readonly string[],
+  p: TopMetricsPartial,
+  out: Record<string, unknown>,
+): void {
+  const top = p.top.map((m) => {
+    const metrics = names
+      .map(
+        (n, i) =>
+          `${JSON.stringify(n)}:${sortValuesJson([m.metrics[i] ?? null], (p.floatingMetrics >> i) & 1)}`,
+      )
+      .join(',');
+    return `{"sort":[${sortValuesJson(m.display, p.floatingKeys)}],"metrics":{${metrics}}}`;
+  });
+  out.top = new RawJson(`[${top.join(',')}]`);
+}
