@@ -214,6 +214,39 @@ describe('boxplot, median_absolute_deviation, weighted_avg, string_stats', () =>
     expect(a.ss.distribution.a).toBeCloseTo(2 / 13, 10);
   });
 
+  it('orders terms buckets by a percentile, a boxplot quartile or a weighted average', async () => {
+    const r = await aggs('p5', {
+      byP: {
+        terms: { field: 'string_field', order: { 'p.50': 'desc' } },
+        aggs: { p: { percentiles: { field: 'int_field', percents: [50] } } },
+      },
+      byBox: {
+        terms: { field: 'string_field', order: { 'b.q3': 'asc' } },
+        aggs: { b: { boxplot: { field: 'int_field' } } },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.aggregations.byP.buckets.map((b: { key: string }) => b.key)).toEqual([
+      'quux',
+      'baz',
+      'bar',
+      'foo',
+    ]);
+    expect(r.json.aggregations.byBox.buckets.map((b: { key: string }) => b.key)).toEqual([
+      'foo',
+      'bar',
+      'baz',
+      'quux',
+    ]);
+    const bad = await aggs('p5', {
+      t: {
+        terms: { field: 'string_field', order: { p: 'desc' } },
+        aggs: { p: { percentiles: { field: 'int_field' } } },
+      },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('answers string_stats on a number field with a 400', async () => {
     const r = await aggs('p1', { ss: { string_stats: { field: 'int_field' } } });
     expect(r.status).toBe(400);

@@ -16,7 +16,7 @@ import {
   type WeightedAvgPartial,
 } from './partial.ts';
 import type { Renderer } from './render.ts';
-import type { MoreMetricSpec, PercentilesSpec } from './spec.ts';
+import type { AggSpec, MoreMetricSpec, PercentilesSpec } from './spec.ts';
 import { cdf, digestCount, emptyDigest, mergeDigests, quantile, type TDigestData } from './tdigest.ts';
 import {
   EMPTY_TOP_HITS,
@@ -240,16 +240,7 @@ function renderBoxplot(r: Renderer, d: TDigestData, fmt: ValueFormat, out: Recor
   const q1 = quantile(d, 0.25);
   const q2 = quantile(d, 0.5);
   const q3 = quantile(d, 0.75);
-  const iqr = q3 - q1;
-  const lowBound = q1 - 1.5 * iqr;
-  const highBound = q3 + 1.5 * iqr;
-  // The whiskers: the extreme centroids within 1.5 IQR of the quartiles.
-  let lower = Infinity;
-  let upper = -Infinity;
-  for (const m of d.means) {
-    if (m > upper && m <= highBound) upper = m;
-    if (m < lower && m >= lowBound) lower = m;
-  }
+  const [lower, upper] = whiskers(d);
   const values: [string, number][] = [
     ['min', d.min],
     ['max', d.max],
@@ -262,6 +253,20 @@ function renderBoxplot(r: Renderer, d: TDigestData, fmt: ValueFormat, out: Recor
   for (const [k, v] of values) out[k] = r.double(v);
   if (fmt.kind !== 'raw')
     for (const [k, v] of values) withText(out, `${k}_as_string`, valueText(v, fmt, r.dates));
+}
+
+/** The whiskers: the extreme centroids within 1.5 IQR of the quartiles. */
+function whiskers(d: TDigestData): [number, number] {
+  const q1 = quantile(d, 0.25);
+  const q3 = quantile(d, 0.75);
+  const iqr = q3 - q1;
+  let lower = Infinity;
+  let upper = -Infinity;
+  for (const m of d.means) {
+    if (m > upper && m <= q3 + 1.5 * iqr) upper = m;
+    if (m < lower && m >= q1 - 1.5 * iqr) lower = m;
+  }
+  return [lower, upper];
 }
 
 /** MedianAbsoluteDeviation: the median of the centroids' distances from the median, as a digest. */
@@ -301,5 +306,35 @@ function renderStringStats(
   if (show) {
     probs.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     out.distribution = Object.fromEntries(probs.map(([c, q]) => [c, r.double(q)]));
+  }
+}
+
+/** The value of a TDigest- or HDR-backed metric an order path names (`p.99`, `box.q3`, `mad`). */
+export function digestMetricValue(
+  spec: AggSpec,
+  p: TDigestPartial | HdrPartial,
+  key: string | undefined,
+): number {
+  if (spec.type === 'percentiles' || spec.type === 'percentile_ranks') {
+    return isEmpty(p) ? Number.NaN : percentilePoint(spec, p, Number(key));
+  }
+  if (p.t !== 'tdigest' || p.digest.means.length === 0) return Number.NaN;
+  const d = p.digest;
+  if (spec.type === 'median_absolute_deviation') return medianAbsoluteDeviation(d);
+  switch (key) {
+    case 'min':
+      return d.min;
+    case 'max':
+      return d.max;
+    case 'q1':
+      return quantile(d, 0.25);
+    case 'q2':
+      return quantile(d, 0.5);
+    case 'q3':
+      return quantile(d, 0.75);
+    default: {
+      const w = whiskers(d);
+      return key === 'lower' ? w[0] : w[1];
+    }
   }
 }
