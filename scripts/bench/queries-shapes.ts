@@ -277,12 +277,19 @@ export function flightShapes(v: FlightValues): Shape[] {
           h: {
             date_histogram: { field: 'departure', calendar_interval: pick(r, ['week', 'month']) },
             aggs: {
-              m: { avg: { field: pick(r, ['delay', 'distance']) } },
-              d: { derivative: { buckets_path: 'm' } },
+              d: { derivative: { buckets_path: '_count' } },
               c: { cumulative_sum: { buckets_path: '_count' } },
+              m: {
+                moving_fn: {
+                  buckets_path: '_count',
+                  window: 4,
+                  script: 'MovingFunctions.unweightedAvg(values)',
+                },
+              },
             },
           },
-          top: { max_bucket: { buckets_path: 'h>m' } },
+          top: { max_bucket: { buckets_path: 'h>_count' } },
+          avg: { avg_bucket: { buckets_path: 'h>_count' } },
         },
       }),
     },

@@ -113,11 +113,25 @@ export class DigestCollector implements AggCollector {
     const { starts, values } = v;
     const s = this.sketch(0);
     const n = docs === null ? starts.length - 1 : docs.length;
+    if (s instanceof HdrBuilder) {
+      for (let i = 0; i < n; i++) {
+        const d = docs === null ? i : docs[i]!;
+        if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+        cancel.step();
+        for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) this.add(s, values[j]!);
+      }
+      return true;
+    }
+    if (docs === null && excluded === null) {
+      // Every doc of the segment: its values as they are.
+      for (let j = 0; j < values.length; j++) s.add(values[j]!);
+      return true;
+    }
     for (let i = 0; i < n; i++) {
       const d = docs === null ? i : docs[i]!;
       if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
       cancel.step();
-      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) this.add(s, values[j]!);
+      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) s.add(values[j]!);
     }
     return true;
   }

@@ -17,7 +17,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { fetchDocs } from '../search/fetch-phase.ts';
 import { type ValueReader, valueReader } from '../search/sort-doc-values.ts';
 import { resolveSortKeys, type SortKey } from '../search/sort-keys.ts';
-import { compareSortTuples, floatValue } from '../search/sort-values.ts';
+import { compareSortTuples, compareSortValues, floatValue } from '../search/sort-values.ts';
 import type { AggCollector } from './collector.ts';
 import { DocScores } from './doc-scores.ts';
 import type { AggEnv } from './field-source.ts';
@@ -76,8 +76,14 @@ export class TopHitsCollector implements AggCollector {
     const score = this.needsScores ? this.scores.score(doc) : Number.NaN;
     if (this.needsScores && !(score <= o.maxScore)) o.maxScore = score;
     if (this.keep === 0) return;
-    const cand: Cand = { doc: this.base + doc, sort: this.readers.map((r) => r(doc, score)), score };
     const cands = o.cands;
+    if (cands.length === this.keep) {
+      // Most docs lose to the worst kept one on the first key: no allocation for them.
+      const worst = cands[cands.length - 1]!;
+      const c = compareSortValues(this.readers[0]!(doc, score), worst.sort[0] ?? null, this.spec.sort[0]!);
+      if (c > 0 || (c === 0 && this.readers.length === 1)) return;
+    }
+    const cand: Cand = { doc: this.base + doc, sort: this.readers.map((r) => r(doc, score)), score };
     if (cands.length === this.keep && this.compare(cand, cands[cands.length - 1]!) >= 0) return;
     let i = cands.length;
     while (i > 0 && this.compare(cand, cands[i - 1]!) < 0) i--;

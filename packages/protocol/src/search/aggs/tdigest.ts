@@ -222,23 +222,22 @@ export function cdf(d: TDigestData, x: number): number {
 }
 
 /**
- * Collects values into a digest: a buffer merged into the centroids whenever it fills, so a
- * shard's memory stays bounded however many values it sees.
+ * Collects values into a digest: the values are kept as they come and sorted once when the
+ * digest is built; past a million of them they are folded into the centroids (a linear merge
+ * of two sorted runs), so a shard's memory stays bounded however many values it sees.
  */
 export class DigestBuilder {
-  private buf = new Float64Array(64);
+  private buf = new Float64Array(16);
   private n = 0;
   private digest: TDigestData;
-  private readonly flushAt: number;
 
   constructor(private readonly compression: number) {
     this.digest = emptyDigest(compression);
-    this.flushAt = Math.max(4096, EXACT_PER_COMPRESSION * compression * 2);
   }
 
   add(v: number): void {
     if (this.n === this.buf.length) {
-      if (this.n >= this.flushAt) this.flush();
+      if (this.n >= FOLD_AT) this.fold();
       else {
         const next = new Float64Array(this.buf.length * 2);
         next.set(this.buf);
@@ -248,15 +247,39 @@ export class DigestBuilder {
     this.buf[this.n++] = v;
   }
 
-  private flush(): void {
-    if (this.n === 0) return;
-    const part = digestOf(this.buf, this.n, this.compression);
-    this.digest = mergeDigests([this.digest, part], this.compression);
+  /** Merges the sorted buffer with the centroids so far. */
+  private fold(): void {
+    const n = this.n;
+    if (n === 0) return;
+    const sorted = this.buf.subarray(0, n).sort();
+    const d = this.digest;
+    const total = d.means.length + n;
+    const means = new Array<number>(total);
+    const weights = new Array<number>(total);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < total; k++) {
+      if (j >= n || (i < d.means.length && d.means[i]! <= sorted[j]!)) {
+        means[k] = d.means[i]!;
+        weights[k] = d.weights[i]!;
+        i++;
+      } else {
+        means[k] = sorted[j]!;
+        weights[k] = 1;
+        j++;
+      }
+    }
+    const min = Math.min(d.min, sorted[0]!);
+    const max = Math.max(d.max, sorted[n - 1]!);
+    this.digest = compress(this.compression, means, weights, min, max);
     this.n = 0;
   }
 
   build(): TDigestData {
-    this.flush();
+    this.fold();
     return this.digest;
   }
 }
+
+/** Values held unsorted before they are folded into the centroids. */
+const FOLD_AT = 1 << 20;
