@@ -9,4 +9,5 @@ export const PIPELINE_COLLECTOR: AggCollector = {
   collect: () => {},
   collectAll: () => true,
   build: () => PARTIAL,
+  inert: true,
 };

@@ -95,29 +95,9 @@ function compress(
   let total = 0;
   for (const w of weights) total += w;
   if (total <= EXACT_PER_COMPRESSION * compression) return { compression, means, weights, min, max };
-  const outMeans: number[] = [];
-  const outWeights: number[] = [];
-  let curMean = means[0]!;
-  let curWeight = weights[0]!;
-  let soFar = 0;
-  let limit = total * k1Inverse(k1(0, compression) + 1, compression);
-  for (let i = 1; i < means.length; i++) {
-    const w = weights[i]!;
-    if (soFar + curWeight + w <= limit) {
-      curWeight += w;
-      curMean += ((means[i]! - curMean) * w) / curWeight;
-    } else {
-      outMeans.push(curMean);
-      outWeights.push(curWeight);
-      soFar += curWeight;
-      limit = total * k1Inverse(k1(Math.min(soFar / total, 1), compression) + 1, compression);
-      curMean = means[i]!;
-      curWeight = w;
-    }
-  }
-  outMeans.push(curMean);
-  outWeights.push(curWeight);
-  return { compression, means: outMeans, weights: outWeights, min, max };
+  const c = new Compressor(compression, total);
+  for (let i = 0; i < means.length; i++) c.add(means[i]!, weights[i]!);
+  return c.finish(min, max);
 }
 
 function weightedAverage(x1: number, w1: number, x2: number, w2: number): number {
@@ -247,37 +227,93 @@ export class DigestBuilder {
     this.buf[this.n++] = v;
   }
 
-  /** Merges the sorted buffer with the centroids so far. */
+  /** Merges the sorted buffer with the centroids so far, in one pass without copies. */
   private fold(): void {
     const n = this.n;
     if (n === 0) return;
     const sorted = this.buf.subarray(0, n).sort();
     const d = this.digest;
-    const total = d.means.length + n;
-    const means = new Array<number>(total);
-    const weights = new Array<number>(total);
-    let i = 0;
-    let j = 0;
-    for (let k = 0; k < total; k++) {
-      if (j >= n || (i < d.means.length && d.means[i]! <= sorted[j]!)) {
-        means[k] = d.means[i]!;
-        weights[k] = d.weights[i]!;
-        i++;
-      } else {
-        means[k] = sorted[j]!;
-        weights[k] = 1;
-        j++;
-      }
-    }
+    const total = digestCount(d) + n;
     const min = Math.min(d.min, sorted[0]!);
     const max = Math.max(d.max, sorted[n - 1]!);
-    this.digest = compress(this.compression, means, weights, min, max);
+    if (total <= EXACT_PER_COMPRESSION * this.compression) {
+      const means: number[] = [];
+      const weights: number[] = [];
+      mergeRuns(d, sorted, (m, w) => {
+        means.push(m);
+        weights.push(w);
+      });
+      this.digest = { compression: this.compression, means, weights, min, max };
+    } else {
+      const c = new Compressor(this.compression, total);
+      mergeRuns(d, sorted, (m, w) => c.add(m, w));
+      this.digest = c.finish(min, max);
+    }
     this.n = 0;
   }
 
   build(): TDigestData {
     this.fold();
     return this.digest;
+  }
+}
+
+/** Calls `emit` with the centroids of `d` and the sorted values, in ascending order. */
+function mergeRuns(d: TDigestData, sorted: Float64Array, emit: (mean: number, weight: number) => void): void {
+  const { means, weights } = d;
+  let i = 0;
+  for (let j = 0; j < sorted.length; j++) {
+    const v = sorted[j]!;
+    while (i < means.length && means[i]! <= v) {
+      emit(means[i]!, weights[i]!);
+      i++;
+    }
+    emit(v, 1);
+  }
+  for (; i < means.length; i++) emit(means[i]!, weights[i]!);
+}
+
+/** The k1 merge of compress(), fed one centroid at a time in ascending order. */
+class Compressor {
+  private readonly means: number[] = [];
+  private readonly weights: number[] = [];
+  private curMean = 0;
+  private curWeight = 0;
+  private soFar = 0;
+  private limit: number;
+
+  constructor(
+    private readonly compression: number,
+    private readonly total: number,
+  ) {
+    this.limit = total * k1Inverse(k1(0, compression) + 1, compression);
+  }
+
+  add(mean: number, weight: number): void {
+    if (this.curWeight === 0) {
+      this.curMean = mean;
+      this.curWeight = weight;
+    } else if (this.soFar + this.curWeight + weight <= this.limit) {
+      this.curWeight += weight;
+      this.curMean += ((mean - this.curMean) * weight) / this.curWeight;
+    } else {
+      this.means.push(this.curMean);
+      this.weights.push(this.curWeight);
+      this.soFar += this.curWeight;
+      const q = Math.min(this.soFar / this.total, 1);
+      this.limit = this.total * k1Inverse(k1(q, this.compression) + 1, this.compression);
+      this.curMean = mean;
+      this.curWeight = weight;
+    }
+  }
+
+  finish(min: number, max: number): TDigestData {
+    if (this.curWeight > 0) {
+      this.means.push(this.curMean);
+      this.weights.push(this.curWeight);
+      this.curWeight = 0;
+    }
+    return { compression: this.compression, means: this.means, weights: this.weights, min, max };
   }
 }
 
