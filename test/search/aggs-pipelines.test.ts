@@ -239,6 +239,21 @@ describe('bad pipelines answer 400', () => {
     });
     expect(multi.status).toBe(400);
     expect(errorText(multi)).toContain('contains multiple values. Please specify which to use.');
+    const throughTerms = await search({
+      t: {
+        terms: { field: 'type' },
+        aggs: { t2: { terms: { field: 'type' }, aggs: { m: { max: { field: 'price' } } } } },
+      },
+      x: { max_bucket: { buckets_path: 't>t2>m' } },
+      y: { max_bucket: { buckets_path: 't>t2' } },
+    });
+    expect(throughTerms.status).toBe(400);
+    expect(errorText(throughTerms)).toMatch(/\[Object\[\]\] at aggregation \[t2\]/);
+    const onTerms = await search({
+      t: { terms: { field: 'type' }, aggs: { t2: { terms: { field: 'type' } } } },
+      y: { max_bucket: { buckets_path: 't>t2' } },
+    });
+    expect(errorText(onTerms)).toMatch(/\[StringTerms\] at aggregation \[t2\]/);
     const ok = await search({
       ...perDay({ st: { stats: { field: 'price' } } }),
       x: { max_bucket: { buckets_path: 'days>st.max' } },

@@ -150,10 +150,13 @@ function leafValue(agg: Json, name: string, key: string | undefined): number | n
   return numberOf(agg[key]);
 }
 
+/** The class Elasticsearch names for a multi-bucket aggregation a path cannot end on. */
 function bucketsClass(agg: Json): string {
-  return Array.isArray(agg.buckets) && agg.sum_other_doc_count !== undefined
-    ? 'LongTerms'
-    : 'InternalMultiBucketAggregation';
+  if (Array.isArray(agg.buckets) && agg.sum_other_doc_count !== undefined) {
+    const key = (agg.buckets[0] as Json | undefined)?.key;
+    return typeof key === 'string' ? 'StringTerms' : key instanceof RawJson ? 'DoubleTerms' : 'LongTerms';
+  }
+  return 'InternalMultiBucketAggregation';
 }
 
 /** resolveBucketValue: the value with the gap policy applied (NaN for a skipped gap). */
