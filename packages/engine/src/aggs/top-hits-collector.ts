@@ -18,7 +18,7 @@ import { fetchDocs } from '../search/fetch-phase.ts';
 import { type ValueReader, valueReader } from '../search/sort-doc-values.ts';
 import { resolveSortKeys, type SortKey } from '../search/sort-keys.ts';
 import { compareSortTuples, compareSortValues, floatValue } from '../search/sort-values.ts';
-import type { AggCollector } from './collector.ts';
+import type { AggCancel, AggCollector } from './collector.ts';
 import { DocScores } from './doc-scores.ts';
 import type { AggEnv } from './field-source.ts';
 
@@ -89,6 +89,57 @@ export class TopHitsCollector implements AggCollector {
     while (i > 0 && this.compare(cand, cands[i - 1]!) < 0) i--;
     cands.splice(i, 0, cand);
     if (cands.length > this.keep) cands.pop();
+  }
+
+  /**
+   * Top-level docs sorted on one numeric field, without scores: a tight loop over the doc
+   * values that hands collect() only the docs that beat the worst hit kept so far.
+   */
+  collectAll(
+    rs: ReaderSegment,
+    docs: Int32Array | null,
+    excluded: Uint32Array | null,
+    cancel: AggCancel,
+  ): boolean {
+    const key = this.keys[0]!;
+    const fs = key.field;
+    if (this.keys.length !== 1 || this.needsScores || fs === undefined || fs.source !== 'numeric')
+      return false;
+    const asc = !key.reverse;
+    if (fs.mode !== (asc ? 'min' : 'max') || fs.unmapped || fs.conversion !== 'none') return false;
+    const n = rs.segment.field(fs.path)?.numeric;
+    if (n?.kind !== 'double') return false;
+    const { starts, values } = n;
+    let o = this.owners[0];
+    if (o === undefined) {
+      o = { count: 0, maxScore: Number.NaN, cands: [] };
+      this.owners[0] = o;
+    }
+    const cands = o.cands;
+    const worst = () => {
+      const w = cands.length === this.keep ? cands[cands.length - 1]!.sort[0] : null;
+      return typeof w === 'number' ? w : Number.NaN;
+    };
+    let threshold = worst();
+    const count = docs === null ? starts.length - 1 : docs.length;
+    for (let i = 0; i < count; i++) {
+      const d = docs === null ? i : docs[i]!;
+      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+      cancel.step();
+      const st = starts[d]!;
+      const e = starts[d + 1]!;
+      // Ties lose: docs come in ascending order. A doc without a value goes the slow way.
+      if (st < e && !Number.isNaN(threshold)) {
+        const v = asc ? values[st]! : values[e - 1]!;
+        if (asc ? v >= threshold : v <= threshold) {
+          o.count++;
+          continue;
+        }
+      }
+      this.collect(d, 0);
+      threshold = worst();
+    }
+    return true;
   }
 
   build(owner: number): AggPartial {
