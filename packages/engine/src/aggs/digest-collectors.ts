@@ -124,7 +124,7 @@ export class DigestCollector implements AggCollector {
     }
     if (docs === null && excluded === null) {
       // Every doc of the segment: its values as they are.
-      for (let j = 0; j < values.length; j++) s.add(values[j]!);
+      s.addAll(values);
       return true;
     }
     for (let i = 0; i < n; i++) {

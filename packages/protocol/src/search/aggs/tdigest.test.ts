@@ -89,6 +89,14 @@ describe('tdigest', () => {
     );
   });
 
+  it('takes values one by one or many at once alike', () => {
+    const values = Float64Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5000);
+    const many = new DigestBuilder(100);
+    many.addAll(values.subarray(0, 100));
+    many.addAll(values.subarray(100));
+    expect(many.build()).toEqual(build(Array.from(values)));
+  });
+
   it('digestOf and the builder agree', () => {
     const values = Array.from({ length: 100 }, (_, i) => (i * 37) % 100);
     expect(digestOf(Float64Array.from(values), values.length, 100)).toEqual(build(values));

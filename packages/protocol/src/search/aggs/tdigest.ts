@@ -227,6 +227,23 @@ export class DigestBuilder {
     this.buf[this.n++] = v;
   }
 
+  /** Adds many values at once (a segment's doc values). */
+  addAll(values: Float64Array): void {
+    if (this.n + values.length > FOLD_AT) {
+      for (let i = 0; i < values.length; i++) this.add(values[i]!);
+      return;
+    }
+    if (this.n + values.length > this.buf.length) {
+      let size = this.buf.length * 2;
+      while (size < this.n + values.length) size *= 2;
+      const next = new Float64Array(size);
+      next.set(this.buf.subarray(0, this.n));
+      this.buf = next;
+    }
+    this.buf.set(values, this.n);
+    this.n += values.length;
+  }
+
   /** Merges the sorted buffer with the centroids so far, in one pass without copies. */
   private fold(): void {
     const n = this.n;
