@@ -108,8 +108,16 @@ export class TopHitsCollector implements AggCollector {
     const asc = !key.reverse;
     if (fs.mode !== (asc ? 'min' : 'max') || fs.unmapped || fs.conversion !== 'none') return false;
     const n = rs.segment.field(fs.path)?.numeric;
-    if (n?.kind !== 'double') return false;
-    const { starts, values } = n;
+    if (n === undefined) return false;
+    const { starts } = n;
+    // Longs (dates …) compare as doubles while they are exact ones; past 2^53 collect() decides.
+    const value =
+      n.kind === 'double'
+        ? (j: number) => n.values[j]!
+        : (j: number) => {
+            const v = Number(n.values[j]!);
+            return Math.abs(v) < 2 ** 53 ? v : Number.NaN;
+          };
     let o = this.owners[0];
     if (o === undefined) {
       o = { count: 0, maxScore: Number.NaN, cands: [] };
@@ -118,7 +126,8 @@ export class TopHitsCollector implements AggCollector {
     const cands = o.cands;
     const worst = () => {
       const w = cands.length === this.keep ? cands[cands.length - 1]!.sort[0] : null;
-      return typeof w === 'number' ? w : Number.NaN;
+      const x = typeof w === 'number' || typeof w === 'bigint' ? Number(w) : Number.NaN;
+      return Math.abs(x) < 2 ** 53 ? x : Number.NaN;
     };
     let threshold = worst();
     const count = docs === null ? starts.length - 1 : docs.length;
@@ -130,7 +139,7 @@ export class TopHitsCollector implements AggCollector {
       const e = starts[d + 1]!;
       // Ties lose: docs come in ascending order. A doc without a value goes the slow way.
       if (st < e && !Number.isNaN(threshold)) {
-        const v = asc ? values[st]! : values[e - 1]!;
+        const v = value(asc ? st : e - 1);
         if (asc ? v >= threshold : v <= threshold) {
           o.count++;
           continue;
