@@ -238,6 +238,61 @@ export function flightShapes(v: FlightValues): Shape[] {
         },
       }),
     },
+    {
+      id: 'percentiles',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          p: {
+            percentiles: {
+              field: pick(r, ['distance', 'delay', 'time']),
+              percents: [pick(r, [1, 5, 10]), 50, pick(r, [90, 95, 99])],
+            },
+          },
+        },
+      }),
+    },
+    {
+      id: 'top_hits',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          t: {
+            top_hits: {
+              size: between(r, 1, 5),
+              sort: [{ [pick(r, ['distance', 'delay', 'departure'])]: dir(r) }],
+            },
+          },
+        },
+      }),
+    },
+    {
+      id: 'date_histogram+pipelines',
+      kind: 'agg',
+      body: (r) => ({
+        size: 0,
+        aggs: {
+          h: {
+            date_histogram: { field: 'departure', calendar_interval: pick(r, ['week', 'month']) },
+            aggs: {
+              d: { derivative: { buckets_path: '_count' } },
+              c: { cumulative_sum: { buckets_path: '_count' } },
+              m: {
+                moving_fn: {
+                  buckets_path: '_count',
+                  window: 4,
+                  script: 'MovingFunctions.unweightedAvg(values)',
+                },
+              },
+            },
+          },
+          top: { max_bucket: { buckets_path: 'h>_count' } },
+          avg: { avg_bucket: { buckets_path: 'h>_count' } },
+        },
+      }),
+    },
   ];
 }
 

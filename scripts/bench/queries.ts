@@ -17,11 +17,14 @@
  * `--logs` also loads a generated set of web-server logs (`--logs-docs`, 2 million by
  * default) and measures its shapes.
  *
+ * `--only <id,id>` measures only those shapes (and match_all).
+ *
  * `--compare <checkout>` starts a second node from another checkout of Shoal (an older commit
  * unpacked with its own `node_modules/@shoal` links) and measures every shape on both nodes back
  * to back, printing each figure before and after side by side.
  */
 import { execFileSync } from 'node:child_process';
+import { withAuth } from '../credentials.ts';
 import { loadDataset } from '../load-sample.ts';
 import type { SampleDataset } from '../sample-data/index.ts';
 import { type LoadTarget, measure } from './measure.ts';
@@ -47,6 +50,8 @@ export interface QueriesOptions {
   rssWaitS: number;
   /** Another checkout of Shoal to measure beside this one, shape by shape ("before"). */
   compare?: string;
+  /** Only these shapes (by id) besides match_all; all when absent. */
+  only?: readonly string[];
 }
 
 interface ShapeResult {
@@ -78,7 +83,7 @@ async function post(
 ): Promise<{ status: number; json: SearchReply | undefined; text: string }> {
   const res = await fetch(new URL(path, url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: withAuth({ 'content-type': 'application/json' }),
     body: JSON.stringify(body),
   });
   const text = await res.text();
@@ -340,8 +345,10 @@ export async function runQueries(opts: QueriesOptions): Promise<void> {
       await new Promise((r) => setTimeout(r, opts.rssWaitS * 1000));
       for (const { label, node } of nodes) rss(label, 'afterWait', node.pid);
     }
-    const indices: [string, Shape[]][] = [[flightsQuery.index, flightShapes(flightValues())]];
-    if (opts.logs) indices.push([logsIndex, logsShapes()]);
+    const chosen = (shapes: Shape[]) =>
+      opts.only === undefined ? shapes : shapes.filter((x, i) => i === 0 || opts.only!.includes(x.id));
+    const indices: [string, Shape[]][] = [[flightsQuery.index, chosen(flightShapes(flightValues()))]];
+    if (opts.logs) indices.push([logsIndex, chosen(logsShapes())]);
     for (const [index, shapes] of indices) {
       for (const sub of await measureShapes(nodes, index, shapes, opts))
         all.push({ label: sub.label, index, results: sub.results });

@@ -17,6 +17,7 @@ export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';
 export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-reader.ts';
 export { openShardEngine, type RecoveryInfo } from './index/shard-recovery.ts';
 export * from './mapping/index.ts';
+export { pipelineScripts } from './script/pipeline-scripts.ts';
 export { type CompiledScript, compileScript } from './script/script.ts';
 export { runWriteScript, sourceBytes, type WriteScript } from './script/write-script.ts';
 export { executeFetch, type FetchedDocs, fetchDocs } from './search/fetch-phase.ts';

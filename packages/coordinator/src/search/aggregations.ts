@@ -4,7 +4,7 @@
  * failed are left out, as Elasticsearch leaves them out; with no shard at all there is
  * nothing to reduce and the response has no `aggregations`, as in Elasticsearch.
  */
-import { aggDates, type ShardQueryResult } from '@shoal/engine';
+import { aggDates, pipelineScripts, type ShardQueryResult } from '@shoal/engine';
 import {
   type AggregationsSpec,
   getInt,
@@ -28,7 +28,13 @@ export function reduceAggregations(
   const maxBuckets = getInt(s.clusterSettings.effective(), 'search.max_buckets');
   try {
     const merged = mergeAggregations(spec, partials);
-    return renderAggregations(spec, merged, { dates: aggDates, maxBuckets, typedKeys, javaDoubles: true });
+    return renderAggregations(spec, merged, {
+      dates: aggDates,
+      maxBuckets,
+      typedKeys,
+      javaDoubles: true,
+      scripts: pipelineScripts,
+    });
   } catch (e) {
     // Both fail inside Elasticsearch's fetch phase, where the final reduce runs: a field mapped
     // with incompatible types in two indices (AggregationErrors.reduceTypeMismatch), and more

@@ -90,13 +90,17 @@ describe('shard errors', () => {
     );
   });
 
-  it('converts missing values as the field would, and answers 501 for numeric formats', () => {
+  it('converts missing values as the field would, and formats numbers with a DecimalFormat pattern', () => {
     expect(failure({ a: { avg: { field: 'n', missing: 'abc' } } })).toEqual({
       status: 400,
       type: 'number_format_exception',
       reason: 'For input string: "abc"',
     });
-    expect(failure({ a: { avg: { field: 'n', format: '0.00' } } }).status).toBe(501);
+    const out = aggregate(c, { a: { avg: { field: 'n', format: '0.00' } } });
+    expect(out.a).toEqual({
+      value: expect.any(Number),
+      value_as_string: (out.a!.value as number).toFixed(2),
+    });
   });
 });
 

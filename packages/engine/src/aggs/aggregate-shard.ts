@@ -8,15 +8,19 @@
 import type { AggregationsSpec, AggSpec, ShardAggregations } from '@shoal/protocol';
 import type { IndexMapping } from '../contract.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import type { Matches } from '../search/matches.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
 import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
+import { DigestCollector } from './digest-collectors.ts';
 import type { AggEnv, AggShardContext } from './field-source.ts';
 import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
 import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
+import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
+import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import {
   FilterCollector,
@@ -25,6 +29,7 @@ import {
   MissingCollector,
 } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
+import { TopHitsCollector, TopMetricsCollector } from './top-hits-collector.ts';
 
 /** The docs an aggregation pass visits, segment by segment. */
 export interface AggDocs {
@@ -32,6 +37,8 @@ export interface AggDocs {
   docs(rs: ReaderSegment): Int32Array | null;
   /** Docs to skip (deleted, or outside a slice); null when none. */
   excluded(rs: ReaderSegment): Uint32Array | null;
+  /** The query's matches of a segment with their scores (top_hits); absent: every score is 1. */
+  scored?(rs: ReaderSegment): Matches;
 }
 
 function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
@@ -75,6 +82,22 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
     case 'geohash_grid':
     case 'geotile_grid':
       return new GeoGridCollector(spec, env, subs);
+    case 'percentiles':
+    case 'percentile_ranks':
+    case 'boxplot':
+    case 'median_absolute_deviation':
+      return new DigestCollector(spec, env);
+    case 'weighted_avg':
+      return new WeightedAvgCollector(spec, env);
+    case 'string_stats':
+      return new StringStatsCollector(spec, env);
+    case 'top_hits':
+      return new TopHitsCollector(spec, env);
+    case 'top_metrics':
+      return new TopMetricsCollector(spec, env);
+    default:
+      // Pipelines read the reduced aggregations: nothing to collect on a shard.
+      return PIPELINE_COLLECTOR;
   }
 }
 
@@ -90,6 +113,7 @@ export function aggregateShard(
   ctx: AggShardContext,
 ): ShardAggregations {
   const env: AggEnv = { reader, mapping: topLevelFields(mapping), ctx };
+  if (docs.scored) env.scores = { scored: (rs) => docs.scored!(rs) };
   const collectors = aggs.map((spec) => createCollector(spec, env));
   const cancel = new AggCancel(ctx.isCancelled);
   const scoped: AggCollector[] = [];

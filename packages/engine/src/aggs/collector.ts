@@ -28,6 +28,13 @@ export interface AggCollector {
     cancel: AggCancel,
   ): boolean;
   build(owner: number): AggPartial;
+  /** Collects nothing (a pipeline's place): a parent's columnar loop may leave it out. */
+  readonly inert?: boolean;
+}
+
+/** Whether any of a bucket aggregation's sub-collectors needs the docs. */
+export function collectsDocs(subs: readonly AggCollector[]): boolean {
+  return subs.some((s) => s.inert !== true);
 }
 
 /** An owner that never collects: building it gives the empty partial. */

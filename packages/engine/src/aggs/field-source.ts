@@ -11,7 +11,6 @@
  */
 import {
   illegalArgument,
-  notImplemented,
   numberFormat,
   RAW_FORMAT,
   type ValueFormat,
@@ -26,6 +25,7 @@ import { NUMERIC_TYPES as MAPPING_NUMBER_TYPES } from '../mapping/params.ts';
 import type { ShardContext } from '../search/field-values.ts';
 import { ipSortKey, parseIp } from '../search/ip.ts';
 import { resolveSortKeys } from '../search/sort-keys.ts';
+import type { ScoreSource } from './doc-scores.ts';
 
 /** What a shard's aggregations need besides the specs. */
 export interface AggShardContext extends ShardContext {
@@ -35,6 +35,8 @@ export interface AggShardContext extends ShardContext {
 
 export interface AggEnv {
   readonly reader: ShardReader;
+  /** The query's scores, for the aggregations that use them (top_hits). */
+  scores?: ScoreSource;
   /** The mapping as top-level queries see it (fields inside nested objects are hidden). */
   readonly mapping: IndexMapping;
   readonly ctx: AggShardContext;
@@ -136,9 +138,7 @@ export function resolveSource(
   if (kind === 'date') fmt = dateFormatOf(dateFormat, spec);
   else if (kind === 'bool') fmt = { kind: 'bool' };
   else if (kind === 'ip') fmt = { kind: 'ip' };
-  else if (kind === 'number' && spec.format !== undefined) {
-    throw notImplemented('the [format] of aggregations on numeric fields');
-  }
+  else if (kind === 'number' && spec.format !== undefined) fmt = { kind: 'decimal', pattern: spec.format };
   // field.path, not the name asked for: an alias reads its target's values.
   return {
     path: field.path,

@@ -17,7 +17,14 @@ import { checkOrderPaths } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { pointRange, pointsIndex } from '../search/points.ts';
 import { rounderFor } from './agg-dates.ts';
-import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import {
+  type AggCancel,
+  type AggCollector,
+  BucketDoubles,
+  BucketOrds,
+  collectsDocs,
+  NO_OWNER,
+} from './collector.ts';
 import type { DateRounder } from './date-rounding.ts';
 import {
   type AggEnv,
@@ -128,7 +135,7 @@ export class HistogramCollector implements AggCollector {
   ): boolean {
     const v = this.view;
     // A script's values are computed per doc (collect).
-    if (this.subs.length > 0 || this.missingKey !== undefined || this.script !== null) return false;
+    if (collectsDocs(this.subs) || this.missingKey !== undefined || this.script !== null) return false;
     if (v === null) return true;
     const rounder = this.rounder;
     const p = docs === null && excluded === null && rounder !== null ? pointsIndex(rs, this.src.path) : null;

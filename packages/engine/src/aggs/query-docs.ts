@@ -6,6 +6,7 @@
  */
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { DocFilter } from '../search/doc-filter.ts';
+import type { Matches } from '../search/matches.ts';
 import type { Weight } from '../search/weights.ts';
 import type { AggDocs } from './aggregate-shard.ts';
 
@@ -25,5 +26,9 @@ export class QueryDocs implements AggDocs {
 
   excluded(rs: ReaderSegment): Uint32Array | null {
     return this.filter.excluded(rs);
+  }
+
+  scored(rs: ReaderSegment): Matches {
+    return this.weight.matches(rs, true);
   }
 }

@@ -22,7 +22,14 @@ import {
 import type { NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
-import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import {
+  type AggCancel,
+  type AggCollector,
+  BucketDoubles,
+  BucketOrds,
+  collectsDocs,
+  NO_OWNER,
+} from './collector.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -246,7 +253,7 @@ export class TermsCollector implements AggCollector {
   ): boolean {
     const ss = this.ords;
     // A script's values are computed per doc (collect).
-    if (ss === null || this.subs.length > 0 || this.script !== null) return false;
+    if (ss === null || collectsDocs(this.subs) || this.script !== null) return false;
     // Every doc of the segment: its counts per ordinal, computed once per segment and field.
     const all = docs === null && excluded === null;
     const counted = all

@@ -21,6 +21,7 @@ export function memberExpr(c: AccessCompiler, e: Extract<Expr, { k: 'member' }>)
     return {
       ev: (f) => {
         const p = f.ctx.params;
+        if (f.ctx.doubleParams?.has(key)) f.kind = 2;
         return Object.hasOwn(p, key) ? (p[key] ?? null) : null;
       },
       type: 'def',

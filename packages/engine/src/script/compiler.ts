@@ -335,6 +335,16 @@ class Compiler {
           },
           type: 'def',
         };
+      case 'values':
+        return {
+          ev: (f) => {
+            const v = f.ctx.values;
+            if (!v)
+              throw new ScriptRuntimeError('illegal_argument_exception', 'cannot resolve symbol [values]');
+            return v;
+          },
+          type: 'def',
+        };
       case '_score':
         this.needsScore = true;
         return { ev: (f) => f.ctx.score ?? 0, type: 'double' };

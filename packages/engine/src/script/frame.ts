@@ -23,6 +23,10 @@ export interface ScriptContext {
   ctx?: Map<unknown, unknown>;
   /** A runtime field script's `emit(...)`: receives the call's arguments. */
   emit?: (args: unknown[]) => void;
+  /** Params that hold Java doubles (bucket_script's path values), whole or not. */
+  doubleParams?: ReadonlySet<string>;
+  /** moving_fn's window of bucket values (`values`). */
+  values?: readonly number[];
 }
 
 export const MAX_LOOP_COUNTER = 1_000_000;

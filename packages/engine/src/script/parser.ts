@@ -35,7 +35,16 @@ export const TYPE_NAMES = new Set([
 ]);
 
 /** Classes whose static members a script may use. */
-export const STATIC_CLASSES = new Set(['Math', 'Integer', 'Long', 'Double', 'Float', 'String', 'Boolean']);
+export const STATIC_CLASSES = new Set([
+  'Math',
+  'Integer',
+  'Long',
+  'Double',
+  'Float',
+  'String',
+  'Boolean',
+  'MovingFunctions',
+]);
 
 const BINARY_PRECEDENCE: Record<string, number> = {
   '||': 1,

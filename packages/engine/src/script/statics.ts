@@ -4,6 +4,7 @@
  */
 import { javaDouble } from '@shoal/protocol';
 import { int, javaString, num, str, toRad } from './members.ts';
+import { MOVING_FUNCTIONS } from './moving-functions.ts';
 import { ScriptRuntimeError } from './script-error.ts';
 
 export type StaticType = 'int' | 'long' | 'double' | 'boolean' | 'String' | 'def';
@@ -105,4 +106,5 @@ export const STATICS: Record<string, StaticMember> = {
     type: 'boolean',
     call: (a) => typeof a[0] === 'string' && a[0].toLowerCase() === 'true',
   },
+  ...MOVING_FUNCTIONS,
 };

@@ -12,8 +12,10 @@ export {
 } from './cardinality-sketch.ts';
 export { compareComposite } from './composite-order.ts';
 export { compareGridBuckets } from './geo-grid.ts';
+export { emptyHdr, HdrBuilder, type HdrData } from './hdr-histogram.ts';
 export { emptyPartial, mergeAggregations, mergePartials } from './merge.ts';
 export { checkOrderPaths, pathValue } from './order-path.ts';
+export type { PipelineScripts } from './parent-pipelines.ts';
 export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';
 export type * from './partial.ts';
 export { RAW_FORMAT } from './partial.ts';
@@ -21,5 +23,13 @@ export { reducePhaseFailure } from './reduce-failure.ts';
 export { DEFAULT_MAX_BUCKETS, type RenderOptions, reduceAggregations, renderAggregations } from './render.ts';
 export { bucketComparator } from './render-buckets.ts';
 export type * from './spec.ts';
-export { isBucketSpec } from './spec.ts';
+export { isBucketSpec, isPipelineSpec } from './spec.ts';
+export { DigestBuilder, emptyDigest, type TDigestData } from './tdigest.ts';
+export {
+  hitComparator,
+  type TopHit,
+  type TopHitsPartial,
+  type TopMetric,
+  type TopMetricsPartial,
+} from './top-hits.ts';
 export { type AggDates, compareKeys, compareText, ipText } from './value-text.ts';

@@ -12,6 +12,7 @@ import { mergeCardinality } from './cardinality-sketch.ts';
 import { compareComposite } from './composite-order.ts';
 import { EMPTY_GEO_GRID, mergeGeoGrids } from './geo-grid.ts';
 import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
+import { emptyMoreMetric, mergeMoreMetric } from './more-metrics.ts';
 import {
   type AggPartial,
   type CardinalityPartial,
@@ -33,7 +34,14 @@ import {
   type TermsPartial,
   type ValueFormat,
 } from './partial.ts';
-import type { AggregationsSpec, AggSpec, CompositeSpec, TermsSpec } from './spec.ts';
+import {
+  type AggregationsSpec,
+  type AggSpec,
+  type CompositeSpec,
+  isPipelineSpec,
+  type TermsSpec,
+} from './spec.ts';
+import { isMoreMetric, PIPELINE_PARTIAL } from './spec-kinds.ts';
 
 /** Merges the partials of several shards (each aligned with `specs`) into one. */
 export function mergeAggregations(
@@ -52,6 +60,8 @@ export function mergeAggregations(
 export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggPartial {
   if (parts.length === 1) return parts[0]!;
   if (parts.length === 0) return emptyPartial(spec);
+  if (isPipelineSpec(spec)) return PIPELINE_PARTIAL;
+  if (isMoreMetric(spec)) return mergeMoreMetric(spec, parts);
   switch (spec.type) {
     case 'avg': {
       const ps = parts as Extract<AggPartial, { t: 'avg' }>[];
@@ -116,6 +126,8 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
 /** The partial of an aggregation that saw nothing, for a merge of no shards. */
 export function emptyPartial(spec: AggSpec): AggPartial {
   const fmt = RAW_FORMAT;
+  if (isPipelineSpec(spec)) return PIPELINE_PARTIAL;
+  if (isMoreMetric(spec)) return emptyMoreMetric(spec);
   switch (spec.type) {
     case 'avg':
       return { t: 'avg', sum: 0, count: 0, fmt };

@@ -5,6 +5,7 @@
  * collect, as Elasticsearch's aggregators do; the reduce reads the values from the partials.
  */
 import { cardinalityOf } from './cardinality-sketch.ts';
+import { digestMetricValue } from './more-metrics.ts';
 import { aggregationExecution } from './object-parser.ts';
 import type { AggPartial, StatsPartial } from './partial.ts';
 import type { AggSpec, BucketOrder } from './spec.ts';
@@ -28,6 +29,8 @@ const EXTENDED_METRICS = new Set([
   'std_upper',
   'std_lower',
 ]);
+
+const BOXPLOT_METRICS = new Set(['min', 'max', 'q1', 'q2', 'q3', 'lower', 'upper']);
 
 const cache = new Map<string, PathElement[]>();
 
@@ -115,12 +118,32 @@ function checkLast(spec: AggSpec, key: string | undefined, invalid: (msg: string
       }
       return;
     }
+    case 'percentiles':
+    case 'percentile_ranks':
+      if (key === undefined) {
+        throw invalid('When ordering on a multi-value metrics aggregation a metric name must be specified.');
+      }
+      if (Number.isNaN(Number(key))) {
+        throw invalid(`Unknown metric name [${key}] on multi-value metrics aggregation [${spec.name}]`);
+      }
+      return;
+    case 'boxplot':
+      if (key === undefined || !BOXPLOT_METRICS.has(key)) {
+        throw invalid(
+          key === undefined
+            ? 'When ordering on a multi-value metrics aggregation a metric name must be specified.'
+            : `Unknown metric name [${key}] on multi-value metrics aggregation [${spec.name}]`,
+        );
+      }
+      return;
     case 'avg':
     case 'sum':
     case 'min':
     case 'max':
     case 'value_count':
     case 'cardinality':
+    case 'weighted_avg':
+    case 'median_absolute_deviation':
       if (key !== undefined && key !== 'value') {
         throw invalid(
           `Ordering on a single-value metrics aggregation can only be done on its value. Either drop the key (a la "${spec.name}") or change it to "value" (a la "${spec.name}.value")`,
@@ -170,6 +193,11 @@ function metricValue(spec: AggSpec, p: AggPartial, key: string | undefined): num
     case 'stats':
     case 'extended_stats':
       return statsValue(p, key ?? 'count', spec.type === 'extended_stats' ? spec.sigma : 2);
+    case 'weighted_avg':
+      return p.weight === 0 ? Number.NaN : p.sum / p.weight;
+    case 'tdigest':
+    case 'hdr':
+      return digestMetricValue(spec, p, key);
     default:
       return Number.NaN;
   }

@@ -125,12 +125,12 @@ describe('the aggregation tree', () => {
 
   it('answers 501 for what Shoal does not have, naming it', () => {
     for (const type of [
-      'percentiles',
-      'top_hits',
+      'geo_line',
+      'categorize_text',
       'scripted_metric',
-      'significant_terms',
+      'significant_text',
       'geohex_grid',
-      'derivative',
+      'time_series',
     ]) {
       expect(failure({ a: { [type]: {} } })).toEqual({
         status: 501,
@@ -156,7 +156,7 @@ describe('the aggregation tree', () => {
       },
     );
     expect(
-      failure({ a: { terms: { field: 'x' }, aggs: { p: { percentiles: { field: 'y' } } } } }),
+      failure({ a: { terms: { field: 'x' }, aggs: { p: { geo_line: { point: { field: 'y' } } } } } }),
     ).toMatchObject({
       status: 501,
     });

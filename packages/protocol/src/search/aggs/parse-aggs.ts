@@ -16,10 +16,35 @@ import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.
 import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
+import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
+import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
+import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
-import type { AggregationsSpec, AggSpec, AggType } from './spec.ts';
+import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
+import { validatePipelines } from './pipeline-validate.ts';
+import type { AggregationsSpec, AggSpec, AggType, PipelineType } from './spec.ts';
+
+const PIPELINE_TYPES: readonly PipelineType[] = [
+  'avg_bucket',
+  'max_bucket',
+  'min_bucket',
+  'sum_bucket',
+  'stats_bucket',
+  'extended_stats_bucket',
+  'percentiles_bucket',
+  'cumulative_sum',
+  'derivative',
+  'moving_fn',
+  'serial_diff',
+  'bucket_script',
+  'bucket_selector',
+  'bucket_sort',
+  'cumulative_cardinality',
+  'normalize',
+];
+const PIPELINES: ReadonlySet<string> = new Set(PIPELINE_TYPES);
 
 const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['avg', parseSimpleMetric('avg')],
@@ -45,6 +70,15 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['geo_distance', parseGeoDistance],
   ['geohash_grid', parseGeohashGrid],
   ['geotile_grid', parseGeotileGrid],
+  ['percentiles', parsePercentiles('percentiles')],
+  ['percentile_ranks', parsePercentiles('percentile_ranks')],
+  ['boxplot', parseDigestMetric('boxplot')],
+  ['median_absolute_deviation', parseDigestMetric('median_absolute_deviation')],
+  ['weighted_avg', parseWeightedAvg],
+  ['string_stats', parseStringStats],
+  ['top_hits', parseTopHits],
+  ['top_metrics', parseTopMetrics],
+  ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
 
 const METRICS: ReadonlySet<string> = new Set([
@@ -58,6 +92,14 @@ const METRICS: ReadonlySet<string> = new Set([
   'cardinality',
   'geo_bounds',
   'geo_centroid',
+  'percentiles',
+  'percentile_ranks',
+  'boxplot',
+  'median_absolute_deviation',
+  'weighted_avg',
+  'string_stats',
+  'top_hits',
+  'top_metrics',
 ]);
 
 /**
@@ -179,6 +221,7 @@ export function parseAggregations(
     );
   }
   const aggs = parseLevel(ctx, raw, warnings, undefined);
+  validatePipelines(aggs);
   return { aggs: deepFreeze(aggs), warnings };
 }
 
@@ -257,13 +300,13 @@ function parseOne(
   if (type === undefined || draft === undefined) {
     throw parsingError(`Missing definition for aggregation [${name}]`, here(ctx, 'end'));
   }
-  if (subs !== undefined && METRICS.has(type)) {
+  if (subs !== undefined && (METRICS.has(type) || PIPELINES.has(type))) {
     throw aggregationInitialization(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
   }
   for (const sub of subs ?? []) checkParent(sub.name, sub.type, { name, type });
   const spec: Record<string, unknown> = { ...draft, name };
   if (meta !== undefined) spec.meta = meta;
-  if (!METRICS.has(type)) spec.aggs = subs ?? [];
+  if (!METRICS.has(type) && !PIPELINES.has(type)) spec.aggs = subs ?? [];
   return spec as unknown as AggSpec;
 }
 

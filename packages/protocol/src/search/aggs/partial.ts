@@ -8,12 +8,17 @@
  * and grouping; rendering (render.ts) turns the merged one into Elasticsearch's response JSON.
  */
 
-/** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips; raw otherwise. */
+import type { HdrData } from './hdr-histogram.ts';
+import type { TDigestData } from './tdigest.ts';
+import type { TopHitsPartial, TopMetricsPartial } from './top-hits.ts';
+
+/** How a field's values print (DocValueFormat): dates with a pattern, booleans, ips, numbers with a DecimalFormat pattern; raw otherwise. */
 export type ValueFormat =
   | { readonly kind: 'raw' }
   | { readonly kind: 'date'; readonly pattern: string; readonly timeZone?: string }
   | { readonly kind: 'bool' }
-  | { readonly kind: 'ip' };
+  | { readonly kind: 'ip' }
+  | { readonly kind: 'decimal'; readonly pattern: string };
 
 export const RAW_FORMAT: ValueFormat = { kind: 'raw' };
 
@@ -196,6 +201,8 @@ export interface GeoGridPartial {
 }
 
 export type AggPartial =
+  | MoreMetricPartial
+  | PipelinePartial
   | GeoGridPartial
   | GeoBoundsPartial
   | GeoCentroidPartial
@@ -211,6 +218,49 @@ export type AggPartial =
   | SingleBucketPartial
   | FiltersPartial
   | CompositePartial;
+
+/** A TDigest of the values (percentiles, percentile_ranks, boxplot, median_absolute_deviation). */
+export interface TDigestPartial extends Formatted {
+  readonly t: 'tdigest';
+  readonly digest: TDigestData;
+}
+
+/** An HDR histogram of the values (percentiles and percentile_ranks with `hdr`). */
+export interface HdrPartial extends Formatted {
+  readonly t: 'hdr';
+  readonly hdr: HdrData;
+}
+
+export interface WeightedAvgPartial extends Formatted {
+  readonly t: 'weighted_avg';
+  /** Σ value × weight and Σ weight. */
+  readonly sum: number;
+  readonly weight: number;
+}
+
+export interface StringStatsPartial {
+  readonly t: 'string_stats';
+  readonly count: number;
+  readonly totalLength: number;
+  /** +Infinity / -Infinity when none. */
+  readonly minLength: number;
+  readonly maxLength: number;
+  /** Occurrences of each character. */
+  readonly chars: Readonly<Record<string, number>>;
+}
+
+export type MoreMetricPartial =
+  | TDigestPartial
+  | HdrPartial
+  | WeightedAvgPartial
+  | StringStatsPartial
+  | TopHitsPartial
+  | TopMetricsPartial;
+
+/** A pipeline aggregation has nothing on the shards: it is computed from the reduced siblings. */
+export interface PipelinePartial {
+  readonly t: 'pipeline';
+}
 
 /** A shard's partials, aligned with the top-level specs. */
 export type ShardAggregations = readonly AggPartial[];

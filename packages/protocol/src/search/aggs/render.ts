@@ -10,10 +10,27 @@ import { javaDouble } from '../../values/java-double.ts';
 import { cardinalityOf } from './cardinality-sketch.ts';
 import { renderGeoBounds, renderGeoCentroid } from './geo-metrics.ts';
 import { mergeAggregations } from './merge.ts';
+import { renderMoreMetric } from './more-metrics.ts';
 import { statsValue } from './order-path.ts';
+import {
+  applyParentPipelines,
+  BUCKET_PARTIALS,
+  type BucketPartials,
+  type PipelineScripts,
+  pipelineTypeName,
+} from './parent-pipelines.ts';
 import type { AggPartial, ShardAggregations, StatsPartial } from './partial.ts';
+import { isSiblingPipeline } from './pipeline-validate.ts';
 import { renderBucketAgg } from './render-buckets.ts';
-import type { AggregationsSpec, AggSpec, BucketSpec } from './spec.ts';
+import { renderSiblingPipeline } from './sibling-pipelines.ts';
+import {
+  type AggregationsSpec,
+  type AggSpec,
+  type BucketSpec,
+  isPipelineSpec,
+  type PipelineSpec,
+} from './spec.ts';
+import { isMoreMetric } from './spec-kinds.ts';
 import { type AggDates, valueText } from './value-text.ts';
 
 /** search.max_buckets's default (Elasticsearch 8). */
@@ -31,10 +48,16 @@ export interface RenderOptions {
    * number texts, so only a response goes this way; readers of the values leave it off.
    */
   readonly javaDoubles?: boolean;
+  /** Runs pipeline scripts (moving_fn, bucket_script, bucket_selector); they answer 501 without. */
+  readonly scripts?: PipelineScripts;
 }
 
 /** The type name `typed_keys` writes before an aggregation's name (InternalAggregation#getType). */
 function typedName(spec: AggSpec, p: AggPartial): string {
+  if (p.t === 'tdigest' && (spec.type === 'percentiles' || spec.type === 'percentile_ranks')) {
+    return `tdigest_${spec.type}#${spec.name}`;
+  }
+  if (p.t === 'hdr') return `hdr_${spec.type}#${spec.name}`;
   if (spec.type !== 'terms' || p.t !== 'terms') return `${spec.type}#${spec.name}`;
   if (p.unmapped) return `umterms#${spec.name}`;
   const kind = p.kind === 'double' ? 'dterms' : p.kind === 'string' || p.kind === 'ip' ? 'sterms' : 'lterms';
@@ -51,6 +74,7 @@ export class Renderer {
     maxBuckets = DEFAULT_MAX_BUCKETS,
     readonly typedKeys = false,
     private readonly javaDoubles = false,
+    readonly scripts?: PipelineScripts,
   ) {
     this.maxBuckets = maxBuckets;
   }
@@ -80,18 +104,38 @@ export class Renderer {
 
   /** The response objects of a list of aggregations (top level, or a bucket's sub-aggregations). */
   renderAll(specs: readonly AggSpec[], partials: readonly AggPartial[], into: Record<string, unknown>): void {
+    let siblings = false;
     for (let i = 0; i < specs.length; i++) {
       const spec = specs[i]!;
       const p = partials[i]!;
+      if (isPipelineSpec(spec)) {
+        siblings ||= isSiblingPipeline(spec);
+        continue;
+      }
       into[this.typedKeys ? typedName(spec, p) : spec.name] = this.render(spec, p);
+    }
+    // A parent pipeline above may need the partials of this level (cumulative_cardinality).
+    const held: BucketPartials = { specs, partials };
+    Object.defineProperty(into, BUCKET_PARTIALS, { value: held, enumerable: false });
+    if (!siblings) return;
+    // Sibling pipelines read the rendered aggregations of their level, in request order.
+    for (const spec of specs) {
+      if (!isPipelineSpec(spec) || !isSiblingPipeline(spec)) continue;
+      const out: Record<string, unknown> = {};
+      if (spec.meta !== undefined) out.meta = spec.meta;
+      renderSiblingPipeline(this, spec, into, out);
+      into[this.typedKeys ? `${pipelineTypeName(spec)}#${spec.name}` : spec.name] = out;
     }
   }
 
   render(spec: AggSpec, p: AggPartial): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (spec.meta !== undefined) out.meta = spec.meta;
-    if ('aggs' in spec) renderBucketAgg(this, spec as BucketSpec, p, out);
-    else renderMetric(this, spec, p, out);
+    if ('aggs' in spec) {
+      renderBucketAgg(this, spec as BucketSpec, p, out);
+      const parents = spec.aggs.filter((s) => isPipelineSpec(s) && !isSiblingPipeline(s)) as PipelineSpec[];
+      if (parents.length > 0) applyParentPipelines(this, parents, out);
+    } else renderMetric(this, spec, p, out);
     return out;
   }
 }
@@ -102,7 +146,7 @@ export function renderAggregations(
   merged: readonly AggPartial[],
   opts: RenderOptions,
 ): Record<string, unknown> {
-  const r = new Renderer(opts.dates, opts.maxBuckets, opts.typedKeys, opts.javaDoubles);
+  const r = new Renderer(opts.dates, opts.maxBuckets, opts.typedKeys, opts.javaDoubles, opts.scripts);
   const out: Record<string, unknown> = {};
   r.renderAll(specs, merged, out);
   return out;
@@ -118,6 +162,10 @@ export function reduceAggregations(
 }
 
 function renderMetric(r: Renderer, spec: AggSpec, p: AggPartial, out: Record<string, unknown>): void {
+  if (isMoreMetric(spec)) {
+    renderMoreMetric(r, spec, p, out);
+    return;
+  }
   const dates = r.dates;
   switch (p.t) {
     case 'avg': {
@@ -163,7 +211,7 @@ function withText(out: Record<string, unknown>, key: string, text: string | unde
 }
 
 /** InternalStats and InternalExtendedStats.doXContentBody. */
-function renderStats(r: Renderer, p: StatsPartial, sigma: number, out: Record<string, unknown>): void {
+export function renderStats(r: Renderer, p: StatsPartial, sigma: number, out: Record<string, unknown>): void {
   const fmt = p.fmt;
   const text = (v: number) => valueText(v, fmt, r.dates);
   const formatted = fmt.kind !== 'raw';

@@ -7,6 +7,11 @@
 
 import type { JsonScalar, QueryNode } from '../../query/ast.ts';
 import type { ScriptSpec } from '../../script/script-spec.ts';
+import type { MoreMetricSpec } from './spec-metrics.ts';
+import type { PipelineSpec, PipelineType } from './spec-pipelines.ts';
+
+export type * from './spec-metrics.ts';
+export type * from './spec-pipelines.ts';
 
 export type MetricType =
   | 'avg'
@@ -18,7 +23,15 @@ export type MetricType =
   | 'extended_stats'
   | 'cardinality'
   | 'geo_bounds'
-  | 'geo_centroid';
+  | 'geo_centroid'
+  | 'percentiles'
+  | 'percentile_ranks'
+  | 'boxplot'
+  | 'median_absolute_deviation'
+  | 'weighted_avg'
+  | 'string_stats'
+  | 'top_hits'
+  | 'top_metrics';
 
 export type BucketType =
   | 'terms'
@@ -35,7 +48,7 @@ export type BucketType =
   | 'geohash_grid'
   | 'geotile_grid';
 
-export type AggType = MetricType | BucketType;
+export type AggType = MetricType | BucketType | PipelineType;
 
 /** `value_type`: the type an unmapped field (or a `missing` value) is taken as. */
 export type ValueTypeHint = 'string' | 'long' | 'double' | 'number' | 'date' | 'boolean' | 'ip';
@@ -64,7 +77,7 @@ export type BucketOrder =
   | { readonly kind: 'key'; readonly asc: boolean }
   | { readonly kind: 'path'; readonly path: string; readonly asc: boolean };
 
-interface AggBase {
+export interface AggBase {
   readonly name: string;
   /** `meta`, echoed in the response. */
   readonly meta?: Readonly<Record<string, unknown>>;
@@ -104,6 +117,7 @@ export interface GeoCentroidSpec extends AggBase {
 }
 
 export type MetricSpec =
+  | MoreMetricSpec
   | SimpleMetricSpec
   | ExtendedStatsSpec
   | CardinalitySpec
@@ -276,11 +290,15 @@ export type BucketSpec =
   | GeoDistanceSpec
   | GeoGridSpec;
 
-export type AggSpec = MetricSpec | BucketSpec;
+export type AggSpec = MetricSpec | BucketSpec | PipelineSpec;
 
 /** A search's aggregations: the top-level specs in request order. */
 export type AggregationsSpec = readonly AggSpec[];
 
 export function isBucketSpec(spec: AggSpec): spec is BucketSpec {
   return 'aggs' in spec;
+}
+
+export function isPipelineSpec(spec: AggSpec): spec is PipelineSpec {
+  return 'bucketsPath' in spec;
 }

@@ -5,6 +5,7 @@
  */
 
 import { compareTerms } from '../../values/code-point-order.ts';
+import { decimalFormat } from '../../values/decimal-format.ts';
 import { formatIp } from '../../values/ip-text.ts';
 import { javaDouble } from '../../values/java-double.ts';
 import type { ValueFormat } from './partial.ts';
@@ -53,6 +54,8 @@ export function valueText(v: number, fmt: ValueFormat, dates: AggDates): string 
       return undefined;
     case 'bool':
       return v !== 0 ? 'true' : 'false';
+    case 'decimal':
+      return decimalFormat(v, fmt.pattern);
     case 'date':
       // DateTime.format(double) prints the value truncated to a long.
       return Number.isFinite(v) ? dates.format(Math.trunc(v), fmt.pattern, fmt.timeZone) : javaDouble(v);

@@ -38,6 +38,10 @@ const SCRIPTABLE = new Set([
   'date_histogram',
   'range',
   'date_range',
+  'percentiles',
+  'percentile_ranks',
+  'boxplot',
+  'median_absolute_deviation',
 ]);
 
 export interface SourceOptions {
