@@ -22,6 +22,7 @@
  * to back, printing each figure before and after side by side.
  */
 import { execFileSync } from 'node:child_process';
+import { withAuth } from '../credentials.ts';
 import { loadDataset } from '../load-sample.ts';
 import type { SampleDataset } from '../sample-data/index.ts';
 import { type LoadTarget, measure } from './measure.ts';
@@ -78,7 +79,7 @@ async function post(
 ): Promise<{ status: number; json: SearchReply | undefined; text: string }> {
   const res = await fetch(new URL(path, url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: withAuth({ 'content-type': 'application/json' }),
     body: JSON.stringify(body),
   });
   const text = await res.text();
