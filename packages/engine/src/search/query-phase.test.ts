@@ -227,6 +227,31 @@ const aggsArb = fc.constantFrom<Record<string, unknown> | undefined>(
       composite: { size: 5, sources: [{ day: { date_histogram: { field: 't', fixed_interval: '1d' } } }] },
     },
   },
+  {
+    p: {
+      composite: {
+        size: 3,
+        sources: [
+          { l: { terms: { field: 'l', order: 'desc' } } },
+          { h: { histogram: { field: 'd', interval: 2 } } },
+        ],
+        after: { l: 1, h: 0 },
+      },
+    },
+  },
+  {
+    p: {
+      composite: {
+        size: 4,
+        sources: [
+          { day: { date_histogram: { field: 't', calendar_interval: 'day', order: 'desc' } } },
+          { d: { terms: { field: 'd' } } },
+        ],
+        after: { day: T0 + 4 * DAY, d: 0.25 },
+      },
+    },
+  },
+  { p: { composite: { size: 2, sources: [{ l: { terms: { field: 'l' } } }], after: { l: -1 } } } },
 );
 
 interface Built {
@@ -437,18 +462,29 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
     } else if (type === 'composite') {
       const sources = (body.sources as Record<string, Record<string, Record<string, unknown>>>[]).map((x) => {
         const [sname, sdef] = Object.entries(x)[0]!;
-        const [kind] = Object.keys(sdef);
-        return { sname, kind: kind! };
+        const [kind, def] = Object.entries(sdef)[0]!;
+        return {
+          sname,
+          kind: kind!,
+          field: def.field as 'k' | 'n' | 'd' | 'l' | 't',
+          asc: def.order !== 'desc',
+          interval: def.interval as number | undefined,
+        };
       });
       const after = body.after as Record<string, string | number> | undefined;
       const combos = new Map<string, { key: (string | number)[]; count: number }>();
       for (const x of docs) {
         let keys: (string | number)[][] = [[]];
         for (const src of sources) {
+          const step = src.kind === 'histogram' ? src.interval! : DAY;
           const vals: (string | number)[] =
-            src.kind === 'terms'
+            src.field === 'k'
               ? [...new Set(list(x.k))].sort()
-              : [...new Set(nums(x, 't').map((v) => Math.floor(v / DAY) * DAY))].sort((a, b) => a - b);
+              : [
+                  ...new Set(
+                    nums(x, src.field).map((v) => (src.kind === 'terms' ? v : Math.floor(v / step) * step)),
+                  ),
+                ].sort((a, b) => a - b);
           keys = keys.flatMap((k) => vals.map((v) => [...k, v]));
         }
         for (const k of keys) {
@@ -459,7 +495,8 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
         }
       }
       const cmp = (a: (string | number)[], b: (string | number)[]) => {
-        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+        for (let i = 0; i < a.length; i++)
+          if (a[i] !== b[i]) return (a[i]! < b[i]! ? -1 : 1) * (sources[i]!.asc ? 1 : -1);
         return 0;
       };
       const afterKey = after ? sources.map((src) => after[src.sname]!) : undefined;
