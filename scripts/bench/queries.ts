@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000]
- *  [--rss-wait 0] [--compare <checkout>]`:
+ *  [--rss-wait 0] [--compare <checkout>] [--shapes 'id,id']`:
  * throughput and latency of ≥ 20 query shapes (queries-shapes.ts) on one Shoal node holding
  * flights-200k with derived fields (queries-data.ts) in 4 shards, every request drawing its
  * values from a seeded generator.
@@ -20,6 +20,8 @@
  * `--compare <checkout>` starts a second node from another checkout of Shoal (an older commit
  * unpacked with its own `node_modules/@shoal` links) and measures every shape on both nodes back
  * to back, printing each figure before and after side by side.
+ *
+ * `--shapes` measures only the named shapes (their ids, comma-separated) beside match_all.
  */
 import { execFileSync } from 'node:child_process';
 import { withAuth } from '../credentials.ts';
@@ -48,6 +50,8 @@ export interface QueriesOptions {
   rssWaitS: number;
   /** Another checkout of Shoal to measure beside this one, shape by shape ("before"). */
   compare?: string;
+  /** Only these shapes (by id) besides the match_all baseline. */
+  only?: string[];
 }
 
 interface ShapeResult {
@@ -343,7 +347,11 @@ export async function runQueries(opts: QueriesOptions): Promise<void> {
     }
     const indices: [string, Shape[]][] = [[flightsQuery.index, flightShapes(flightValues())]];
     if (opts.logs) indices.push([logsIndex, logsShapes()]);
-    for (const [index, shapes] of indices) {
+    for (const [index, every] of indices) {
+      // match_all (the first shape) is every run's baseline.
+      const shapes = opts.only ? every.filter((s, i) => i === 0 || opts.only!.includes(s.id)) : every;
+      const unknown = opts.only?.filter((id) => !indices.some(([, all]) => all.some((s) => s.id === id)));
+      if (unknown && unknown.length > 0) throw new Error(`no shape named ${unknown.join(', ')}`);
       for (const sub of await measureShapes(nodes, index, shapes, opts))
         all.push({ label: sub.label, index, results: sub.results });
     }
