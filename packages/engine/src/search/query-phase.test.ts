@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { aggDates } from '../aggs/agg-dates.ts';
 import { ShardEngine } from '../index/shard-engine.ts';
 import { testMapping } from '../index/test-mapping.test-support.ts';
+import { filterCacheTuning } from './filter-cache.ts';
 import { executeQuery } from './query-phase.ts';
 import { walkTuning } from './sorted-walk.ts';
 import { ctx } from './test-corpus.test-support.ts';
@@ -288,12 +289,14 @@ function build(docs: Src[], segmentEvery: number, deletes: number[], updates: [n
 
 describe('the query phase matches a brute-force evaluation', () => {
   it.each([
-    ['runs of equal first keys walked directly', 256],
-    ['runs of equal first keys walked in the second key order', 0],
+    ['runs of equal first keys walked directly', 256, false],
+    ['runs of equal first keys walked in the second key order, filters from the filter cache', 0, true],
   ])(
     'hits, order, totals and aggregations for random docs, queries, sorts and search_after (%s)',
-    (_, shortRun) => {
+    (_, shortRun, cached) => {
       walkTuning.shortRun = shortRun;
+      // Every segment cached; each search is run until its filters are kept, then checked.
+      filterCacheTuning.minSegmentDocs = cached ? 0 : 10_000;
       fc.assert(
         fc.property(
           fc.array(srcArb, { minLength: 0, maxLength: 70 }),
@@ -355,21 +358,24 @@ describe('the query phase matches a brute-force evaluation', () => {
                   return false;
                 });
               }
-              const result = executeQuery(
-                reader,
-                mapping,
-                {
-                  query: parseQuery(query.json),
-                  sort,
-                  k,
-                  trackTotalHitsUpTo: trackUpTo,
-                  trackScores: false,
-                  shardIndex: 0,
-                  ...(after ? { searchAfter: after } : {}),
-                  ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
-                },
-                ctx,
-              );
+              const run = () =>
+                executeQuery(
+                  reader,
+                  mapping,
+                  {
+                    query: parseQuery(query.json),
+                    sort,
+                    k,
+                    trackTotalHitsUpTo: trackUpTo,
+                    trackScores: false,
+                    shardIndex: 0,
+                    ...(after ? { searchAfter: after } : {}),
+                    ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
+                  },
+                  ctx,
+                );
+              if (cached) for (let i = 0; i < 5; i++) run();
+              const result = run();
               if (sortKeys.length > 0) {
                 const ids = result.hits.map((h) => idOf(h.doc));
                 expect(ids).toEqual(rest.slice(0, k).map((e) => e.id));
@@ -408,6 +414,7 @@ describe('the query phase matches a brute-force evaluation', () => {
         { numRuns: 300 },
       );
       walkTuning.shortRun = 256;
+      filterCacheTuning.minSegmentDocs = 10_000;
     },
   );
 });

@@ -14,6 +14,7 @@ import { TermScorer } from './block-max.ts';
 import type { Bm25Scorer } from './bm25.ts';
 import { markAll, markDocs } from './doc-bits.ts';
 import type { DocVerifier } from './doc-values-range.ts';
+import { useFilter } from './filter-cache.ts';
 import { constantDocs, countPassing, type DocMatches, type Matches, NO_MATCHES } from './matches.ts';
 import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
 import { termOrdinal } from './term-stats.ts';
@@ -92,11 +93,29 @@ export class ConstantWeight implements Weight {
      */
     private readonly countOf?: (rs: ReaderSegment) => number,
   ) {}
+  /** The filter cache's key of the set, and the uses that make it kept (filter-cache.ts). */
+  private cacheKey: string | undefined;
+  private cacheUses = 0;
+  private readonly usedIn = new Set<Segment>();
+
+  /** Makes the set a filter the segments' filter cache may keep under `key`. */
+  cacheAs(key: string, minUses: number): void {
+    this.cacheKey = key;
+    this.cacheUses = minUses;
+  }
   /** The set's size from the index, when no doc is excluded; -1 when unknown. */
   private indexCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
     return excluded === null && this.countOf ? this.countOf(rs) : -1;
   }
+  /** Counts this search's use of the filter in the segment once; the cached docs, if kept. */
+  private useCache(rs: ReaderSegment): void {
+    if (this.cacheKey === undefined || this.usedIn.has(rs.segment)) return;
+    this.usedIn.add(rs.segment);
+    const kept = useFilter(rs.segment, this.cacheKey, this.cacheUses, () => this.docsOf(rs));
+    if (kept !== undefined) this.docsBySegment.set(rs.segment, kept);
+  }
   private docs(rs: ReaderSegment): Int32Array {
+    this.useCache(rs);
     let docs = this.docsBySegment.get(rs.segment);
     if (!docs) {
       docs = this.docsOf(rs);
@@ -113,6 +132,7 @@ export class ConstantWeight implements Weight {
    * collected from the points index at once and leads a conjunction by its small cost).
    */
   private checksDocs(rs: ReaderSegment): boolean {
+    this.useCache(rs);
     if (!this.verifierOf || this.docsBySegment.has(rs.segment)) return false;
     const known = this.countOf ? this.countOf(rs) : -1;
     return known < 0 || known * NARROW > rs.segment.maxDoc;
@@ -128,7 +148,10 @@ export class ConstantWeight implements Weight {
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
     const known = this.indexCount(rs, excluded);
     if (known >= 0) return known;
-    return this.verifierOf ? -1 : countPassing(this.docs(rs), excluded);
+    this.useCache(rs);
+    return this.verifierOf && !this.docsBySegment.has(rs.segment)
+      ? -1
+      : countPassing(this.docs(rs), excluded);
   }
   minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
     const known = this.countOf?.(rs) ?? -1;
