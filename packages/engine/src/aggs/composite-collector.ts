@@ -171,6 +171,26 @@ class SourceValues {
 /** A segment's packed keys are counted in an array when it needs fewer slots than this. */
 const DENSE_KEYS = 1 << 16;
 
+/**
+ * Adds one source's digit, times its `weight`, to each doc's packed key: the doc's rank, or
+ * `flip` - rank for a descending source; a doc without a key gets -1 for good.
+ */
+function addDigits(
+  packed: Int32Array,
+  ids: Int32Array,
+  docs: Int32Array | null,
+  flip: number,
+  weight: number,
+): void {
+  const n = packed.length;
+  for (let i = 0; i < n; i++) {
+    const key = packed[i]!;
+    if (key < 0) continue;
+    const id = ids[docs === null ? i : docs[i]!]!;
+    packed[i] = id < 0 ? -1 : key + (flip === 0 ? id : flip - id) * weight;
+  }
+}
+
 /** Cuts `counts` back to its `size` smallest keys; returns the bound past the last kept. */
 function keepFirst(counts: Map<number, number>, size: number): number {
   const keys = [...counts.keys()].sort((a, b) => a - b);
@@ -241,37 +261,39 @@ export class CompositeCollector implements AggCollector {
       span *= tables[j]!.keys.length;
     }
     if (span === 0 || this.spec.size === 0) return true;
-    if (span > Number.MAX_SAFE_INTEGER) return false;
+    // Packed keys are 31-bit (more keys than that: doc by doc).
+    if (span > 0x7fffffff) return false;
     const from = this.after === undefined ? 0 : this.firstAfter(tables, weights);
     if (from >= span) return true;
-    const ids = tables.map((t) => t.ids);
-    const radix = tables.map((t) => t.keys.length);
-    const asc = this.sources.map((s) => s.spec.asc);
     const size = this.spec.size;
     const dense =
       span - from <= Math.max(DENSE_KEYS, 2 * rs.segment.maxDoc) ? new Int32Array(span - from) : null;
     const counts = dense === null ? new Map<number, number>() : null;
+    // The packed key of each matching doc (-1: without one), a pass per source.
+    const n = docs === null ? rs.segment.maxDoc : docs.length;
+    const packed = new Int32Array(n);
+    for (let j = 0; j < m; j++) {
+      const r = tables[j]!.keys.length;
+      addDigits(packed, tables[j]!.ids, docs, this.sources[j]!.spec.asc ? 0 : r - 1, weights[j]!);
+    }
     // Past this packed key nothing can make the page (the map is cut back to `size` keys).
     let bound = span;
-    const n = docs === null ? rs.segment.maxDoc : docs.length;
     for (let i = 0; i < n; i++) {
-      const d = docs === null ? i : docs[i]!;
-      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      cancel.step();
-      let key = 0;
-      let j = 0;
-      for (; j < m; j++) {
-        const id = ids[j]![d]!;
-        if (id < 0) break;
-        key += (asc[j] ? id : radix[j]! - 1 - id) * weights[j]!;
+      const key = packed[i]!;
+      if (key < from || key >= bound) continue;
+      if (excluded !== null) {
+        const d = docs === null ? i : docs[i]!;
+        if ((excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
       }
-      if (j < m || key < from || key >= bound) continue;
+      cancel.step();
       if (dense !== null) dense[key - from]!++;
       else {
         counts!.set(key, (counts!.get(key) ?? 0) + 1);
         if (counts!.size >= Math.max(4 * size, 1024)) bound = keepFirst(counts!, size);
       }
     }
+    const radix = tables.map((t) => t.keys.length);
+    const asc = this.sources.map((s) => s.spec.asc);
     const page: [number, number][] = [];
     if (dense !== null) {
       for (let x = 0; x < dense.length && page.length < size; x++)
