@@ -23,6 +23,7 @@ import { filterCacheTuning } from './filter-cache.ts';
 import { executeQuery } from './query-phase.ts';
 import { walkTuning } from './sorted-walk.ts';
 import { ctx } from './test-corpus.test-support.ts';
+import { walkFilterTuning } from './walk-filter.ts';
 
 type Src = { n?: number | number[]; d?: number; l?: number; t?: number; k?: string | string[]; txt?: string };
 
@@ -297,6 +298,8 @@ describe('the query phase matches a brute-force evaluation', () => {
       walkTuning.shortRun = shortRun;
       // Every segment cached; each search is run until its filters are kept, then checked.
       filterCacheTuning.minSegmentDocs = cached ? 0 : 10_000;
+      // Without the cache, the sorted walks check the docs one by one wherever the query can.
+      walkFilterTuning.alwaysCheck = !cached;
       fc.assert(
         fc.property(
           fc.array(srcArb, { minLength: 0, maxLength: 70 }),
@@ -415,6 +418,7 @@ describe('the query phase matches a brute-force evaluation', () => {
       );
       walkTuning.shortRun = 256;
       filterCacheTuning.minSegmentDocs = 10_000;
+      walkFilterTuning.alwaysCheck = false;
     },
   );
 });

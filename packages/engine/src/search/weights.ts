@@ -37,6 +37,33 @@ export interface Weight {
   minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number;
   /** Sets the bit of every matching doc of the segment in `bits` (see doc-bits.ts). */
   markDocs(rs: ReaderSegment, bits: Uint32Array): void;
+  /**
+   * Whether one doc of the segment matches, asked doc by doc in any order without collecting
+   * the matches first (what a walk in sort order checks its docs with); undefined when the
+   * weight has no such check.
+   */
+  checker?(rs: ReaderSegment): DocCheck | undefined;
+}
+
+/** Whether segment doc `d` matches. */
+export type DocCheck = (d: number) => boolean;
+
+const NEVER: DocCheck = () => false;
+const ALWAYS: DocCheck = () => true;
+
+/** A check against ascending docs, by binary search. */
+export function docsCheck(docs: Int32Array): DocCheck {
+  if (docs.length === 0) return NEVER;
+  return (d) => {
+    let lo = 0;
+    let hi = docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid]! < d) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < docs.length && docs[lo] === d;
+  };
 }
 
 export class MatchAllWeight implements Weight {
@@ -56,6 +83,9 @@ export class MatchAllWeight implements Weight {
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
     markAll(bits, rs.segment.maxDoc);
   }
+  checker(): DocCheck {
+    return ALWAYS;
+  }
 }
 
 export class MatchNoneWeight implements Weight {
@@ -72,6 +102,9 @@ export class MatchNoneWeight implements Weight {
     return 0;
   }
   markDocs(): void {}
+  checker(): DocCheck {
+    return NEVER;
+  }
 }
 
 /** A doc-set producer scored with a constant (range, exists, terms, prefix, ids, …). */
@@ -166,6 +199,15 @@ export class ConstantWeight implements Weight {
     }
     markDocs(this.docs(rs), bits);
   }
+  /** The set's own doc-values check, or its docs when they are at hand (collected or cached). */
+  checker(rs: ReaderSegment): DocCheck | undefined {
+    this.useCache(rs);
+    const docs = this.docsBySegment.get(rs.segment);
+    if (docs) return docsCheck(docs);
+    if (!this.verifierOf) return undefined;
+    const v = this.verifierOf(rs);
+    return v ? (d) => v.matches(d) : NEVER;
+  }
   /** Whether `retainDocs` checks docs one by one (cheaper than marking them all). */
   verifies(rs: ReaderSegment): boolean {
     return this.checksDocs(rs);
@@ -203,6 +245,9 @@ export class ConstantScoreWeight implements Weight {
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
     this.inner.markDocs(rs, bits);
+  }
+  checker(rs: ReaderSegment): DocCheck | undefined {
+    return this.inner.checker?.(rs);
   }
 }
 
