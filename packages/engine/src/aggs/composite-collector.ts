@@ -22,7 +22,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
 import { rounderFor } from './agg-dates.ts';
 import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
-import { numericKeys, ordinalKeys, type SegmentKeys } from './composite-segment-keys.ts';
+import { numericKeys, ordinalKeys, type SegmentKeys, segmentCounts } from './composite-segment-keys.ts';
 import type { DateRounder } from './date-rounding.ts';
 import {
   type AggEnv,
@@ -266,38 +266,49 @@ export class CompositeCollector implements AggCollector {
     const from = this.after === undefined ? 0 : this.firstAfter(tables, weights);
     if (from >= span) return true;
     const size = this.spec.size;
-    const dense =
-      span - from <= Math.max(DENSE_KEYS, 2 * rs.segment.maxDoc) ? new Int32Array(span - from) : null;
-    const counts = dense === null ? new Map<number, number>() : null;
-    // The packed key of each matching doc (-1: without one), a pass per source.
-    const n = docs === null ? rs.segment.maxDoc : docs.length;
-    const packed = new Int32Array(n);
-    for (let j = 0; j < m; j++) {
-      const r = tables[j]!.keys.length;
-      addDigits(packed, tables[j]!.ids, docs, this.sources[j]!.spec.asc ? 0 : r - 1, weights[j]!);
-    }
-    // Past this packed key nothing can make the page (the map is cut back to `size` keys).
-    let bound = span;
-    for (let i = 0; i < n; i++) {
-      const key = packed[i]!;
-      if (key < from || key >= bound) continue;
-      if (excluded !== null) {
-        const d = docs === null ? i : docs[i]!;
-        if ((excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      }
-      cancel.step();
-      if (dense !== null) dense[key - from]!++;
-      else {
-        counts!.set(key, (counts!.get(key) ?? 0) + 1);
-        if (counts!.size >= Math.max(4 * size, 1024)) bound = keepFirst(counts!, size);
+    const asc = this.sources.map((s) => s.spec.asc);
+    const limit = Math.max(DENSE_KEYS, 2 * rs.segment.maxDoc);
+    // Counts per packed key from `base` on, in an array, or in a map.
+    let dense: Int32Array | null = null;
+    let base = from;
+    let counts: Map<number, number> | null = null;
+    if (docs === null && excluded === null && span <= limit) {
+      // Every doc of a segment without deletes: the segment's own counts, kept with it.
+      const name = `${tables.map((t) => t.name).join('|')}|${asc.join(',')}`;
+      dense = segmentCounts(rs, name, () => {
+        const packed = this.packedKeys(tables, weights, null, rs.segment.maxDoc);
+        const all = new Int32Array(span);
+        for (let i = 0; i < packed.length; i++) if (packed[i]! >= 0) all[packed[i]!]!++;
+        return all;
+      });
+      base = 0;
+    } else {
+      if (span - from <= limit) dense = new Int32Array(span - from);
+      else counts = new Map();
+      const n = docs === null ? rs.segment.maxDoc : docs.length;
+      const packed = this.packedKeys(tables, weights, docs, n);
+      // Past this packed key nothing can make the page (the map is cut back to `size` keys).
+      let bound = span;
+      for (let i = 0; i < n; i++) {
+        const key = packed[i]!;
+        if (key < from || key >= bound) continue;
+        if (excluded !== null) {
+          const d = docs === null ? i : docs[i]!;
+          if ((excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+        }
+        cancel.step();
+        if (dense !== null) dense[key - from]!++;
+        else {
+          counts!.set(key, (counts!.get(key) ?? 0) + 1);
+          if (counts!.size >= Math.max(4 * size, 1024)) bound = keepFirst(counts!, size);
+        }
       }
     }
     const radix = tables.map((t) => t.keys.length);
-    const asc = this.sources.map((s) => s.spec.asc);
     const page: [number, number][] = [];
     if (dense !== null) {
-      for (let x = 0; x < dense.length && page.length < size; x++)
-        if (dense[x]! > 0) page.push([x + from, dense[x]!]);
+      for (let x = from - base; x < dense.length && page.length < size; x++)
+        if (dense[x]! > 0) page.push([x + base, dense[x]!]);
     } else {
       keepFirst(counts!, size);
       for (const [key, count] of counts!) page.push([key, count]);
@@ -310,6 +321,21 @@ export class CompositeCollector implements AggCollector {
       this.counts.add(this.bucketOf(0), count);
     }
     return true;
+  }
+
+  /** The packed key of each of `n` docs (`docs`, or the first n; -1: without one), a pass per source. */
+  private packedKeys(
+    tables: readonly SegmentKeys[],
+    weights: readonly number[],
+    docs: Int32Array | null,
+    n: number,
+  ): Int32Array {
+    const packed = new Int32Array(n);
+    for (let j = 0; j < tables.length; j++) {
+      const r = tables[j]!.keys.length;
+      addDigits(packed, tables[j]!.ids, docs, this.sources[j]!.spec.asc ? 0 : r - 1, weights[j]!);
+    }
+    return packed;
   }
 
   /** The first packed key of the segment that comes after `after`. */

@@ -13,6 +13,8 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { pointsIndex } from '../search/points.ts';
 
 export interface SegmentKeys {
+  /** Names the table in the segment's cache. */
+  readonly name: string;
   /** Per doc: the rank of its key, or -1. */
   readonly ids: Int32Array;
   /** The key of each rank, ascending. */
@@ -22,19 +24,28 @@ export interface SegmentKeys {
 /** Tables kept per segment before the oldest is dropped. */
 const KEPT = 16;
 
-function cache(rs: ReaderSegment): Map<string, SegmentKeys | null> {
-  return rs.segment.cached('agg:composite-keys', () => new Map<string, SegmentKeys | null>());
+function cache(rs: ReaderSegment): Map<string, unknown> {
+  return rs.segment.cached('agg:composite-keys', () => new Map<string, unknown>());
 }
 
-function cached(rs: ReaderSegment, name: string, build: () => SegmentKeys | null): SegmentKeys | null {
+function cached<T>(rs: ReaderSegment, name: string, build: () => T): T {
   const tables = cache(rs);
-  let t = tables.get(name);
+  let t = tables.get(name) as T | undefined;
   if (t === undefined) {
     t = build();
     if (tables.size >= KEPT) tables.delete(tables.keys().next().value!);
     tables.set(name, t);
   }
   return t;
+}
+
+/**
+ * The number of docs of the whole segment per packed key of some sources (named by `name`),
+ * kept with the segment's tables: a composite over every doc of a segment without deletes
+ * reads its page from them.
+ */
+export function segmentCounts(rs: ReaderSegment, name: string, build: () => Int32Array): Int32Array {
+  return cached(rs, `counts:${name}`, build);
 }
 
 /**
@@ -48,7 +59,7 @@ export function ordinalKeys(
   ords: Int32Array,
   keys: readonly string[],
 ): SegmentKeys | null {
-  return cached(rs, name, () => {
+  return cached(rs, name, (): SegmentKeys | null => {
     const maxDoc = rs.segment.maxDoc;
     let rankOf: Int32Array | null = null;
     let sorted = keys;
@@ -71,7 +82,7 @@ export function ordinalKeys(
       if (e - s > 1) return null;
       if (s < e) ids[d] = rankOf === null ? ords[s]! : rankOf[ords[s]!]!;
     }
-    return { ids, keys: sorted };
+    return { name, ids, keys: sorted };
   });
 }
 
@@ -87,7 +98,7 @@ export function numericKeys(
   name: string,
   read: (v: number | bigint) => CompositeValue,
 ): SegmentKeys | null {
-  return cached(rs, name, () => {
+  return cached(rs, name, (): SegmentKeys | null => {
     const p = pointsIndex(rs, path);
     if (p === null || !p.singleValued) return null;
     const ids = new Int32Array(rs.segment.maxDoc).fill(-1);
@@ -107,6 +118,6 @@ export function numericKeys(
       }
       ids[docs[i]!] = keys.length - 1;
     }
-    return { ids, keys };
+    return { name, ids, keys };
   });
 }
