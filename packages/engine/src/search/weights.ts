@@ -204,7 +204,9 @@ export class ConstantWeight implements Weight {
     this.useCache(rs);
     const docs = this.docsBySegment.get(rs.segment);
     if (docs) return docsCheck(docs);
-    if (!this.verifierOf) return undefined;
+    // Without a check of its own, a set the index counts is collected (cheaply, from postings
+    // or points) and searched.
+    if (!this.verifierOf) return this.countOf ? docsCheck(this.docs(rs)) : undefined;
     const v = this.verifierOf(rs);
     return v ? (d) => v.matches(d) : NEVER;
   }
@@ -301,6 +303,10 @@ export class TermWeight implements Weight {
     const at = this.locate(rs);
     if (!at) return null;
     return new TermScorer(rs.segment, this.field, at.p, at.t, this.bm25);
+  }
+  /** The term's postings, searched. */
+  checker(rs: ReaderSegment): DocCheck {
+    return docsCheck((this.matches(rs, false) as DocMatches).docs);
   }
   /** The term's document frequency in the segment (deleted docs included). */
   private docFreq(rs: ReaderSegment): number {
