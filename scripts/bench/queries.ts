@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000]
- *  [--rss-wait 0] [--compare <checkout>]`:
+ *  [--rss-wait 0] [--compare <checkout>] [--shapes 'id,id']`:
  * throughput and latency of ≥ 20 query shapes (queries-shapes.ts) on one Shoal node holding
  * flights-200k with derived fields (queries-data.ts) in 4 shards, every request drawing its
  * values from a seeded generator.
@@ -17,11 +17,11 @@
  * `--logs` also loads a generated set of web-server logs (`--logs-docs`, 2 million by
  * default) and measures its shapes.
  *
- * `--only <id,id>` measures only those shapes (and match_all).
- *
  * `--compare <checkout>` starts a second node from another checkout of Shoal (an older commit
  * unpacked with its own `node_modules/@shoal` links) and measures every shape on both nodes back
  * to back, printing each figure before and after side by side.
+ *
+ * `--shapes` measures only the named shapes (their ids, comma-separated) beside match_all.
  */
 import { execFileSync } from 'node:child_process';
 import { withAuth } from '../credentials.ts';
@@ -50,8 +50,8 @@ export interface QueriesOptions {
   rssWaitS: number;
   /** Another checkout of Shoal to measure beside this one, shape by shape ("before"). */
   compare?: string;
-  /** Only these shapes (by id) besides match_all; all when absent. */
-  only?: readonly string[];
+  /** Only these shapes (by id) besides the match_all baseline. */
+  only?: string[];
 }
 
 interface ShapeResult {
@@ -345,11 +345,13 @@ export async function runQueries(opts: QueriesOptions): Promise<void> {
       await new Promise((r) => setTimeout(r, opts.rssWaitS * 1000));
       for (const { label, node } of nodes) rss(label, 'afterWait', node.pid);
     }
-    const chosen = (shapes: Shape[]) =>
-      opts.only === undefined ? shapes : shapes.filter((x, i) => i === 0 || opts.only!.includes(x.id));
-    const indices: [string, Shape[]][] = [[flightsQuery.index, chosen(flightShapes(flightValues()))]];
-    if (opts.logs) indices.push([logsIndex, chosen(logsShapes())]);
-    for (const [index, shapes] of indices) {
+    const indices: [string, Shape[]][] = [[flightsQuery.index, flightShapes(flightValues())]];
+    if (opts.logs) indices.push([logsIndex, logsShapes()]);
+    for (const [index, every] of indices) {
+      // match_all (the first shape) is every run's baseline.
+      const shapes = opts.only ? every.filter((s, i) => i === 0 || opts.only!.includes(s.id)) : every;
+      const unknown = opts.only?.filter((id) => !indices.some(([, all]) => all.some((s) => s.id === id)));
+      if (unknown && unknown.length > 0) throw new Error(`no shape named ${unknown.join(', ')}`);
       for (const sub of await measureShapes(nodes, index, shapes, opts))
         all.push({ label: sub.label, index, results: sub.results });
     }

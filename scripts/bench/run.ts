@@ -9,7 +9,7 @@
  *   npm run bench -- scripts [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- auth   [--duration 10] [--warmup 2] [--connections 4]
  *   npm run bench -- transforms [--connections 4]
- *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>] [--only <shape,shape>]
+ *   npm run bench -- queries [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>] [--shapes id,id]
  *
  * `search` measures two ceilings and three searches on a node holding flights-200k (see
  * search.ts); `bulk` measures `_bulk` indexing against the cost of just POSTing the same bytes
@@ -31,7 +31,7 @@ import { runTransforms } from './transforms.ts';
 
 const usage =
   'usage: npm run bench -- search|bulk|memory|paging|scripts|reindex|auth|transforms|queries [--duration 10] [--warmup 2] [--connections 4]\n' +
-  '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>] [--only <shape,shape>])';
+  '       (queries: [--rounds 1] [--shape-seconds 3] [--logs] [--logs-docs 2000000] [--rss-wait 0] [--compare <checkout>] [--shapes id,id])';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -52,7 +52,7 @@ const scenarios: Record<string, (load: LoadOptions, flags: Flags) => Promise<voi
       logsDocs: positive('logs-docs', flags['logs-docs'] as string, 20_000_000, true) || 2_000_000,
       rssWaitS: positive('rss-wait', flags['rss-wait'] as string, 600, false),
       ...(typeof flags.compare === 'string' ? { compare: flags.compare } : {}),
-      ...(typeof flags.only === 'string' ? { only: flags.only.split(',') } : {}),
+      ...(typeof flags.shapes === 'string' ? { only: flags.shapes.split(',').map((s) => s.trim()) } : {}),
     }),
 };
 
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       'logs-docs': { type: 'string', default: '2000000' },
       'rss-wait': { type: 'string', default: '0' },
       compare: { type: 'string' },
-      only: { type: 'string' },
+      shapes: { type: 'string' },
     },
   });
   const name = positionals[0];

@@ -10,13 +10,18 @@ import {
   addValue,
   type CardinalitySpec,
   type DistinctValue,
-  hashValue,
   newRegisters,
   precisionFromThreshold,
 } from '@shoal/protocol';
 import type { GeoValues, NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import { pointsIndex } from '../search/points.ts';
+import {
+  distinctHashes,
+  keywordDistinct,
+  numberDistinct,
+  type SegmentDistinct,
+  segmentRegisters,
+} from './cardinality-ordinals.ts';
 import type { AggCancel, AggCollector } from './collector.ts';
 import {
   type AggEnv,
@@ -92,8 +97,10 @@ export class CardinalityCollector implements AggCollector {
   }
 
   /**
-   * Keyword and ip terms: the segment's ordinals seen by the matching docs marked in one loop,
-   * then each distinct term added once.
+   * Keyword, ip and numeric values by ordinal (cardinality-ordinals.ts): the ordinals the
+   * matching docs hold marked in one loop — none when every doc of the segment matches — then
+   * each distinct value added once, or, past the threshold, its hash (the segment's whole
+   * sketch when every doc matches).
    */
   collectAll(
     rs: ReaderSegment,
@@ -101,29 +108,39 @@ export class CardinalityCollector implements AggCollector {
     excluded: Uint32Array | null,
     cancel: AggCancel,
   ): boolean {
-    const ss = this.ords;
-    if (ss === null) return this.collectNumbers(rs, docs, excluded, cancel);
-    const seen = new Uint8Array(ss.terms.length);
-    const { starts, ords } = ss;
-    let without = false;
-    const n = docs === null ? starts.length - 1 : docs.length;
-    for (let i = 0; i < n; i++) {
-      const d = docs === null ? i : docs[i]!;
-      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      cancel.step();
-      const s = starts[d]!;
-      const e = starts[d + 1]!;
-      if (s === e) without = true;
-      for (let j = s; j < e; j++) seen[ords[j]!] = 1;
+    const table = this.distinctTable(rs);
+    if (table === null) return false;
+    const everyDoc = docs === null && excluded === null && table.allUsed;
+    let seen: Uint8Array | null = null;
+    let distinct = table.values.length;
+    let without = table.someWithout;
+    if (!everyDoc) {
+      seen = new Uint8Array(table.values.length);
+      const { starts, ords } = table;
+      without = false;
+      const n = docs === null ? starts.length - 1 : docs.length;
+      for (let i = 0; i < n; i++) {
+        const d = docs === null ? i : docs[i]!;
+        if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
+        cancel.step();
+        const s = starts[d]!;
+        const e = starts[d + 1]!;
+        if (s === e) without = true;
+        for (let j = s; j < e; j++) seen[ords[j]!] = 1;
+      }
+      distinct = 0;
+      for (let ord = 0; ord < seen.length; ord++) distinct += seen[ord]!;
     }
-    let distinct = 0;
-    for (let ord = 0; ord < seen.length; ord++) distinct += seen[ord]!;
     if (this.sketches[0] === undefined && (this.sets[0]?.size ?? 0) + distinct <= this.threshold) {
-      for (let ord = 0; ord < seen.length; ord++) if (seen[ord] === 1) this.add(0, ss.terms[ord]!);
-    } else {
-      // Past the threshold: each term's hash, computed once per segment, into the sketch.
+      for (let ord = 0; ord < table.values.length; ord++)
+        if (seen === null || seen[ord] === 1) this.add(0, table.values[ord]!);
+    } else if (seen === null) {
       const sketch = this.sketchOf(0);
-      const hashes = rs.segment.cached(`agg:hash:${this.src.path}`, () => termHashes(ss.terms));
+      const whole = segmentRegisters(rs, table, this.precision);
+      for (let i = 0; i < whole.length; i++) if (whole[i]! > sketch[i]!) sketch[i] = whole[i]!;
+    } else {
+      const sketch = this.sketchOf(0);
+      const hashes = distinctHashes(rs, table);
       for (let ord = 0; ord < seen.length; ord++)
         if (seen[ord] === 1) addHash(sketch, this.precision, hashes[2 * ord]!, hashes[2 * ord + 1]!);
     }
@@ -131,34 +148,12 @@ export class CardinalityCollector implements AggCollector {
     return true;
   }
 
-  /** Doubles (and dates): every doc's distinct values, from the points index when all docs match. */
-  private collectNumbers(
-    rs: ReaderSegment,
-    docs: Int32Array | null,
-    excluded: Uint32Array | null,
-    cancel: AggCancel,
-  ): boolean {
-    const v = this.doubles;
-    if (v === null || this.missing !== undefined) return false;
-    const p = docs === null && excluded === null ? pointsIndex(rs, this.src.path) : null;
-    if (p !== null && p.values instanceof Float64Array && p.values.length === v.values.length) {
-      const values = p.values;
-      for (let i = 0; i < values.length; i++) {
-        if (i > 0 && values[i] === values[i - 1]) continue;
-        cancel.step();
-        this.add(0, values[i]!);
-      }
-      return true;
-    }
-    const { starts, values } = v;
-    const n = docs === null ? starts.length - 1 : docs.length;
-    for (let i = 0; i < n; i++) {
-      const d = docs === null ? i : docs[i]!;
-      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      cancel.step();
-      for (let j = starts[d]!, e = starts[d + 1]!; j < e; j++) this.add(0, values[j]!);
-    }
-    return true;
+  /** The segment's values by ordinal; null for geo points (counted doc by doc). */
+  private distinctTable(rs: ReaderSegment): SegmentDistinct | null {
+    if (this.ords !== null) return keywordDistinct(rs, this.src.path, this.ords);
+    if (this.longs !== null) return numberDistinct(rs, this.src.path, this.longs);
+    if (this.doubles !== null) return numberDistinct(rs, this.src.path, this.doubles);
+    return null;
   }
 
   /** The owner's sketch, its exact values moved into it first. */
@@ -199,16 +194,4 @@ export class CardinalityCollector implements AggCollector {
     const set = owner >= 0 ? this.sets[owner] : undefined;
     return { t: 'cardinality', values: set ? [...set] : [], precision: this.precision };
   }
-}
-
-/** The sketch hash of each term of a segment's dictionary, [high, low] per term. */
-function termHashes(terms: readonly string[]): Uint32Array {
-  const out = new Uint32Array(terms.length * 2);
-  const one = new Uint32Array(2);
-  for (let i = 0; i < terms.length; i++) {
-    hashValue(terms[i]!, one);
-    out[2 * i] = one[0]!;
-    out[2 * i + 1] = one[1]!;
-  }
-  return out;
 }

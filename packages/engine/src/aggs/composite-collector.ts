@@ -12,6 +12,7 @@ import {
   type CompositeSpec,
   type CompositeValue,
   compareComposite,
+  compareKeys,
   type JsonScalar,
   RAW_FORMAT,
   type ValueFormat,
@@ -21,6 +22,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
 import { rounderFor } from './agg-dates.ts';
 import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
+import { numericKeys, ordinalKeys, type SegmentKeys, segmentCounts } from './composite-segment-keys.ts';
 import type { DateRounder } from './date-rounding.ts';
 import {
   type AggEnv,
@@ -114,24 +116,31 @@ class SourceValues {
   }
 
   /**
-   * For the columnar loop: this segment's values as small local ids — a keyword's ordinal, or a
-   * rounded number's position among the keys seen so far — when each doc has one value at
-   * most and no doc without one needs a bucket; null otherwise.
+   * For the columnar loop: this segment's keys by rank (composite-segment-keys.ts), when each
+   * doc has one value at most and no doc without one needs a bucket; null otherwise.
    */
-  localIds(): LocalIds | null {
+  segmentKeys(rs: ReaderSegment): SegmentKeys | null {
     if (this.spec.missingBucket || this.src.constant !== undefined) return null;
+    const src = this.src;
     const ss = this.ords;
-    if (ss !== null) return ss.singleValued ? new OrdIds(ss, this.keys) : null;
-    const v = this.doubles;
-    if (v === null || this.longs !== null) return null;
-    if ((v as { singleValued?: boolean }).singleValued !== true)
-      for (let d = 0; d + 1 < v.starts.length; d++) if (v.starts[d + 1]! - v.starts[d]! > 1) return null;
-    return new RoundedIds(v, this);
-  }
-
-  /** Where the date bucket starting at `key` ends; NaN for other sources. */
-  bucketEnd(key: number): number {
-    return this.rounder === null ? Number.NaN : this.rounder.next(key);
+    if (ss !== null) return ordinalKeys(rs, `${src.kind}:${src.path}`, ss.starts, ss.ords, this.keys);
+    if (this.longs === null && this.doubles === null) return null;
+    if (src.kind !== 'number' && src.kind !== 'date') return null;
+    const kind = this.spec.kind;
+    const detail =
+      kind === 'histogram'
+        ? this.interval
+        : kind === 'date_histogram'
+          ? JSON.stringify(this.spec.rounding)
+          : '';
+    const exact = this.longs !== null;
+    const nanos = src.nanos;
+    const read = (v: number | bigint): CompositeValue => {
+      if (typeof v === 'number') return this.key(v);
+      if (exact) return normalizeLong(v);
+      return this.key(nanos ? Number(v / 1_000_000n) : Number(v));
+    };
+    return numericKeys(rs, src.path, `${kind}:${src.path}:${exact}:${detail}`, read);
   }
 
   key(v: number): number {
@@ -159,68 +168,34 @@ class SourceValues {
   }
 }
 
-/** Composite keys of a segment are counted in an array when fewer than this are possible. */
-const DENSE_KEYS = 1 << 22;
+/** A segment's packed keys are counted in an array when it needs fewer slots than this. */
+const DENSE_KEYS = 1 << 16;
 
-/** A source's per-doc local ids in one segment (-1: no value), and the value of each id. */
-interface LocalIds {
-  /** An exclusive bound of the ids. */
-  readonly radix: number;
-  id(doc: number): number;
-  value(id: number): CompositeValue;
-}
-
-class OrdIds implements LocalIds {
-  readonly radix: number;
-  constructor(
-    private readonly ss: SortedSetValues,
-    private readonly keys: readonly string[],
-  ) {
-    this.radix = ss.terms.length;
-  }
-  id(doc: number): number {
-    const s = this.ss.starts[doc]!;
-    return s === this.ss.starts[doc + 1]! ? -1 : this.ss.ords[s]!;
-  }
-  value(id: number): CompositeValue {
-    return this.keys[id]!;
+/**
+ * Adds one source's digit, times its `weight`, to each doc's packed key: the doc's rank, or
+ * `flip` - rank for a descending source; a doc without a key gets -1 for good.
+ */
+function addDigits(
+  packed: Int32Array,
+  ids: Int32Array,
+  docs: Int32Array | null,
+  flip: number,
+  weight: number,
+): void {
+  const n = packed.length;
+  for (let i = 0; i < n; i++) {
+    const key = packed[i]!;
+    if (key < 0) continue;
+    const id = ids[docs === null ? i : docs[i]!]!;
+    packed[i] = id < 0 ? -1 : key + (flip === 0 ? id : flip - id) * weight;
   }
 }
 
-class RoundedIds implements LocalIds {
-  readonly radix: number;
-  private readonly ids = new Map<number, number>();
-  private readonly values: number[] = [];
-  // The last bucket seen: [lo, hi) rounds to lastId (dates only; else lo === hi).
-  private lo = Number.NaN;
-  private hi = Number.NaN;
-  private lastId = -1;
-  constructor(
-    private readonly view: DoubleView,
-    private readonly source: SourceValues,
-  ) {
-    this.radix = view.values.length;
-  }
-  id(doc: number): number {
-    const s = this.view.starts[doc]!;
-    if (s === this.view.starts[doc + 1]!) return -1;
-    const v = this.view.values[s]!;
-    if (v >= this.lo && v < this.hi) return this.lastId;
-    const k = this.source.key(v);
-    let id = this.ids.get(k);
-    if (id === undefined) {
-      id = this.values.length;
-      this.values.push(k);
-      this.ids.set(k, id);
-    }
-    this.lo = k;
-    this.hi = this.source.bucketEnd(k);
-    this.lastId = id;
-    return id;
-  }
-  value(id: number): CompositeValue {
-    return this.values[id]!;
-  }
+/** Cuts `counts` back to its `size` smallest keys; returns the bound past the last kept. */
+function keepFirst(counts: Map<number, number>, size: number): number {
+  const keys = [...counts.keys()].sort((a, b) => a - b);
+  for (let i = size; i < keys.length; i++) counts.delete(keys[i]!);
+  return keys.length > size ? keys[size - 1]! + 1 : Number.MAX_SAFE_INTEGER;
 }
 
 export class CompositeCollector implements AggCollector {
@@ -259,76 +234,134 @@ export class CompositeCollector implements AggCollector {
   }
 
   /**
-   * Without sub-aggregations, single-valued sources: each matching doc's key as one number
-   * (the sources' local ids in mixed radix) counted in a map, then each distinct key checked
-   * against `after` and turned into its bucket once.
+   * Without sub-aggregations, single-valued sources: each matching doc's key packed into one
+   * number — the sources' ranks in mixed radix, in source order, a descending source's ranks
+   * reversed, so packed keys order as composite keys do — counted only when it comes after
+   * `after` and can still make the page; then the first `size` keys of the segment become
+   * buckets (no key of a later segment can take the place of one the segment left out).
    */
   collectAll(
-    _rs: ReaderSegment,
+    rs: ReaderSegment,
     docs: Int32Array | null,
     excluded: Uint32Array | null,
     cancel: AggCancel,
   ): boolean {
     if (this.subs.length > 0) return false;
-    const local: LocalIds[] = [];
+    const m = this.sources.length;
+    const tables: SegmentKeys[] = [];
     for (const s of this.sources) {
-      const l = s.localIds();
-      if (l === null) return false;
-      local.push(l);
+      const t = s.segmentKeys(rs);
+      if (t === null) return false;
+      tables.push(t);
     }
-    // Packed in mixed radix, the source of most ids first: its own radix then bounds nothing,
-    // and the keys seen span (its largest id + 1) × the product of the others' radixes.
-    const m = local.length;
-    const order = local.map((_, j) => j);
-    order.sort((a, b) => local[b]!.radix - local[a]!.radix);
-    const ids = order.map((j) => local[j]!);
-    let rest = 1;
-    for (let j = 1; j < m; j++) rest *= Math.max(1, ids[j]!.radix);
-    if (rest * Math.max(1, ids[0]!.radix) > Number.MAX_SAFE_INTEGER) return false;
-    // Keys counted in an array grown as they come when the others' span is small, else in a map.
-    let dense = rest <= DENSE_KEYS ? new Int32Array(rest * 16) : null;
-    const perKey = dense === null ? new Map<number, number>() : null;
-    let used = 0;
-    const n = docs === null ? _rs.segment.maxDoc : docs.length;
-    for (let i = 0; i < n; i++) {
-      const d = docs === null ? i : docs[i]!;
-      if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
-      cancel.step();
-      let key = 0;
-      let j = 0;
-      for (; j < m; j++) {
-        const id = ids[j]!.id(d);
-        if (id < 0) break;
-        key = key * ids[j]!.radix + id;
-      }
-      if (j < m) continue;
-      if (dense !== null) {
-        if (key >= dense.length) {
-          const grown = new Int32Array(Math.max(dense.length * 2, key + 1));
-          grown.set(dense);
-          dense = grown;
+    const weights = new Array<number>(m);
+    let span = 1;
+    for (let j = m - 1; j >= 0; j--) {
+      weights[j] = span;
+      span *= tables[j]!.keys.length;
+    }
+    if (span === 0 || this.spec.size === 0) return true;
+    // Packed keys are 31-bit (more keys than that: doc by doc).
+    if (span > 0x7fffffff) return false;
+    const from = this.after === undefined ? 0 : this.firstAfter(tables, weights);
+    if (from >= span) return true;
+    const size = this.spec.size;
+    const asc = this.sources.map((s) => s.spec.asc);
+    const limit = Math.max(DENSE_KEYS, 2 * rs.segment.maxDoc);
+    // Counts per packed key from `base` on, in an array, or in a map.
+    let dense: Int32Array | null = null;
+    let base = from;
+    let counts: Map<number, number> | null = null;
+    if (docs === null && excluded === null && span <= limit) {
+      // Every doc of a segment without deletes: the segment's own counts, kept with it.
+      const name = `${tables.map((t) => t.name).join('|')}|${asc.join(',')}`;
+      dense = segmentCounts(rs, name, () => {
+        const packed = this.packedKeys(tables, weights, null, rs.segment.maxDoc);
+        const all = new Int32Array(span);
+        for (let i = 0; i < packed.length; i++) if (packed[i]! >= 0) all[packed[i]!]!++;
+        return all;
+      });
+      base = 0;
+    } else {
+      if (span - from <= limit) dense = new Int32Array(span - from);
+      else counts = new Map();
+      const n = docs === null ? rs.segment.maxDoc : docs.length;
+      const packed = this.packedKeys(tables, weights, docs, n);
+      // Past this packed key nothing can make the page (the map is cut back to `size` keys).
+      let bound = span;
+      for (let i = 0; i < n; i++) {
+        const key = packed[i]!;
+        if (key < from || key >= bound) continue;
+        if (excluded !== null) {
+          const d = docs === null ? i : docs[i]!;
+          if ((excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
         }
-        dense[key]!++;
-        if (key >= used) used = key + 1;
-      } else perKey!.set(key, (perKey!.get(key) ?? 0) + 1);
-    }
-    const packedKeys = dense === null ? [...perKey!.keys()] : null;
-    const end = dense === null ? packedKeys!.length : used;
-    for (let x = 0; x < end; x++) {
-      const packed = dense === null ? packedKeys![x]! : x;
-      const count = dense === null ? perKey!.get(packed)! : dense[x]!;
-      if (count === 0) continue;
-      let left = packed;
-      for (let j = m - 1; j > 0; j--) {
-        const r = ids[j]!.radix;
-        this.key[order[j]!] = ids[j]!.value(left % r);
-        left = Math.floor(left / r);
+        cancel.step();
+        if (dense !== null) dense[key - from]!++;
+        else {
+          counts!.set(key, (counts!.get(key) ?? 0) + 1);
+          if (counts!.size >= Math.max(4 * size, 1024)) bound = keepFirst(counts!, size);
+        }
       }
-      this.key[order[0]!] = ids[0]!.value(left);
-      if (this.after && compareComposite(this.key, this.after, this.spec.sources) <= 0) continue;
+    }
+    const radix = tables.map((t) => t.keys.length);
+    const page: [number, number][] = [];
+    if (dense !== null) {
+      for (let x = from - base; x < dense.length && page.length < size; x++)
+        if (dense[x]! > 0) page.push([x + base, dense[x]!]);
+    } else {
+      keepFirst(counts!, size);
+      for (const [key, count] of counts!) page.push([key, count]);
+    }
+    for (const [packed, count] of page) {
+      for (let j = 0; j < m; j++) {
+        const digit = Math.floor(packed / weights[j]!) % radix[j]!;
+        this.key[j] = tables[j]!.keys[asc[j] ? digit : radix[j]! - 1 - digit]!;
+      }
       this.counts.add(this.bucketOf(0), count);
     }
     return true;
+  }
+
+  /** The packed key of each of `n` docs (`docs`, or the first n; -1: without one), a pass per source. */
+  private packedKeys(
+    tables: readonly SegmentKeys[],
+    weights: readonly number[],
+    docs: Int32Array | null,
+    n: number,
+  ): Int32Array {
+    const packed = new Int32Array(n);
+    for (let j = 0; j < tables.length; j++) {
+      const r = tables[j]!.keys.length;
+      addDigits(packed, tables[j]!.ids, docs, this.sources[j]!.spec.asc ? 0 : r - 1, weights[j]!);
+    }
+    return packed;
+  }
+
+  /** The first packed key of the segment that comes after `after`. */
+  private firstAfter(tables: readonly SegmentKeys[], weights: readonly number[]): number {
+    const after = this.after!;
+    let packed = 0;
+    for (let j = 0; j < tables.length; j++) {
+      const keys = tables[j]!.keys;
+      const r = keys.length;
+      const a = after[j]!;
+      const asc = this.sources[j]!.spec.asc;
+      if (a === null) return packed + (asc ? 0 : r) * weights[j]!;
+      let lo = 0;
+      let hi = r;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(keys[mid]!, a) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      const present = lo < r && compareKeys(keys[lo]!, a) === 0;
+      // How many keys come before `a` in this source's order.
+      const before = asc ? lo : r - (present ? lo + 1 : lo);
+      if (!present) return packed + before * weights[j]!;
+      packed += before * weights[j]!;
+    }
+    return packed + 1;
   }
 
   /** The bucket of the key in `this.key` (made on first use). */

@@ -22,7 +22,7 @@ import {
 } from './matches.ts';
 import { DisjunctionScorer } from './max-score.ts';
 import { AllDocsScorer, ConstantScorer, type Scorer } from './scorer.ts';
-import { ConstantWeight, type Weight } from './weights.ts';
+import { ConstantWeight, type DocCheck, type Weight } from './weights.ts';
 
 const f = Math.fround;
 
@@ -182,6 +182,29 @@ export class BoolWeight implements Weight {
     orInto(bits, acc, words);
     releaseBits(tmp, words);
     releaseBits(acc, words);
+  }
+
+  /** Required and excluded clauses that all have checks (no should clause): their checks combined. */
+  checker(rs: ReaderSegment): DocCheck | undefined {
+    if (this.should.length > 0 || this.unsatisfiable()) return undefined;
+    const req: DocCheck[] = [];
+    for (const w of [...this.must, ...this.filter]) {
+      const c = w.checker?.(rs);
+      if (c === undefined) return undefined;
+      req.push(c);
+    }
+    const not: DocCheck[] = [];
+    for (const w of this.mustNot) {
+      const c = w.checker?.(rs);
+      if (c === undefined) return undefined;
+      not.push(c);
+    }
+    if (req.length === 1 && not.length === 0) return req[0]!;
+    return (d) => {
+      for (const c of req) if (!c(d)) return false;
+      for (const c of not) if (c(d)) return false;
+      return true;
+    };
   }
 
   /** The one clause whose docs are the bool's docs, if the bool is only that. */

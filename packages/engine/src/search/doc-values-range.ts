@@ -9,6 +9,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 export interface DocVerifier {
   /** Ascending docs that may match (a superset of the matches). */
   approximation: Int32Array;
+  /** Whether a doc matches; any doc of the segment may be asked. */
   matches(doc: number): boolean;
   /** Sets the bits of the matches. */
   mark(bits: Uint32Array): void;
@@ -68,7 +69,10 @@ function singleValuedRange(
   return {
     approximation,
     matches(doc) {
-      const v = values[starts[doc]!]!;
+      // Any doc may be asked (not only the approximation's): one without a value does not match.
+      const s = starts[doc]!;
+      if (s === starts[doc + 1]) return false;
+      const v = values[s]!;
       return v >= low && v <= high;
     },
     mark(bits) {

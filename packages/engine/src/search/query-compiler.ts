@@ -31,7 +31,7 @@ import {
   wildcardQuery,
 } from './term-level.ts';
 import { termsSetQuery } from './terms-set.ts';
-import { ConstantScoreWeight, MatchAllWeight, type Weight } from './weights.ts';
+import { ConstantScoreWeight, ConstantWeight, MatchAllWeight, type Weight } from './weights.ts';
 
 const f = Math.fround;
 
@@ -178,6 +178,50 @@ function indexQuery(env: CompileEnv, names: string[], boost: number): Weight {
   return matches ? new ConstantScoreWeight(new MatchAllWeight(0), boost) : NONE;
 }
 
+/**
+ * The uses of a filter clause, by query type, after which a segment's filter cache keeps its
+ * docs (filter-cache.ts): the costly multi-term and range sets soon, others later; a `term`
+ * never.
+ */
+const FILTER_USES: Partial<Record<QueryNode['type'], number>> = {
+  terms: 2,
+  range: 2,
+  prefix: 2,
+  wildcard: 2,
+  regexp: 2,
+  fuzzy: 2,
+  terms_set: 2,
+  geo_distance: 2,
+  geo_bounding_box: 2,
+  exists: 5,
+  ids: 5,
+};
+
+/** A filter clause's doc set made cacheable, unless its docs depend on the time (`now`). */
+function cacheable(w: Weight, node: QueryNode): Weight {
+  const uses = FILTER_USES[node.type];
+  if (uses === undefined || !(w instanceof ConstantWeight)) return w;
+  const key = filterKey(node);
+  if (key !== undefined && !/\bnow\b/.test(key)) w.cacheAs(key, uses);
+  return w;
+}
+
+/** The query as exact text: plain data only (undefined when it holds anything else). */
+function filterKey(node: QueryNode): string | undefined {
+  let plain = true;
+  const text = JSON.stringify(node, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+    if (typeof v === 'function' || typeof v === 'symbol') plain = false;
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) plain = false;
+    }
+    return v;
+  });
+  return plain ? text : undefined;
+}
+
 function compileBool(
   node: Extract<QueryNode, { type: 'bool' }>,
   env: CompileEnv,
@@ -186,8 +230,8 @@ function compileBool(
 ): Weight {
   const must = node.must.map((c) => compile(c, env, boost, filter));
   const should = node.should.map((c) => compile(c, env, boost, filter));
-  const filters = node.filter.map((c) => compile(c, env, 1, true));
-  const mustNot = node.mustNot.map((c) => compile(c, env, 1, true));
+  const filters = node.filter.map((c) => cacheable(compile(c, env, 1, true), c));
+  const mustNot = node.mustNot.map((c) => cacheable(compile(c, env, 1, true), c));
   if (must.length + should.length + filters.length + mustNot.length === 0) return new MatchAllWeight(boost);
   // Only negative clauses: Elasticsearch adds a match_all filter (Queries.fixNegativeQueryIfNeeded).
   if (must.length + should.length + filters.length === 0) filters.push(new MatchAllWeight(0));

@@ -23,7 +23,8 @@ import { compareSortValues } from './sort-values.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
 import { collectSortedWalk } from './sorted-walk.ts';
 import type { Candidate } from './top-k.ts';
-import { MatchAllWeight } from './weights.ts';
+import { walkFilter } from './walk-filter.ts';
+import { type DocCheck, MatchAllWeight } from './weights.ts';
 
 export function tryFastPath(plan: QueryPlan): Collected | undefined {
   const { keys, weight } = plan;
@@ -200,19 +201,13 @@ function fieldOrder(plan: QueryPlan): Collected {
     plan.cancel.now();
     const excluded = filter.excluded(rs);
     let accept: Uint8Array | null = null;
+    let check: DocCheck | null = null;
     if (!matchAll) {
-      const m = weight.matches(rs, false);
-      if (m.kind === 'all') total += filter.count(rs);
-      else {
-        accept = new Uint8Array(rs.segment.maxDoc);
-        for (let i = 0; i < m.docs.length; i++) {
-          const d = m.docs[i]!;
-          if (passes(excluded, d)) {
-            accept[d] = 1;
-            total++;
-          }
-        }
-      }
+      const wf = walkFilter(weight, rs, excluded, filter, k);
+      total += wf.total;
+      if (wf.total === 0) continue;
+      accept = wf.accept;
+      check = wf.check;
     }
     if (k === 0) continue;
     const perm = sortedPermutation(rs, fs, key.reverse, permKey);
@@ -227,7 +222,7 @@ function fieldOrder(plan: QueryPlan): Collected {
       }
       p = lo;
     }
-    streams.push(new SegmentStream(rs, perm, p, accept, excluded, shape));
+    streams.push(new SegmentStream(rs, perm, p, accept, excluded, shape, check));
   }
   // Each segment is walked in sort order: the page is a merge of their heads.
   const cands = k === 0 ? [] : mergeStreams(streams, candidateComparator(keys), k);

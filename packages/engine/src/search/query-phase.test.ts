@@ -19,9 +19,11 @@ import { describe, expect, it } from 'vitest';
 import { aggDates } from '../aggs/agg-dates.ts';
 import { ShardEngine } from '../index/shard-engine.ts';
 import { testMapping } from '../index/test-mapping.test-support.ts';
+import { filterCacheTuning } from './filter-cache.ts';
 import { executeQuery } from './query-phase.ts';
 import { walkTuning } from './sorted-walk.ts';
 import { ctx } from './test-corpus.test-support.ts';
+import { walkFilterTuning } from './walk-filter.ts';
 
 type Src = { n?: number | number[]; d?: number; l?: number; t?: number; k?: string | string[]; txt?: string };
 
@@ -227,6 +229,31 @@ const aggsArb = fc.constantFrom<Record<string, unknown> | undefined>(
       composite: { size: 5, sources: [{ day: { date_histogram: { field: 't', fixed_interval: '1d' } } }] },
     },
   },
+  {
+    p: {
+      composite: {
+        size: 3,
+        sources: [
+          { l: { terms: { field: 'l', order: 'desc' } } },
+          { h: { histogram: { field: 'd', interval: 2 } } },
+        ],
+        after: { l: 1, h: 0 },
+      },
+    },
+  },
+  {
+    p: {
+      composite: {
+        size: 4,
+        sources: [
+          { day: { date_histogram: { field: 't', calendar_interval: 'day', order: 'desc' } } },
+          { d: { terms: { field: 'd' } } },
+        ],
+        after: { day: T0 + 4 * DAY, d: 0.25 },
+      },
+    },
+  },
+  { p: { composite: { size: 2, sources: [{ l: { terms: { field: 'l' } } }], after: { l: -1 } } } },
 );
 
 interface Built {
@@ -263,12 +290,16 @@ function build(docs: Src[], segmentEvery: number, deletes: number[], updates: [n
 
 describe('the query phase matches a brute-force evaluation', () => {
   it.each([
-    ['runs of equal first keys walked directly', 256],
-    ['runs of equal first keys walked in the second key order', 0],
+    ['runs of equal first keys walked directly', 256, false],
+    ['runs of equal first keys walked in the second key order, filters from the filter cache', 0, true],
   ])(
     'hits, order, totals and aggregations for random docs, queries, sorts and search_after (%s)',
-    (_, shortRun) => {
+    (_, shortRun, cached) => {
       walkTuning.shortRun = shortRun;
+      // Every segment cached; each search is run until its filters are kept, then checked.
+      filterCacheTuning.minSegmentDocs = cached ? 0 : 10_000;
+      // Without the cache, the sorted walks check the docs one by one wherever the query can.
+      walkFilterTuning.alwaysCheck = !cached;
       fc.assert(
         fc.property(
           fc.array(srcArb, { minLength: 0, maxLength: 70 }),
@@ -330,21 +361,24 @@ describe('the query phase matches a brute-force evaluation', () => {
                   return false;
                 });
               }
-              const result = executeQuery(
-                reader,
-                mapping,
-                {
-                  query: parseQuery(query.json),
-                  sort,
-                  k,
-                  trackTotalHitsUpTo: trackUpTo,
-                  trackScores: false,
-                  shardIndex: 0,
-                  ...(after ? { searchAfter: after } : {}),
-                  ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
-                },
-                ctx,
-              );
+              const run = () =>
+                executeQuery(
+                  reader,
+                  mapping,
+                  {
+                    query: parseQuery(query.json),
+                    sort,
+                    k,
+                    trackTotalHitsUpTo: trackUpTo,
+                    trackScores: false,
+                    shardIndex: 0,
+                    ...(after ? { searchAfter: after } : {}),
+                    ...(aggs ? { aggs: parseAggregations(aggs).aggs } : {}),
+                  },
+                  ctx,
+                );
+              if (cached) for (let i = 0; i < 5; i++) run();
+              const result = run();
               if (sortKeys.length > 0) {
                 const ids = result.hits.map((h) => idOf(h.doc));
                 expect(ids).toEqual(rest.slice(0, k).map((e) => e.id));
@@ -383,6 +417,8 @@ describe('the query phase matches a brute-force evaluation', () => {
         { numRuns: 300 },
       );
       walkTuning.shortRun = 256;
+      filterCacheTuning.minSegmentDocs = 10_000;
+      walkFilterTuning.alwaysCheck = false;
     },
   );
 });
@@ -437,18 +473,29 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
     } else if (type === 'composite') {
       const sources = (body.sources as Record<string, Record<string, Record<string, unknown>>>[]).map((x) => {
         const [sname, sdef] = Object.entries(x)[0]!;
-        const [kind] = Object.keys(sdef);
-        return { sname, kind: kind! };
+        const [kind, def] = Object.entries(sdef)[0]!;
+        return {
+          sname,
+          kind: kind!,
+          field: def.field as 'k' | 'n' | 'd' | 'l' | 't',
+          asc: def.order !== 'desc',
+          interval: def.interval as number | undefined,
+        };
       });
       const after = body.after as Record<string, string | number> | undefined;
       const combos = new Map<string, { key: (string | number)[]; count: number }>();
       for (const x of docs) {
         let keys: (string | number)[][] = [[]];
         for (const src of sources) {
+          const step = src.kind === 'histogram' ? src.interval! : DAY;
           const vals: (string | number)[] =
-            src.kind === 'terms'
+            src.field === 'k'
               ? [...new Set(list(x.k))].sort()
-              : [...new Set(nums(x, 't').map((v) => Math.floor(v / DAY) * DAY))].sort((a, b) => a - b);
+              : [
+                  ...new Set(
+                    nums(x, src.field).map((v) => (src.kind === 'terms' ? v : Math.floor(v / step) * step)),
+                  ),
+                ].sort((a, b) => a - b);
           keys = keys.flatMap((k) => vals.map((v) => [...k, v]));
         }
         for (const k of keys) {
@@ -459,7 +506,8 @@ function bruteAggs(aggs: Record<string, unknown>, docs: Src[]): Record<string, u
         }
       }
       const cmp = (a: (string | number)[], b: (string | number)[]) => {
-        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+        for (let i = 0; i < a.length; i++)
+          if (a[i] !== b[i]) return (a[i]! < b[i]! ? -1 : 1) * (sources[i]!.asc ? 1 : -1);
         return 0;
       };
       const afterKey = after ? sources.map((src) => after[src.sname]!) : undefined;

@@ -9,6 +9,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { passes } from './doc-filter.ts';
 import type { SortedPermutation } from './sorted-permutation.ts';
 import type { Candidate } from './top-k.ts';
+import type { DocCheck } from './weights.ts';
 
 /** What every segment stream of one search shares. */
 export interface StreamShape {
@@ -58,6 +59,8 @@ export class SegmentStream {
     private readonly accept: Uint8Array | null,
     private readonly excluded: Uint32Array | null,
     private readonly shape: StreamShape,
+    /** Or the query's check per doc, when its docs were not collected. */
+    private readonly check: DocCheck | null = null,
   ) {
     this.n = perm.order.length + perm.missing.length;
     this.advance();
@@ -65,11 +68,12 @@ export class SegmentStream {
 
   /** Moves `head` to the next passing doc; false when there is none. */
   advance(): boolean {
-    const { perm, accept, excluded, shape } = this;
+    const { perm, accept, excluded, shape, check } = this;
     for (; this.p < this.n; this.p++) {
       shape.cancel.step();
       const d = docAt(perm, this.p, shape.missingFirst);
       if (accept ? accept[d] !== 1 : !passes(excluded, d)) continue;
+      if (check !== null && !check(d)) continue;
       const doc = this.rs.docBase + d;
       const value = valueAt(perm, this.p, shape.missingFirst, shape.missing);
       this.head = { doc, score: shape.score, values: shape.tiebreak ? [value, doc] : [value] };

@@ -26,7 +26,8 @@ import type { SortKey } from './sort-keys.ts';
 import { compareSortTuples, compareSortValues } from './sort-values.ts';
 import { permutationKey, type SortedPermutation, sortedPermutation } from './sorted-permutation.ts';
 import { type Candidate, TopK } from './top-k.ts';
-import { MatchAllWeight } from './weights.ts';
+import { walkFilter } from './walk-filter.ts';
+import { type DocCheck, MatchAllWeight } from './weights.ts';
 
 /** `shortRun`: a run of equal first keys at most this long is walked directly (tests lower it). */
 export const walkTuning = { shortRun: 256 };
@@ -98,6 +99,8 @@ class SegmentWalk {
     private readonly accept: Uint8Array | null,
     private readonly excluded: Uint32Array | null,
     private readonly score: number,
+    /** Or the query's check per doc, when its docs were not collected. */
+    private readonly check: DocCheck | null,
   ) {
     this.readers = plan.keys.map((x) => valueReader(x, rs));
     this.scratch = plan.keys.map(() => null);
@@ -127,7 +130,8 @@ class SegmentWalk {
   }
 
   passes(d: number): boolean {
-    return this.accept ? this.accept[d] === 1 : passes(this.excluded, d);
+    if (this.accept) return this.accept[d] === 1;
+    return passes(this.excluded, d) && (this.check === null || this.check(d));
   }
 
   /**
@@ -231,25 +235,18 @@ export function collectSortedWalk(plan: QueryPlan): Collected {
     cancel.now();
     const excluded = filter.excluded(rs);
     let accept: Uint8Array | null = null;
+    let check: DocCheck | null = null;
     if (!matchAll) {
-      const m = weight.matches(rs, false);
-      if (m.kind === 'all') total += filter.count(rs);
-      else {
-        if (m.docs.length === 0) continue;
-        accept = new Uint8Array(rs.segment.maxDoc);
-        for (let i = 0; i < m.docs.length; i++) {
-          const d = m.docs[i]!;
-          if (passes(excluded, d)) {
-            accept[d] = 1;
-            total++;
-          }
-        }
-      }
+      const wf = walkFilter(weight, rs, excluded, filter, k);
+      total += wf.total;
+      if (wf.total === 0) continue;
+      accept = wf.accept;
+      check = wf.check;
     }
     if (k === 0) continue;
     const o0 = orderOf(rs, keys[0]!);
     const o1 = bySecond ? orderOf(rs, keys[1]!) : null;
-    const walk = new SegmentWalk(plan, rs, top, specs, accept, excluded, score);
+    const walk = new SegmentWalk(plan, rs, top, specs, accept, excluded, score, check);
     let p = after ? seek(o0, 0, after[0]!, false) : 0;
     while (p < o0.size) {
       const g = orderValue(o0, p);

@@ -14,6 +14,7 @@ import { TermScorer } from './block-max.ts';
 import type { Bm25Scorer } from './bm25.ts';
 import { markAll, markDocs } from './doc-bits.ts';
 import type { DocVerifier } from './doc-values-range.ts';
+import { useFilter } from './filter-cache.ts';
 import { constantDocs, countPassing, type DocMatches, type Matches, NO_MATCHES } from './matches.ts';
 import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
 import { termOrdinal } from './term-stats.ts';
@@ -36,6 +37,33 @@ export interface Weight {
   minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number;
   /** Sets the bit of every matching doc of the segment in `bits` (see doc-bits.ts). */
   markDocs(rs: ReaderSegment, bits: Uint32Array): void;
+  /**
+   * Whether one doc of the segment matches, asked doc by doc in any order without collecting
+   * the matches first (what a walk in sort order checks its docs with); undefined when the
+   * weight has no such check.
+   */
+  checker?(rs: ReaderSegment): DocCheck | undefined;
+}
+
+/** Whether segment doc `d` matches. */
+export type DocCheck = (d: number) => boolean;
+
+const NEVER: DocCheck = () => false;
+const ALWAYS: DocCheck = () => true;
+
+/** A check against ascending docs, by binary search. */
+export function docsCheck(docs: Int32Array): DocCheck {
+  if (docs.length === 0) return NEVER;
+  return (d) => {
+    let lo = 0;
+    let hi = docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid]! < d) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < docs.length && docs[lo] === d;
+  };
 }
 
 export class MatchAllWeight implements Weight {
@@ -55,6 +83,9 @@ export class MatchAllWeight implements Weight {
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
     markAll(bits, rs.segment.maxDoc);
   }
+  checker(): DocCheck {
+    return ALWAYS;
+  }
 }
 
 export class MatchNoneWeight implements Weight {
@@ -71,6 +102,9 @@ export class MatchNoneWeight implements Weight {
     return 0;
   }
   markDocs(): void {}
+  checker(): DocCheck {
+    return NEVER;
+  }
 }
 
 /** A doc-set producer scored with a constant (range, exists, terms, prefix, ids, …). */
@@ -92,11 +126,29 @@ export class ConstantWeight implements Weight {
      */
     private readonly countOf?: (rs: ReaderSegment) => number,
   ) {}
+  /** The filter cache's key of the set, and the uses that make it kept (filter-cache.ts). */
+  private cacheKey: string | undefined;
+  private cacheUses = 0;
+  private readonly usedIn = new Set<Segment>();
+
+  /** Makes the set a filter the segments' filter cache may keep under `key`. */
+  cacheAs(key: string, minUses: number): void {
+    this.cacheKey = key;
+    this.cacheUses = minUses;
+  }
   /** The set's size from the index, when no doc is excluded; -1 when unknown. */
   private indexCount(rs: ReaderSegment, excluded: Uint32Array | null): number {
     return excluded === null && this.countOf ? this.countOf(rs) : -1;
   }
+  /** Counts this search's use of the filter in the segment once; the cached docs, if kept. */
+  private useCache(rs: ReaderSegment): void {
+    if (this.cacheKey === undefined || this.usedIn.has(rs.segment)) return;
+    this.usedIn.add(rs.segment);
+    const kept = useFilter(rs.segment, this.cacheKey, this.cacheUses, () => this.docsOf(rs));
+    if (kept !== undefined) this.docsBySegment.set(rs.segment, kept);
+  }
   private docs(rs: ReaderSegment): Int32Array {
+    this.useCache(rs);
     let docs = this.docsBySegment.get(rs.segment);
     if (!docs) {
       docs = this.docsOf(rs);
@@ -113,6 +165,7 @@ export class ConstantWeight implements Weight {
    * collected from the points index at once and leads a conjunction by its small cost).
    */
   private checksDocs(rs: ReaderSegment): boolean {
+    this.useCache(rs);
     if (!this.verifierOf || this.docsBySegment.has(rs.segment)) return false;
     const known = this.countOf ? this.countOf(rs) : -1;
     return known < 0 || known * NARROW > rs.segment.maxDoc;
@@ -128,7 +181,10 @@ export class ConstantWeight implements Weight {
   count(rs: ReaderSegment, excluded: Uint32Array | null): number {
     const known = this.indexCount(rs, excluded);
     if (known >= 0) return known;
-    return this.verifierOf ? -1 : countPassing(this.docs(rs), excluded);
+    this.useCache(rs);
+    return this.verifierOf && !this.docsBySegment.has(rs.segment)
+      ? -1
+      : countPassing(this.docs(rs), excluded);
   }
   minCount(rs: ReaderSegment, excluded: Uint32Array | null, passing: number): number {
     const known = this.countOf?.(rs) ?? -1;
@@ -142,6 +198,17 @@ export class ConstantWeight implements Weight {
       return;
     }
     markDocs(this.docs(rs), bits);
+  }
+  /** The set's own doc-values check, or its docs when they are at hand (collected or cached). */
+  checker(rs: ReaderSegment): DocCheck | undefined {
+    this.useCache(rs);
+    const docs = this.docsBySegment.get(rs.segment);
+    if (docs) return docsCheck(docs);
+    // Without a check of its own, a set the index counts is collected (cheaply, from postings
+    // or points) and searched.
+    if (!this.verifierOf) return this.countOf ? docsCheck(this.docs(rs)) : undefined;
+    const v = this.verifierOf(rs);
+    return v ? (d) => v.matches(d) : NEVER;
   }
   /** Whether `retainDocs` checks docs one by one (cheaper than marking them all). */
   verifies(rs: ReaderSegment): boolean {
@@ -180,6 +247,9 @@ export class ConstantScoreWeight implements Weight {
   }
   markDocs(rs: ReaderSegment, bits: Uint32Array): void {
     this.inner.markDocs(rs, bits);
+  }
+  checker(rs: ReaderSegment): DocCheck | undefined {
+    return this.inner.checker?.(rs);
   }
 }
 
@@ -233,6 +303,10 @@ export class TermWeight implements Weight {
     const at = this.locate(rs);
     if (!at) return null;
     return new TermScorer(rs.segment, this.field, at.p, at.t, this.bm25);
+  }
+  /** The term's postings, searched. */
+  checker(rs: ReaderSegment): DocCheck {
+    return docsCheck((this.matches(rs, false) as DocMatches).docs);
   }
   /** The term's document frequency in the segment (deleted docs included). */
   private docFreq(rs: ReaderSegment): number {
