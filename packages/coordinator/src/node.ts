@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { AUTO_SHRINK_SETTING, ClusterService, MAX_EXCLUSIONS_SETTING } from '@shoal/cluster';
-import { type FlatSettings, getTimeMs } from '@shoal/protocol';
+import { clusterBlock, errorBody, type FlatSettings, getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import { recoverInterruptedTasks } from './bulk-by-scroll/interrupted-tasks.ts';
@@ -52,6 +52,17 @@ async function logScheduling(workers: ShardWorker[], logger: Logger): Promise<vo
   } catch (err) {
     logger.debug({ err }, 'shard worker scheduling unknown');
   }
+}
+
+/** Elasticsearch's answer before a node has recovered its state (STATE_NOT_RECOVERED_BLOCK). */
+function notReady(): Response {
+  const e = errorBody(
+    clusterBlock('blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];', 503),
+  );
+  return new Response(JSON.stringify(e.body), {
+    status: e.status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 const id = () => randomBytes(16).toString('base64url').slice(0, 22);
@@ -180,6 +191,32 @@ export async function startNode(
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
   await services.indices.load();
+  // In a cluster of several nodes, the index metadata is the published state's.
+  if (!cluster.singleNode) services.indices.followCluster(cluster);
+  // The HTTP port is bound first, so that the node's address is known to the cluster it joins;
+  // until the node is ready it answers as Elasticsearch does before its state is recovered.
+  let handle: (req: Request, env?: object) => Response | Promise<Response> = () => notReady();
+  const server = await new Promise<Server>((resolveServer, reject) => {
+    const s = serve(
+      {
+        fetch: (req, env) => handle(req, env),
+        port: config.httpPort,
+        hostname: config.host,
+        // Request bodies are kept as they are parsed (captured-body.ts): every handler reads
+        // its body whole, so none is left on the wire for the adapter to drain.
+        serverOptions: { IncomingMessage: CapturedBodyMessage },
+        autoCleanupIncoming: false,
+      },
+      () => resolveServer(s as Server),
+    );
+    (s as Server).once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.httpPort;
+  services.node.httpPort = port;
+  cluster.local.httpPort = port;
+  await cluster.start();
+  services.node.transportPort = cluster.local.transportPort;
   const interrupted = await recoverInterruptedTasks(services).catch((err: unknown) => {
     logger.warn({ err }, 'could not read the tasks that were running when the node stopped');
     return 0;
@@ -198,27 +235,7 @@ export async function startNode(
         answered: security.answered,
       })
     : createApp({ routes, services, logger, deprecationLog });
-  const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: config.httpPort,
-        hostname: config.host,
-        // Request bodies are kept as they are parsed (captured-body.ts): every handler reads
-        // its body whole, so none is left on the wire for the adapter to drain.
-        serverOptions: { IncomingMessage: CapturedBodyMessage },
-        autoCleanupIncoming: false,
-      },
-      () => resolveServer(s as Server),
-    );
-    (s as Server).once('error', reject);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.httpPort;
-  services.node.httpPort = port;
-  cluster.local.httpPort = port;
-  await cluster.start();
-  services.node.transportPort = cluster.local.transportPort;
+  handle = app.fetch;
   const url = `http://${config.host}:${port}`;
   return {
     url,

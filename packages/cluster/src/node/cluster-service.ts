@@ -238,8 +238,33 @@ export class ClusterService {
     }
   }
 
+  /** Whether this node runs without a transport (`discovery.type: single-node`). */
+  get singleNode(): boolean {
+    return this.opts.singleNode;
+  }
+
+  /** Whether this node is the elected master now. */
+  isMaster(): boolean {
+    return this.core.mode === 'LEADER';
+  }
+
+  /**
+   * Runs `update` on the master's state, which must be this node's: resolves once the state it
+   * made is committed (and applied here), rejects with the update's own error, or with
+   * NotMasterError when this node is not (or stops being) the master first.
+   */
+  commitHere(source: string, update: (s: ClusterState) => ClusterState): Promise<void> {
+    return this.submitHere(source, update).then((r) => {
+      if (r.ok) return;
+      throw r.error ? ShoalError.fromWire(r.error) : new NotMasterError();
+    });
+  }
+
   private executeHere(spec: ClusterTaskSpec): Promise<TaskReply> {
-    const update = updateOf(spec);
+    return this.submitHere(spec.op, updateOf(spec));
+  }
+
+  private submitHere(source: string, update: (s: ClusterState) => ClusterState): Promise<TaskReply> {
     const id = this.nextTask++;
     const outcome = new Promise<TaskReply>((resolve) => {
       this.waiting.set(id, (o) => {
@@ -250,7 +275,7 @@ export class ClusterService {
         else resolve({ ok: false, error: null, notMaster: true });
       });
     });
-    this.run(this.core.submit({ id, source: spec.op, update }, clock()));
+    this.run(this.core.submit({ id, source, update }, clock()));
     return outcome;
   }
 
