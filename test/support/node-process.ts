@@ -101,7 +101,13 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`node exited with ${code} before starting\n${stderr}`));
+      // The node's own account of why (its warnings and errors go to stdout as JSON lines).
+      const why = logs
+        .filter((l) => typeof l.level === 'number' && l.level >= 40)
+        .slice(-5)
+        .map((l) => JSON.stringify(l).slice(0, 2000))
+        .join('\n');
+      reject(new Error(`node exited with ${code} before starting\n${why}\n${stderr}`));
     });
   });
   const running = () => child.exitCode === null && child.signalCode === null;

@@ -31,6 +31,7 @@ import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
 import { IndicesService } from './state/indices-service.ts';
 import { MetadataStore } from './state/metadata-store.ts';
+import { indicesToAllocate } from './state/published-indices.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
 
 export interface StartedNode {
@@ -135,6 +136,7 @@ export async function startNode(
     seedHosts: config.seedHosts,
     initialMasterNodes: config.initialMasterNodes,
     log: logger,
+    indicesToAllocate: config.discoveryType === 'single-node' ? undefined : indicesToAllocate,
   });
   const services: NodeServices = {
     node: {
@@ -190,9 +192,9 @@ export async function startNode(
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
-  await services.indices.load();
-  // In a cluster of several nodes, the index metadata is the published state's.
+  // In a cluster of several nodes, the index metadata and the shard copies are the published state's.
   if (!cluster.singleNode) services.indices.followCluster(cluster);
+  await services.indices.load();
   // The HTTP port is bound first, so that the node's address is known to the cluster it joins;
   // until the node is ready it answers as Elasticsearch does before its state is recovered.
   let handle: (req: Request, env?: object) => Response | Promise<Response> = () => notReady();

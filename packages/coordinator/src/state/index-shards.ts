@@ -72,7 +72,7 @@ export class IndexShards {
     const copies = this.table.remove(uuid);
     await Promise.all(
       copies
-        .filter((c) => c.primary && c.worker)
+        .filter((c) => c.worker && !c.remote)
         .map((c) => c.worker!.run({ t: 'close', key: c.key }).catch(() => {})),
     );
   }
@@ -82,7 +82,7 @@ export class IndexShards {
     await Promise.all(
       this.table
         .all()
-        .filter((c) => c.primary && c.state === 'STARTED' && c.worker)
+        .filter((c) => !c.remote && c.state === 'STARTED' && c.worker)
         .map((c) => c.worker!.run({ t: 'flush', key: c.key, force: false })),
     );
   }
@@ -96,8 +96,7 @@ export class IndexShards {
     const ms = mappingSettings(settings);
     await Promise.all(
       this.table
-        .primaries(meta.uuid)
-        .filter((c) => c.worker)
+        .local(meta.uuid)
         .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
     );
   }
@@ -107,15 +106,21 @@ export class IndexShards {
    * the mapping again when a mapping setting changed, the translog settings, the refresh
    * interval, the number of replica entries.
    */
-  async settingsChanged(prev: IndexMetadata, next: IndexMetadata, changed: readonly string[]): Promise<void> {
+  async settingsChanged(
+    prev: IndexMetadata,
+    next: IndexMetadata,
+    changed: readonly string[],
+    /** In a cluster of several nodes the routing table has the replicas, not this table. */
+    replicaEntries = true,
+  ): Promise<void> {
     const settings = next.settings;
     if (changed.some(isMappingSetting)) await this.pushMapping(prev, next.mapping.toJSON(), settings);
     if (changed.some((k) => k.startsWith('index.translog.'))) {
       const translog = translogSettings(settings);
       await Promise.all(
         this.table
-          .primaries(prev.uuid)
-          .filter((c) => c.worker && c.state === 'STARTED')
+          .local(prev.uuid)
+          .filter((c) => c.state === 'STARTED')
           .map((c) => c.worker!.run({ t: 'translog_settings', key: c.key, translog })),
       );
     }
@@ -123,12 +128,14 @@ export class IndexShards {
       const ms = getTimeMs(settings, 'index.refresh_interval');
       await Promise.all(
         this.table
-          .primaries(prev.uuid)
-          .filter((c) => c.worker)
+          .local(prev.uuid)
           .map((c) => c.worker!.run({ t: 'refresh_interval', key: c.key, refreshIntervalMs: ms })),
       );
     }
-    if (settings['index.number_of_replicas'] !== prev.settings['index.number_of_replicas']) {
+    if (
+      replicaEntries &&
+      settings['index.number_of_replicas'] !== prev.settings['index.number_of_replicas']
+    ) {
       this.table.setReplicas(prev.uuid, getInt(settings, 'index.number_of_replicas'));
     }
   }

@@ -9,7 +9,7 @@
  * applies the indices of each state it applies (published-indices.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClusterService } from '@shoal/cluster';
+import type { ClusterService, ClusterState } from '@shoal/cluster';
 import {
   createIndexMapping,
   type IndexMapping,
@@ -31,9 +31,11 @@ import {
   validateSettings,
 } from '@shoal/protocol';
 import type { Logger } from 'pino';
+import { serveShardTasks } from '../shards/remote-worker.ts';
 import type { ShardTable } from '../shards/shard-table.ts';
 import { parseCreateAliases } from './alias-specs.ts';
 import { validateAlias } from './alias-validation.ts';
+import { AppliedRouting } from './applied-routing.ts';
 import { withAutoExpandedReplicas } from './auto-expand-replicas.ts';
 import { DataStreams } from './data-streams.ts';
 import { partitionSize } from './document-routing.ts';
@@ -50,12 +52,7 @@ import {
   defaultTierPreference,
   partitionNeedsRouting,
 } from './new-index-checks.ts';
-import {
-  type IndexPut,
-  type PublishedIndexMap,
-  PublishedIndices,
-  publishedIndices,
-} from './published-indices.ts';
+import { type IndexPut, PublishedIndices, publishedIndices } from './published-indices.ts';
 import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
 import { applyChanges, withoutExisting, withoutNulls } from './settings-changes.ts';
 
@@ -81,6 +78,8 @@ export class IndicesService {
   private readonly shardOps: IndexShards;
   /** In a multi-node cluster: the published state this metadata is a view of. */
   private published: PublishedIndices | null = null;
+  /** In a multi-node cluster: the routing table's copies, carried out on this node. */
+  private routing: AppliedRouting | null = null;
   /** The shard work of the states applied so far, in order. */
   private applying: Promise<void> = Promise.resolve();
 
@@ -107,7 +106,9 @@ export class IndicesService {
    * recovered (a corrupt file) is FAILED with the reason, and never serves anything.
    */
   async load(): Promise<void> {
-    if (!this.store) return;
+    // In a cluster of several nodes the indices come from the cluster state, and the routing
+    // table says which copies this node opens (from its disk when it has them).
+    if (!this.store || this.published) return;
     const { metas, removed } = this.store.loadIndices();
     for (const uuid of removed) this.logger.warn({ uuid }, 'removed an index folder that has no metadata');
     for (const meta of metas) {
@@ -123,6 +124,8 @@ export class IndicesService {
   followCluster(cluster: ClusterService): void {
     const published = new PublishedIndices(cluster);
     this.published = published;
+    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger);
+    serveShardTasks(cluster, this.shards);
     published.serve('create', (b: { name: string; body: CreateIndexBody | undefined; autoCreate: boolean }) =>
       this.createHere(b.name, b.body, b.autoCreate),
     );
@@ -145,7 +148,7 @@ export class IndicesService {
       await this.applyAliasesHere(new Map(b.next.map(([name, a]) => [name, new Map(a)])));
       return null;
     });
-    cluster.onApplied((state) => this.applyPublished(publishedIndices(state)));
+    cluster.onApplied((state) => this.applyPublished(state));
   }
 
   /** The named indices that exist, in order (the others were deleted meanwhile). */
@@ -178,12 +181,13 @@ export class IndicesService {
   }
 
   /**
-   * Applies the indices of a published state: new ones are placed and opened, changed ones
-   * pushed to their shards, gone ones closed and deleted. The map changes at once; the shard
-   * work runs after that of the previous states. An index this node has on disk that the
-   * state does not know (a dangling index) is left on disk, unserved.
+   * Applies the indices of a published state: new ones are taken in, changed ones pushed to
+   * this node's copies, gone ones closed and deleted; then the routing table says which
+   * copies this node opens or closes. The maps change at once; the shard work runs after that
+   * of the previous states.
    */
-  private applyPublished(published: PublishedIndexMap): void {
+  private applyPublished(state: ClusterState): void {
+    const published = publishedIndices(state);
     const work: (() => Promise<void>)[] = [];
     for (const [name, json] of Object.entries(published)) {
       const had = this.indices.get(name);
@@ -196,20 +200,19 @@ export class IndicesService {
         const mappingChanged = had.mappingVersion !== meta.mappingVersion;
         work.push(async () => {
           if (mappingChanged) await this.shardOps.pushMapping(meta, meta.mapping.toJSON(), meta.settings);
-          await this.shardOps.settingsChanged(had, meta, changed);
+          await this.shardOps.settingsChanged(had, meta, changed, false);
         });
         continue;
       }
-      if (had) work.push(() => this.dropShards(had, true));
-      work.push(() => this.shardOps.openAll(meta, true));
+      if (had) work.push(() => this.dropPublished(had));
       this.logger.info({ index: name, uuid: meta.uuid }, 'applied a new index from the cluster state');
     }
     for (const [name, meta] of [...this.indices]) {
       if (name in published) continue;
       this.indices.delete(name);
-      const known = this.store !== undefined;
-      work.push(() => this.dropShards(meta, known));
+      work.push(() => this.dropPublished(meta));
     }
+    work.push(...this.routing!.apply(state, (name) => this.indices.get(name)));
     if (work.length === 0) return;
     this.applying = this.applying.then(async () => {
       for (const w of work) {
@@ -218,6 +221,12 @@ export class IndicesService {
         );
       }
     });
+  }
+
+  /** An index gone from the cluster state: its copies here closed, its folder removed. */
+  private async dropPublished(meta: IndexMetadata): Promise<void> {
+    this.routing?.forget(meta.uuid);
+    await this.dropShards(meta, true);
   }
 
   /** Closes an index's shards here; `deleteFiles`: and removes its folder. */
@@ -237,7 +246,9 @@ export class IndicesService {
   /** Re-opens, on the worker's replacement thread, the shard copies a dead thread held. */
   private async recoverFailed(keys: string[]): Promise<void> {
     for (const key of keys) {
-      const copy = this.shards.all().find((c) => c.key === key && c.primary);
+      const copy = this.shards
+        .all()
+        .find((c) => c.key === key && !c.remote && (c.primary || c.node !== undefined));
       if (!copy) continue;
       const meta = [...this.indices.values()].find((m) => m.uuid === copy.indexUuid);
       if (!meta) continue;
@@ -380,6 +391,8 @@ export class IndicesService {
       if (this.published) {
         // Published; every node (this one too) places and opens its shards as it applies the state.
         await this.settled(await this.published.commit(`create-index [${name}]`, [{ meta, base: null }]));
+        // As wait_for_active_shards (1) does: the answer waits for the primaries to start.
+        await this.published.primariesActive(name, uuid);
       } else {
         try {
           await this.shardOps.openAll(meta, false);

@@ -6,8 +6,9 @@
  * same starting point never both pass. The state keeps each index as its JSON, under
  * `metadata.indices`; every node applies it into its IndicesService.
  */
-import type { ClusterService, ClusterState } from '@shoal/cluster';
+import { type ClusterService, type ClusterState, type IndexToAllocate, isActive } from '@shoal/cluster';
 import {
+  getInt,
   illegalState,
   masterNotDiscovered,
   resourceAlreadyExists,
@@ -15,6 +16,7 @@ import {
   timeoutException,
   type WireError,
 } from '@shoal/protocol';
+import { desiredReplicas } from './auto-expand-replicas.ts';
 import type { IndexMetadata } from './index-metadata.ts';
 import { type IndexMetadataJson, indexMetadataToJson } from './index-metadata-json.ts';
 
@@ -23,6 +25,22 @@ export type PublishedIndexMap = Readonly<Record<string, IndexMetadataJson>>;
 /** The indices of a published state, by name. */
 export function publishedIndices(state: ClusterState): PublishedIndexMap {
   return (state.metadata.indices as PublishedIndexMap | undefined) ?? {};
+}
+
+/**
+ * What the master's allocation reads of each open index: its shards, and its replicas (as
+ * many as `index.auto_expand_replicas` wants for the data nodes there are, when it is set).
+ */
+export function indicesToAllocate(state: ClusterState): IndexToAllocate[] {
+  const dataNodes = Object.values(state.nodes).filter((n) => n.roles.includes('data')).length;
+  return Object.values(publishedIndices(state))
+    .filter((j) => j.state === 'open')
+    .map((j) => ({
+      name: j.name,
+      uuid: j.uuid,
+      shards: j.numberOfShards,
+      replicas: desiredReplicas(j.settings, dataNodes) ?? getInt(j.settings, 'index.number_of_replicas'),
+    }));
 }
 
 /** A new version of an index, made from `base` (null: a new index, which must not exist yet). */
@@ -120,6 +138,18 @@ export class PublishedIndices {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /**
+   * Resolves once the applied routing table has every primary of the index started (or the
+   * index is gone), or after the master timeout: the answer of a create index does not wait longer.
+   */
+  async primariesActive(name: string, uuid: string): Promise<boolean> {
+    return this.cluster.waitForState((s) => {
+      const r = s.routingTable.indices[name];
+      if (!r || r.uuid !== uuid) return publishedIndices(s)[name]?.uuid !== uuid;
+      return r.shards.every((copies) => copies[0] !== undefined && isActive(copies[0]));
+    }, MASTER_TIMEOUT_MS);
   }
 
   /** Resolves once this node has applied a state of at least `version`. */
