@@ -158,7 +158,9 @@ function clusterState(req: RestRequest, s: NodeServices): RestResponse {
     for (const id of Object.keys(state.nodes)) nodes[id] = [];
     for (const x of assigned) {
       const node = x.node ?? s.node.id;
-      (nodes[node] ??= []).push(row(x, node));
+      const list = nodes[node] ?? [];
+      nodes[node] = list;
+      list.push(row(x, node));
     }
     body.routing_nodes = { unassigned: unassigned.map((x) => row(x, null)), nodes };
   }
