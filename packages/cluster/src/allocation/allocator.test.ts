@@ -33,6 +33,20 @@ function settle(routing: RoutingTable, indices: IndexToAllocate[], nodes: string
   throw new Error('allocation does not settle');
 }
 
+/** Every started copy in sync (as replication will make them once it has recovered them). */
+function inSync(t: RoutingTable): RoutingTable {
+  const indices = Object.fromEntries(
+    Object.entries(t.indices).map(([n, r]) => [
+      n,
+      {
+        ...r,
+        shards: r.shards.map((cs) => cs.map((c) => (c.state === 'STARTED' ? { ...c, inSync: true } : c))),
+      },
+    ]),
+  );
+  return { indices };
+}
+
 const all = (t: RoutingTable): ShardRouting[] => Object.values(t.indices).flatMap((r) => r.shards.flat());
 const perNode = (t: RoutingTable) => {
   const m = new Map<string, number>();
@@ -98,12 +112,12 @@ describe('reroute', () => {
     ]);
   });
 
-  it('promotes a started replica when the primary node leaves, and waits for a lost primary with no replica', () => {
+  it('promotes an in-sync replica when the primary node leaves, and waits for a lost primary with no replica', () => {
     const idx = [
       { name: 'r', uuid: 'u1', shards: 1, replicas: 1 },
       { name: 'p', uuid: 'u2', shards: 1, replicas: 0 },
     ];
-    const t = settle(EMPTY_ROUTING, idx, ['n1', 'n2']);
+    const t = inSync(settle(EMPTY_ROUTING, idx, ['n1', 'n2']));
     const primaryNode = t.indices.r!.shards[0]![0]!.node!;
     const other = primaryNode === 'n1' ? 'n2' : 'n1';
     const pNode = t.indices.p!.shards[0]![0]!.node!;
@@ -144,9 +158,24 @@ describe('reroute', () => {
     expect(run(t, idx, ['n1', 'n2'])).toBe(t);
   });
 
-  it('a failed primary is replaced by its started replica', () => {
+  it('never promotes a replica that is not in sync: the shard waits for its primary', () => {
     const idx = [{ name: 'i', uuid: 'u', shards: 1, replicas: 1 }];
     const t = settle(EMPTY_ROUTING, idx, ['n1', 'n2']);
+    const [p, r] = t.indices.i!.shards[0]!;
+    expect(p!.inSync).toBe(true);
+    expect(r!.inSync).toBeUndefined();
+    const after = run(t, idx, [r!.node!]);
+    expect(after.indices.i!.shards[0]![0]).toMatchObject({
+      primary: true,
+      state: 'UNASSIGNED',
+      unassigned: { reason: 'NODE_LEFT', lastNode: p!.node },
+    });
+    expect(after.indices.i!.shards[0]![1]).toMatchObject({ state: 'STARTED', node: r!.node });
+  });
+
+  it('a failed primary is replaced by its in-sync replica', () => {
+    const idx = [{ name: 'i', uuid: 'u', shards: 1, replicas: 1 }];
+    const t = inSync(settle(EMPTY_ROUTING, idx, ['n1', 'n2']));
     const p = t.indices.i!.shards[0]![0]!;
     const failed = withShardFailed(t, 'i', 0, p.allocationId!, 'disk', 0);
     expect(failed.indices.i!.shards[0]![0]).toMatchObject({ primary: true, state: 'STARTED' });

@@ -31,6 +31,12 @@ export interface ShardRouting {
   /** Unique to one assignment of the copy; null while unassigned. */
   allocationId: string | null;
   unassigned?: UnassignedInfo;
+  /**
+   * The copy has every acknowledged operation of its shard (Elasticsearch's in-sync
+   * allocation ids): only such a copy may become primary. A started primary is; a replica is
+   * once it has recovered from its primary and receives its writes.
+   */
+  inSync?: boolean;
 }
 
 export interface IndexRouting {
@@ -66,7 +72,7 @@ export function withShardStarted(
   allocationId: string,
 ): RoutingTable {
   return mapCopy(table, index, shard, allocationId, (c) =>
-    c.state === 'INITIALIZING' ? { ...c, state: 'STARTED' } : c,
+    c.state === 'INITIALIZING' ? { ...c, state: 'STARTED', ...(c.primary ? { inSync: true } : {}) } : c,
   );
 }
 
@@ -100,13 +106,14 @@ export function withShardFailed(
 }
 
 /**
- * The copies of a shard whose primary is unassigned, with a started replica made primary (and
- * the old primary a replica, still unassigned); undefined when no replica is started.
+ * The copies of a shard whose primary is unassigned, with a started in-sync replica made
+ * primary (and the old primary a replica, still unassigned); undefined when there is none: a
+ * stale copy is never promoted.
  */
 export function promoted(copies: readonly ShardRouting[], _now: number): ShardRouting[] | undefined {
   const old = copies[0];
   if (!old || old.node !== null) return undefined;
-  const heir = copies.find((c) => !c.primary && c.state === 'STARTED');
+  const heir = copies.find((c) => !c.primary && c.state === 'STARTED' && c.inSync === true);
   if (!heir) return undefined;
   const rest = copies.filter((c) => c !== heir && c !== old);
   return [{ ...heir, primary: true }, { ...old, primary: false }, ...rest];

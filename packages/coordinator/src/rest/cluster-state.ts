@@ -61,7 +61,7 @@ function indexMetadataJson(meta: IndexMetadata, s: NodeServices): Record<string,
   for (let i = 0; i < meta.numberOfShards; i++) {
     primaryTerms[String(i)] = 1;
     inSync[String(i)] = copies
-      .filter((c) => c.shardId === i && c.state === 'STARTED')
+      .filter((c) => c.shardId === i && (c.inSync ?? c.state === 'STARTED'))
       .map((c) => c.allocationId ?? c.key);
   }
   return {

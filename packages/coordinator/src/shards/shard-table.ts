@@ -29,6 +29,8 @@ export interface ShardCopy {
   remote?: boolean;
   /** In a cluster of several nodes: the copy's allocation id in the routing table. */
   allocationId?: string;
+  /** In a cluster of several nodes: the routing table counts the copy in sync (it may become primary). */
+  inSync?: boolean;
 }
 
 export class ShardTable {

@@ -62,6 +62,7 @@ export class AppliedRouting {
             primary: sr.primary,
             node: sr.node ?? undefined,
             allocationId: sr.allocationId ?? undefined,
+            inSync: sr.inSync === true,
           };
           if (sr.node === null) {
             copies.push({ ...base, key: `${key}/u${i}`, state: 'UNASSIGNED', reason: sr.unassigned?.reason });
