@@ -124,6 +124,14 @@ describe('allocation over three nodes', () => {
         found.json.hits.hits.map((h: { _id: string }) => Number(h._id)).sort((a: number, b: number) => a - b),
       ).toEqual(Array.from({ length: 20 }, (_, i) => i + 10));
       expect((await http(url, 'GET', '/spread/_count')).json.count).toBe(30);
+      // _cat/shards counts each primary's documents on the node that holds it.
+      const rows = (await http(url, 'GET', '/_cat/shards/spread?format=json&h=prirep,docs'))
+        .json as CatShard[];
+      expect(rows.filter((x) => x.prirep === 'p').reduce((n, x) => n + Number(x.docs), 0)).toBe(30);
     }
+    // A reader context on another node's copy is not there yet: a clear refusal, not a wrong answer.
+    const pit = await http(urls[0]!, 'POST', '/spread/_pit?keep_alive=1m');
+    expect(pit.status).toBe(501);
+    expect(JSON.stringify(pit.json.error)).toContain('whose primary is on another node');
   });
 });

@@ -5,7 +5,7 @@
  * are collected as failures; the search goes on with the others.
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
-import { ShoalError } from '@shoal/protocol';
+import { notImplemented, ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
   PackedCursor,
@@ -99,6 +99,19 @@ export function startedCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKe
   const copy = t.copy;
   if (copy?.state !== 'STARTED' || !copy.worker) throw notStarted(t);
   return { worker: copy.worker, key: copy.key };
+}
+
+/**
+ * The started primary of a target that a reader context (a PIT's or a scroll's) is kept on:
+ * its id names a worker thread of this node, so a copy held by another node is refused.
+ */
+export function contextCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKey } {
+  if (t.copy?.remote) {
+    throw notImplemented(
+      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], whose primary is on another node,`,
+    );
+  }
+  return startedCopy(t);
 }
 
 /** A small first page fetched with the query (latestReaderQuery). */

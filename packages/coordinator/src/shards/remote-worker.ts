@@ -52,7 +52,8 @@ export class RemoteShardWorker implements ShardRunner {
       return Promise.all(sent).then(() => undefined as unknown as TaskResults[K]);
     }
     if (t.t === 'fetch' && t.release) this.contexts.delete(t.contextId);
-    const key = 'key' in t ? t.key : undefined;
+    // The thread is found by the copy: a stats task names its copies (one, sent from here).
+    const key = 'key' in t ? t.key : t.t === 'stats' ? t.keys[0] : undefined;
     return this.send(t, key).then((ok) => {
       const contextId = (ok as { contextId?: unknown } | null)?.contextId;
       if (key !== undefined && typeof contextId === 'number') this.contexts.set(contextId, key);
