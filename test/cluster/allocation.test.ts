@@ -6,11 +6,14 @@
  * searched through every other, on whichever node holds its primary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agreedMaster, startTestCluster, type TestCluster } from '../support/cluster-process.ts';
+import { agreedMaster, eventually, startTestCluster, type TestCluster } from '../support/cluster-process.ts';
 import { http } from '../support/http.ts';
+import type { TestNode } from '../support/node-process.ts';
 
 let cluster: TestCluster;
 let urls: string[];
+/** A node started again in the last test, stopped after the others. */
+let restarted: TestNode | undefined;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ nodes: 3 });
@@ -19,6 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await restarted?.stop();
   await cluster?.stop();
 });
 
@@ -133,5 +137,43 @@ describe('allocation over three nodes', () => {
     const pit = await http(urls[0]!, 'POST', '/spread/_pit?keep_alive=1m');
     expect(pit.status).toBe(501);
     expect(JSON.stringify(pit.json.error)).toContain('whose primary is on another node');
+  });
+
+  it('waits for a node that held a primary with no replica, and reopens the copy from its disk when it is back', async () => {
+    const r = await http(urls[0]!, 'PUT', '/lonely', {
+      settings: { number_of_shards: 3, number_of_replicas: 0 },
+    });
+    expect(r.status).toBe(200);
+    const lines: string[] = [];
+    for (let i = 0; i < 30; i++)
+      lines.push(JSON.stringify({ index: { _id: String(i) } }), JSON.stringify({ n: i }));
+    const bulk = await http(urls[0]!, 'POST', '/lonely/_bulk?refresh=true', `${lines.join('\n')}\n`, {
+      'content-type': 'application/x-ndjson',
+    });
+    expect(bulk.json.errors).toBe(false);
+    // A node that is not the master and holds no copy of the security index.
+    const master = (await http(urls[0]!, 'GET', '/_cat/master?format=json')).json[0].node as string;
+    const security = (await http(urls[0]!, 'GET', '/_cat/shards/.security-7?format=json&h=node'))
+      .json as CatShard[];
+    const busy = new Set([master, ...security.map((x) => x.node)]);
+    const victimIndex = cluster.names.findIndex((n) => !busy.has(n));
+    expect(victimIndex).toBeGreaterThanOrEqual(0);
+    const victim = cluster.nodes[victimIndex]!;
+    const witness = urls[(victimIndex + 1) % 3]!;
+    await victim.kill();
+    const red = await eventually('[lonely] to go red', async () => {
+      const h = (await http(witness, 'GET', '/_cluster/health/lonely')).json;
+      return h.status === 'red' ? h : undefined;
+    });
+    expect(red).toMatchObject({ number_of_nodes: 2, active_primary_shards: 2, unassigned_shards: 1 });
+    const rows = (await http(witness, 'GET', '/_cat/shards/lonely?format=json&h=state,unassigned.reason'))
+      .json;
+    expect(rows).toContainEqual({ state: 'UNASSIGNED', 'unassigned.reason': 'NODE_LEFT' });
+    restarted = await victim.restart();
+    const green = await http(witness, 'GET', '/_cluster/health/lonely?wait_for_status=green&timeout=30s');
+    expect(green.json).toMatchObject({ status: 'green', number_of_nodes: 3, active_primary_shards: 3 });
+    for (const url of [witness, restarted.url]) {
+      expect((await http(url, 'GET', '/lonely/_count')).json.count).toBe(30);
+    }
   });
 });

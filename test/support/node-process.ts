@@ -85,7 +85,15 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     stderr += d;
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start in time\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      const last = logs
+        .slice(-5)
+        .map((l) => JSON.stringify(l).slice(0, 1000))
+        .join('\n');
+      // Not left running behind the test that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`node did not start in time\n${last}\n${stderr}`));
+    }, 30_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>;
       try {
