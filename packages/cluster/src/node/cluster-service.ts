@@ -109,6 +109,7 @@ export class ClusterService {
   private readonly waiting = new Map<number, (outcome: { ok: boolean; error?: unknown }) => void>();
   private nextTask = 1;
   private rerouting = false;
+  private rerouteAgain = false;
   private stopped = false;
   private lastMode: Mode | null = null;
   private readonly handlers = new Map<
@@ -316,12 +317,21 @@ export class ClusterService {
    * On the master, after it applies a state: a node that joined or left (coordination's own
    * changes) may call for copies to be placed or promoted, in a publication of its own.
    */
-  private rerouteIfNeeded(s: ClusterState): void {
-    if (!this.opts.indicesToAllocate || this.rerouting || this.core.mode !== 'LEADER') return;
-    if (this.rerouted(s) === s) return;
+  private rerouteIfNeeded(): void {
+    if (!this.opts.indicesToAllocate || this.core.mode !== 'LEADER') return;
+    // One reroute at a time; a state applied meanwhile is looked at again once it is done.
+    if (this.rerouting) {
+      this.rerouteAgain = true;
+      return;
+    }
+    const s = this.core.appliedState;
+    if (!s || this.rerouted(s) === s) return;
     this.rerouting = true;
     void this.submitHere('reroute', (st) => st).finally(() => {
       this.rerouting = false;
+      if (!this.rerouteAgain) return;
+      this.rerouteAgain = false;
+      this.rerouteIfNeeded();
     });
   }
 
@@ -346,8 +356,7 @@ export class ClusterService {
     if (this.stopped) return;
     if (fx.persist) this.store.save(fx.persist);
     for (const s of fx.applied) for (const l of [...this.listeners]) l(s);
-    const last = fx.applied.at(-1);
-    if (last) queueMicrotask(() => this.rerouteIfNeeded(last));
+    if (fx.applied.length > 0) queueMicrotask(() => this.rerouteIfNeeded());
     for (const t of fx.tasks) {
       const w = this.waiting.get(t.id);
       this.waiting.delete(t.id);
