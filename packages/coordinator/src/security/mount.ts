@@ -67,7 +67,11 @@ export async function startSecurity(
   const client = new InternalClient(nodeRoutes, services);
   const security = await Security.start(
     {
-      store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
+      store: new SystemIndexDocStore(
+        client,
+        () => services.indices.get(SECURITY_INDEX) !== undefined,
+        () => services.indices.primariesActive(SECURITY_INDEX),
+      ),
       indices: new NodeIndexNamespace(services.indices),
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
       node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },

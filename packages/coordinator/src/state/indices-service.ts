@@ -266,6 +266,16 @@ export class IndicesService {
     }
   }
 
+  /**
+   * Resolves once every primary of the index is active, or the master timeout passed (in a
+   * cluster of several nodes a primary may be opening on another node; on one node an index's
+   * primaries are open once it exists).
+   */
+  async primariesActive(name: string): Promise<void> {
+    const meta = this.indices.get(name);
+    if (this.published && meta) await this.published.primariesActive(name, meta.uuid);
+  }
+
   all(): ReadonlyMap<string, IndexMetadata> {
     return this.indices;
   }
