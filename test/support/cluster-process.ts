@@ -42,7 +42,7 @@ export async function startTestCluster(
       nodes: names.map((name, i) => ({ name, http_port: 0, transport_port: ports[i] })),
     }),
   );
-  const nodes = await Promise.all(
+  const started = await Promise.allSettled(
     names.map((name) =>
       startTestNode({
         name,
@@ -52,6 +52,14 @@ export async function startTestCluster(
       }),
     ),
   );
+  const nodes = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    // No node is left running behind a cluster that did not start.
+    await Promise.all(nodes.map((n) => n.stop()));
+    rmSync(dir, { recursive: true, force: true });
+    throw failed.reason;
+  }
   return {
     nodes,
     names,

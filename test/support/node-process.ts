@@ -85,7 +85,15 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     stderr += d;
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start in time\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      const last = logs
+        .slice(-5)
+        .map((l) => JSON.stringify(l).slice(0, 1000))
+        .join('\n');
+      // Not left running behind the test that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`node did not start in time\n${last}\n${stderr}`));
+    }, 30_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>;
       try {
@@ -101,7 +109,13 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`node exited with ${code} before starting\n${stderr}`));
+      // The node's own account of why (its warnings and errors go to stdout as JSON lines).
+      const why = logs
+        .filter((l) => typeof l.level === 'number' && l.level >= 40)
+        .slice(-5)
+        .map((l) => JSON.stringify(l).slice(0, 2000))
+        .join('\n');
+      reject(new Error(`node exited with ${code} before starting\n${why}\n${stderr}`));
     });
   });
   const running = () => child.exitCode === null && child.signalCode === null;

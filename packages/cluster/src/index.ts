@@ -1,3 +1,14 @@
+export { type IndexToAllocate, reroute } from './allocation/allocator.ts';
+export {
+  copiesOnNode,
+  EMPTY_ROUTING,
+  type IndexRouting,
+  isActive,
+  type RoutingTable,
+  type ShardRouting,
+  type ShardRoutingState,
+  type UnassignedInfo,
+} from './allocation/routing-table.ts';
 export {
   ABSENT,
   type ClusterState,

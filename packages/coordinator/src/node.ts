@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { serve } from '@hono/node-server';
 import { AUTO_SHRINK_SETTING, ClusterService, MAX_EXCLUSIONS_SETTING } from '@shoal/cluster';
-import { type FlatSettings, getTimeMs } from '@shoal/protocol';
+import { clusterBlock, errorBody, type FlatSettings, getTimeMs } from '@shoal/protocol';
 import { CancelSlots, ContextCounters, ShardWorker } from '@shoal/shard';
 import type { Logger } from 'pino';
 import { recoverInterruptedTasks } from './bulk-by-scroll/interrupted-tasks.ts';
@@ -27,12 +27,13 @@ import { CompilationLimit } from './scripts/compilation-limit.ts';
 import { StoredScripts } from './scripts/stored-scripts.ts';
 import { ParsedSearchCache } from './search/parsed-search-cache.ts';
 import { InternalClient } from './security/internal-client.ts';
-import { startSecurity } from './security/mount.ts';
+import { nodeHttpTls, startSecurity } from './security/mount.ts';
 import type { NodeServices } from './services.ts';
 import { ShardTable } from './shards/shard-table.ts';
 import { ClusterSettings } from './state/cluster-settings.ts';
 import { IndicesService } from './state/indices-service.ts';
 import { MetadataStore } from './state/metadata-store.ts';
+import { indicesToAllocate } from './state/published-indices.ts';
 import { TaskRegistry } from './tasks/task-registry.ts';
 import { TransformService } from './transforms/transform-service.ts';
 
@@ -55,6 +56,17 @@ async function logScheduling(workers: ShardWorker[], logger: Logger): Promise<vo
   } catch (err) {
     logger.debug({ err }, 'shard worker scheduling unknown');
   }
+}
+
+/** Elasticsearch's answer before a node has recovered its state (STATE_NOT_RECOVERED_BLOCK). */
+function notReady(): Response {
+  const e = errorBody(
+    clusterBlock('blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];', 503),
+  );
+  return new Response(JSON.stringify(e.body), {
+    status: e.status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 const id = () => randomBytes(16).toString('base64url').slice(0, 22);
@@ -127,6 +139,7 @@ export async function startNode(
     seedHosts: config.seedHosts,
     initialMasterNodes: config.initialMasterNodes,
     log: logger,
+    indicesToAllocate: config.discoveryType === 'single-node' ? undefined : indicesToAllocate,
   });
   const services: NodeServices = {
     node: {
@@ -182,31 +195,16 @@ export async function startNode(
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
   });
+  // In a cluster of several nodes, the index metadata and the shard copies are the published state's.
+  if (!cluster.singleNode) services.indices.followCluster(cluster);
   await services.indices.load();
-  const interrupted = await recoverInterruptedTasks(services).catch((err: unknown) => {
-    logger.warn({ err }, 'could not read the tasks that were running when the node stopped');
-    return 0;
-  });
-  if (interrupted > 0)
-    logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
-  const routes = allRoutes();
-  const security = await startSecurity(services, config.dataPath, routes, clusterInfo.settings, logger);
-  if (security) services.privilegeCheck = security.privilegeCheck;
-  services.transforms = new TransformService(services, new InternalClient(routes, services));
-  const app = security
-    ? createApp({
-        routes: [...routes, ...security.routes],
-        services,
-        logger,
-        deprecationLog,
-        guard: security.guard,
-        answered: security.answered,
-      })
-    : createApp({ routes, services, logger, deprecationLog });
-  const tls = security?.httpTls;
+  // The HTTP port is bound first, so that the node's address is known to the cluster it joins;
+  // until the node is ready it answers as Elasticsearch does before its state is recovered.
+  let handle: (req: Request, env?: object) => Response | Promise<Response> = () => notReady();
+  const tls = nodeHttpTls(clusterInfo.settings);
   const server = await new Promise<Server>((resolveServer, reject) => {
     const common = {
-      fetch: app.fetch,
+      fetch: (req: Request, env: object) => handle(req, env),
       port: config.httpPort,
       hostname: config.host,
       autoCleanupIncoming: false,
@@ -233,6 +231,27 @@ export async function startNode(
   cluster.local.httpPort = port;
   await cluster.start();
   services.node.transportPort = cluster.local.transportPort;
+  const interrupted = await recoverInterruptedTasks(services).catch((err: unknown) => {
+    logger.warn({ err }, 'could not read the tasks that were running when the node stopped');
+    return 0;
+  });
+  if (interrupted > 0)
+    logger.warn({ tasks: interrupted }, 'marked the tasks interrupted by the last stop as failed');
+  const routes = allRoutes();
+  const security = await startSecurity(services, config.dataPath, routes, clusterInfo.settings, logger);
+  if (security) services.privilegeCheck = security.privilegeCheck;
+  services.transforms = new TransformService(services, new InternalClient(routes, services));
+  const app = security
+    ? createApp({
+        routes: [...routes, ...security.routes],
+        services,
+        logger,
+        deprecationLog,
+        guard: security.guard,
+        answered: security.answered,
+      })
+    : createApp({ routes, services, logger, deprecationLog });
+  handle = app.fetch;
   // The transforms started here before the node stopped run again.
   services.transforms
     .resume()

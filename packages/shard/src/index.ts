@@ -10,7 +10,13 @@ export {
   unpackHits,
 } from './hit-codec.ts';
 export { PackedCursor } from './packed-cursor.ts';
-export { type QueryPrefetch, type QueryTask, toWireFetch, toWireQueryTask } from './query-task-wire.ts';
+export {
+  type QueryPrefetch,
+  type QueryTask,
+  toWireFetch,
+  toWireQueryTask,
+  withoutCancelToken,
+} from './query-task-wire.ts';
 export type { ContextRef } from './reader-contexts.ts';
 export { ShardWorker, type TaskOf } from './shard-worker.ts';
 export {

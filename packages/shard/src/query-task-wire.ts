@@ -7,9 +7,9 @@
  */
 import type { ShardFetchRequest, ShardQueryRequest } from '@shoal/engine';
 import type { QueryNode, SortSpec, SourceFilter } from '@shoal/protocol';
-import type { CancelToken } from './cancel-slots.ts';
+import { type CancelToken, NOT_CANCELLABLE } from './cancel-slots.ts';
 import type { PitQuery } from './context-tasks.ts';
-import type { ShardKey } from './tasks.ts';
+import type { ShardKey, WorkerTask } from './tasks.ts';
 
 export type FetchOptions = Omit<ShardFetchRequest, 'docs'>;
 
@@ -233,4 +233,19 @@ export function fromWirePrefetch(wire: WireFetchOptions, docs: number[]): ShardF
     namedQueries: wire.namedQueries,
     namedQueriesScore: wire.namedQueriesScore,
   };
+}
+
+/**
+ * A query or count task made to run on another node: its cancellation token names a flag of
+ * the node that made it, so there it is not cancellable (the caller gives up on the request
+ * instead). Other tasks come back as they are.
+ */
+export function withoutCancelToken(task: WorkerTask): WorkerTask {
+  if (task.t === 'query') {
+    const n = task.n.slice();
+    n[CANCEL] = NOT_CANCELLABLE;
+    return { ...task, n };
+  }
+  if (task.t === 'count') return { ...task, cancel: NOT_CANCELLABLE };
+  return task;
 }

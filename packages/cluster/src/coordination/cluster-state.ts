@@ -4,6 +4,7 @@
  * exclusions), the persistent cluster settings, and the application's metadata (indices and
  * the like), which coordination carries without reading it.
  */
+import { EMPTY_ROUTING, type RoutingTable } from '../allocation/routing-table.ts';
 import { EMPTY_CONFIG, type VotingConfig } from './voting-config.ts';
 
 export interface DiscoveryNode {
@@ -51,6 +52,8 @@ export interface ClusterState {
   settings: Readonly<Record<string, string>>;
   /** The application's part (index metadata, …), opaque to coordination. */
   metadata: Readonly<Record<string, unknown>>;
+  /** Where every shard copy is (allocation/); the master keeps it in step with the nodes and indices. */
+  routingTable: RoutingTable;
 }
 
 /** A node's state before it has joined or bootstrapped a cluster: version 0, no configuration. */
@@ -71,6 +74,7 @@ export function initialClusterState(clusterName: string): ClusterState {
     },
     settings: {},
     metadata: {},
+    routingTable: EMPTY_ROUTING,
   };
 }
 

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { masterNotDiscovered, ShoalError, type WireError } from '@shoal/protocol';
+import { type IndexToAllocate, reroute } from '../allocation/allocator.ts';
+import { EMPTY_ROUTING, withShardFailed, withShardStarted } from '../allocation/routing-table.ts';
 import { type ClusterState, type DiscoveryNode, initialClusterState } from '../coordination/cluster-state.ts';
 import { Coordinator, type Effects, type Mode, NotMasterError } from '../coordination/coordinator.ts';
 import {
@@ -24,10 +26,31 @@ export type ClusterTaskSpec =
   | { op: 'add_voting_config_exclusions'; request: ExclusionRequest }
   | { op: 'clear_voting_config_exclusions' }
   /** Cluster settings coordination reads (`cluster.auto_shrink_voting_configuration`, …); null removes one. */
-  | { op: 'put_settings'; settings: Record<string, string | null> };
+  | { op: 'put_settings'; settings: Record<string, string | null> }
+  /** A node has opened its copy (Elasticsearch's shard-started). */
+  | { op: 'shard_started'; index: string; shard: number; allocationId: string }
+  /** A node could not open its copy (shard-failed). */
+  | { op: 'shard_failed'; index: string; shard: number; allocationId: string; details: string };
 
 function updateOf(spec: ClusterTaskSpec): (s: ClusterState) => ClusterState {
   switch (spec.op) {
+    case 'shard_started':
+      return (s) => {
+        const routingTable = withShardStarted(s.routingTable, spec.index, spec.shard, spec.allocationId);
+        return routingTable === s.routingTable ? s : { ...s, routingTable };
+      };
+    case 'shard_failed':
+      return (s) => {
+        const routingTable = withShardFailed(
+          s.routingTable,
+          spec.index,
+          spec.shard,
+          spec.allocationId,
+          spec.details,
+          Date.now(),
+        );
+        return routingTable === s.routingTable ? s : { ...s, routingTable };
+      };
     case 'add_voting_config_exclusions':
       return (s) => withExclusionsAdded(s, spec.request);
     case 'clear_voting_config_exclusions':
@@ -64,6 +87,11 @@ export interface ClusterServiceOptions {
   initialMasterNodes: readonly string[];
   settings?: Partial<CoordinationSettings>;
   log: ClusterLog;
+  /**
+   * The indices to allocate, read from the application's metadata; without it the master keeps
+   * no routing table (a single node whose shards are its own).
+   */
+  indicesToAllocate?: (s: ClusterState) => IndexToAllocate[];
 }
 
 const uuid = () => randomBytes(16).toString('base64url').slice(0, 22);
@@ -80,6 +108,8 @@ export class ClusterService {
   private readonly listeners = new Set<(s: ClusterState) => void>();
   private readonly waiting = new Map<number, (outcome: { ok: boolean; error?: unknown }) => void>();
   private nextTask = 1;
+  private rerouting = false;
+  private rerouteAgain = false;
   private stopped = false;
   private lastMode: Mode | null = null;
   private readonly handlers = new Map<
@@ -95,6 +125,8 @@ export class ClusterService {
       currentTerm: 0,
       lastAccepted: initialClusterState(opts.clusterName),
     };
+    // A state written before the routing table was part of it.
+    persisted.lastAccepted.routingTable ??= EMPTY_ROUTING;
     this.core = new Coordinator(this.local, persisted, {
       settings: opts.settings,
       random: Math.random,
@@ -238,8 +270,73 @@ export class ClusterService {
     }
   }
 
+  /** Whether this node runs without a transport (`discovery.type: single-node`). */
+  get singleNode(): boolean {
+    return this.opts.singleNode;
+  }
+
+  /** Whether this node is the elected master now. */
+  isMaster(): boolean {
+    return this.core.mode === 'LEADER';
+  }
+
+  /**
+   * Runs `update` on the master's state, which must be this node's: resolves once the state it
+   * made is committed (and applied here), rejects with the update's own error, or with
+   * NotMasterError when this node is not (or stops being) the master first.
+   */
+  commitHere(source: string, update: (s: ClusterState) => ClusterState): Promise<void> {
+    return this.submitHere(source, update).then((r) => {
+      if (r.ok) return;
+      throw r.error ? ShoalError.fromWire(r.error) : new NotMasterError();
+    });
+  }
+
   private executeHere(spec: ClusterTaskSpec): Promise<TaskReply> {
-    const update = updateOf(spec);
+    return this.submitHere(spec.op, updateOf(spec));
+  }
+
+  /** The state with its routing table brought in step with its nodes and indices (the master's reroute). */
+  private rerouted(s: ClusterState): ClusterState {
+    const indices = this.opts.indicesToAllocate;
+    if (!indices) return s;
+    const dataNodes = Object.values(s.nodes)
+      .filter((n) => n.roles.includes('data'))
+      .map((n) => n.id);
+    const routingTable = reroute({
+      routing: s.routingTable,
+      indices: indices(s),
+      dataNodes,
+      newId: uuid,
+      now: Date.now(),
+    });
+    return routingTable === s.routingTable ? s : { ...s, routingTable };
+  }
+
+  /**
+   * On the master, after it applies a state: a node that joined or left (coordination's own
+   * changes) may call for copies to be placed or promoted, in a publication of its own.
+   */
+  private rerouteIfNeeded(): void {
+    if (!this.opts.indicesToAllocate || this.core.mode !== 'LEADER') return;
+    // One reroute at a time; a state applied meanwhile is looked at again once it is done.
+    if (this.rerouting) {
+      this.rerouteAgain = true;
+      return;
+    }
+    const s = this.core.appliedState;
+    if (!s || this.rerouted(s) === s) return;
+    this.rerouting = true;
+    void this.submitHere('reroute', (st) => st).finally(() => {
+      this.rerouting = false;
+      if (!this.rerouteAgain) return;
+      this.rerouteAgain = false;
+      this.rerouteIfNeeded();
+    });
+  }
+
+  private submitHere(source: string, change: (s: ClusterState) => ClusterState): Promise<TaskReply> {
+    const update = (s: ClusterState) => this.rerouted(change(s));
     const id = this.nextTask++;
     const outcome = new Promise<TaskReply>((resolve) => {
       this.waiting.set(id, (o) => {
@@ -250,7 +347,7 @@ export class ClusterService {
         else resolve({ ok: false, error: null, notMaster: true });
       });
     });
-    this.run(this.core.submit({ id, source: spec.op, update }, clock()));
+    this.run(this.core.submit({ id, source, update }, clock()));
     return outcome;
   }
 
@@ -259,6 +356,7 @@ export class ClusterService {
     if (this.stopped) return;
     if (fx.persist) this.store.save(fx.persist);
     for (const s of fx.applied) for (const l of [...this.listeners]) l(s);
+    if (fx.applied.length > 0) queueMicrotask(() => this.rerouteIfNeeded());
     for (const t of fx.tasks) {
       const w = this.waiting.get(t.id);
       this.waiting.delete(t.id);

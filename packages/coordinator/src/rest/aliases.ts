@@ -104,7 +104,7 @@ async function applyActions(s: NodeServices, actions: Action[]): Promise<void> {
   for (const [n, c] of writers) {
     if (c > 1) throw illegalArgument(`alias [${n}] has more than one write index`);
   }
-  s.indices.applyAliases(next);
+  await s.indices.applyAliases(next);
   for (const meta of removeIndices) await s.indices.delete(meta);
 }
 

@@ -3,6 +3,7 @@ import { formatByteSize, illegalArgument } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import type { ShardCopy } from '../shards/shard-table.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { type CatColumn, catResponse } from './cat-table.ts';
 import { clusterHealth, indexHealth } from './health.ts';
@@ -143,10 +144,27 @@ const SHARD_COLUMNS: CatColumn[] = [
 async function catShards(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   const stats = await shardStats(s);
+  const nodes = s.cluster.state().nodes;
+  const isAssigned = (c: ShardCopy) =>
+    c.state === 'STARTED' || c.state === 'INITIALIZING' || c.state === 'RELOCATING';
+  // A copy another node holds: its stats come from that node.
+  const remoteStats = new Map<ShardCopy, ShardStats | undefined>();
+  const remote = indices.flatMap((meta) =>
+    s.shards.copies(meta.uuid).filter((c) => c.remote && c.worker && isAssigned(c)),
+  );
+  await Promise.all(
+    remote.map((c) =>
+      c
+        .worker!.run({ t: 'stats', keys: [c.key] })
+        .then((r) => remoteStats.set(c, r.shards[0]))
+        .catch(() => remoteStats.set(c, undefined)),
+    ),
+  );
   const rows = indices.flatMap((meta) =>
     s.shards.copies(meta.uuid).map((c) => {
-      const st = stats.get(c.key);
-      const assigned = c.state === 'STARTED' || c.state === 'INITIALIZING';
+      const st = c.remote ? remoteStats.get(c) : stats.get(c.key);
+      const assigned = isAssigned(c);
+      const holder = c.node === undefined ? undefined : nodes[c.node];
       return {
         index: meta.name,
         shard: c.shardId,
@@ -154,10 +172,10 @@ async function catShards(req: RestRequest, s: NodeServices): Promise<RestRespons
         state: c.state,
         docs: st && assigned ? st.docs.count : null,
         store: st && assigned ? bytes(st.detail?.storeBytes ?? st.docs.sizeInBytes, req.query.bytes) : null,
-        ip: assigned ? s.node.host : null,
-        node: assigned ? s.node.name : null,
+        ip: assigned ? (holder?.host ?? s.node.host) : null,
+        node: assigned ? (holder?.name ?? s.node.name) : null,
         'unassigned.reason': c.reason ?? null,
-        worker: c.worker ? c.worker.id : null,
+        worker: c.worker && !c.remote ? c.worker.id : null,
       };
     }),
   );

@@ -3,13 +3,14 @@
  * ClusterState.toXContent write it: the cluster name and uuid always; `version` and
  * `state_uuid`, `master_node`, `blocks`, `nodes`, `metadata` (with `cluster_coordination`: the
  * term, both voting configurations and the voting-config exclusions), `routing_table` and
- * `routing_nodes` as the metrics ask. The coordination part is the state this node applied;
- * index metadata and routing are this node's own (indices are not yet in the published state).
+ * `routing_nodes` as the metrics ask, all from the state this node applied (on a single node,
+ * index metadata and routing are this node's own).
  */
 import type { ClusterState } from '@shoal/cluster';
 import { renderSettings } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
+import type { ShardCopy } from '../shards/shard-table.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { type IndicesOptions, indicesOptionsFrom } from '../state/resolve-indices.ts';
 
@@ -59,7 +60,9 @@ function indexMetadataJson(meta: IndexMetadata, s: NodeServices): Record<string,
   const inSync: Record<string, string[]> = {};
   for (let i = 0; i < meta.numberOfShards; i++) {
     primaryTerms[String(i)] = 1;
-    inSync[String(i)] = copies.filter((c) => c.shardId === i && c.state === 'STARTED').map((c) => c.key);
+    inSync[String(i)] = copies
+      .filter((c) => c.shardId === i && (c.inSync ?? c.state === 'STARTED'))
+      .map((c) => c.allocationId ?? c.key);
   }
   return {
     version: meta.mappingVersion + meta.settingsVersion + meta.aliasesVersion,
@@ -78,22 +81,25 @@ function indexMetadataJson(meta: IndexMetadata, s: NodeServices): Record<string,
   };
 }
 
+const isAssigned = (c: ShardCopy): boolean =>
+  c.state === 'STARTED' || c.state === 'INITIALIZING' || c.state === 'RELOCATING';
+
 function routingJson(metas: IndexMetadata[], s: NodeServices, nodeId: string): Record<string, unknown> {
   const indices: Record<string, unknown> = {};
   for (const meta of metas) {
     const shards: Record<string, unknown[]> = {};
     for (const c of s.shards.copies(meta.uuid)) {
-      const started = c.state === 'STARTED' || c.state === 'INITIALIZING';
+      const started = isAssigned(c);
       const list = shards[String(c.shardId)] ?? [];
       shards[String(c.shardId)] = list;
       list.push({
         state: c.state === 'FAILED' ? 'UNASSIGNED' : c.state,
         primary: c.primary,
-        node: started ? nodeId : null,
+        node: started ? (c.node ?? nodeId) : null,
         relocating_node: null,
         shard: c.shardId,
         index: meta.name,
-        ...(started ? { allocation_id: { id: c.key } } : {}),
+        ...(started ? { allocation_id: { id: c.allocationId ?? c.key } } : {}),
       });
     }
     indices[meta.name] = { shards };
@@ -137,9 +143,9 @@ function clusterState(req: RestRequest, s: NodeServices): RestResponse {
   }
   if (metrics.has('routing_table')) body.routing_table = { indices: routingJson(metas, s, s.node.id) };
   if (metrics.has('routing_nodes')) {
-    const assigned = s.shards.all().filter((x) => x.state === 'STARTED' || x.state === 'INITIALIZING');
-    const unassigned = s.shards.all().filter((x) => x.state === 'UNASSIGNED' || x.state === 'FAILED');
-    const row = (x: (typeof assigned)[number], node: string | null) => ({
+    const assigned = s.shards.all().filter(isAssigned);
+    const unassigned = s.shards.all().filter((x) => !isAssigned(x));
+    const row = (x: ShardCopy, node: string | null) => ({
       state: x.state === 'FAILED' ? 'UNASSIGNED' : x.state,
       primary: x.primary,
       node,
@@ -147,10 +153,16 @@ function clusterState(req: RestRequest, s: NodeServices): RestResponse {
       shard: x.shardId,
       index: x.index,
     });
-    body.routing_nodes = {
-      unassigned: unassigned.map((x) => row(x, null)),
-      nodes: { [s.node.id]: assigned.map((x) => row(x, s.node.id)) },
-    };
+    // Every node of the state has its list, empty or not, as RoutingNodes has.
+    const nodes: Record<string, unknown[]> = {};
+    for (const id of Object.keys(state.nodes)) nodes[id] = [];
+    for (const x of assigned) {
+      const node = x.node ?? s.node.id;
+      const list = nodes[node] ?? [];
+      nodes[node] = list;
+      list.push(row(x, node));
+    }
+    body.routing_nodes = { unassigned: unassigned.map((x) => row(x, null)), nodes };
   }
   return { status: 200, body };
 }

@@ -18,7 +18,7 @@ import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { metaByUuid } from './context-targets.ts';
 import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
-import { startedCopy } from './query-phase.ts';
+import { contextCopy } from './query-phase.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 import { searchShardTargets } from './shard-targets.ts';
 
@@ -57,7 +57,7 @@ export async function openPit(req: RestRequest, s: NodeServices): Promise<Opened
   await Promise.all(
     targets.map(async (t) => {
       try {
-        const { worker, key } = startedCopy(t);
+        const { worker, key } = contextCopy(t);
         const r = await worker.run({
           t: 'open_pit',
           key,

@@ -5,7 +5,7 @@
  * are collected as failures; the search goes on with the others.
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
-import { ShoalError } from '@shoal/protocol';
+import { notImplemented, ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
   PackedCursor,
@@ -14,12 +14,12 @@ import {
   type QueryTask,
   type QueryTaskResult,
   type ShardKey,
-  type ShardWorker,
   toWireFetch,
   toWireQueryTask,
   unpackHits,
 } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
+import type { ShardRunner } from '../shards/shard-table.ts';
 import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
@@ -29,7 +29,7 @@ export interface ShardQueryOutcome {
   result: ShardQueryResult;
   hits: MergeHit[];
   /** The worker and shard key that answered (and hold the context for the fetch phase). */
-  worker: ShardWorker;
+  worker: ShardRunner;
   key: ShardKey;
   contextId?: number;
   /** The context is a PIT's or a scroll's: the fetch phase leaves it open. */
@@ -63,7 +63,7 @@ export interface ShardQueryReply {
 /** A shard's answer to its query and who gave it. */
 export interface ShardQueryAnswer {
   reply: ShardQueryReply;
-  worker: ShardWorker;
+  worker: ShardRunner;
   key: ShardKey;
   fetched?: ShardFetchResult;
   rendered?: PackedCursor;
@@ -95,10 +95,23 @@ function notStarted(t: ShardTarget): ShoalError {
 }
 
 /** The started primary of a target, or its no_shard_available_action_exception. */
-export function startedCopy(t: ShardTarget): { worker: ShardWorker; key: ShardKey } {
+export function startedCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKey } {
   const copy = t.copy;
   if (copy?.state !== 'STARTED' || !copy.worker) throw notStarted(t);
   return { worker: copy.worker, key: copy.key };
+}
+
+/**
+ * The started primary of a target that a reader context (a PIT's or a scroll's) is kept on:
+ * its id names a worker thread of this node, so a copy held by another node is refused.
+ */
+export function contextCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKey } {
+  if (t.copy?.remote) {
+    throw notImplemented(
+      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], whose primary is on another node,`,
+    );
+  }
+  return startedCopy(t);
 }
 
 /** A small first page fetched with the query (latestReaderQuery). */
@@ -164,7 +177,7 @@ export function latestReaderQuery(
 function renderedAnswer(
   s: NodeServices,
   t: ShardTarget,
-  worker: ShardWorker,
+  worker: ShardRunner,
   key: ShardKey,
   answer: QueryTaskResult,
 ): ShardQueryAnswer {
@@ -183,7 +196,7 @@ function renderedAnswer(
 
 function unpackedAnswer(
   s: NodeServices,
-  worker: ShardWorker,
+  worker: ShardRunner,
   key: ShardKey,
   answer: QueryTaskResult,
 ): ShardQueryAnswer {

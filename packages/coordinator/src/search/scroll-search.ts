@@ -38,11 +38,11 @@ import { keepAliveTooLarge, reapIntervalMs } from './keep-alive.ts';
 import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import { hitComparator } from './merge.ts';
 import {
+  contextCopy,
   renderedResult,
   runQueryPhase,
   type ShardQueryExec,
   type ShardQueryOutcome,
-  startedCopy,
   withAggregations,
 } from './query-phase.ts';
 import { concatRenderedPage } from './rendered-page.ts';
@@ -114,7 +114,7 @@ export async function startScroll(
   const runnable = outsideSlice(limits.runnable, search, targets.length);
   const opened = new Map<number, ShardContextEntry>();
   const exec: ShardQueryExec = async (t) => {
-    const { worker, key } = startedCopy(t);
+    const { worker, key } = contextCopy(t);
     const r = await worker.run({
       t: 'scroll_start',
       key,

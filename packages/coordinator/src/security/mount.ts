@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   type GuardResult,
   type HttpTls,
+  loadHttpSsl,
   SECURITY_ENABLED_SETTING,
   SECURITY_INDEX,
   Security,
@@ -34,8 +35,6 @@ export interface NodeSecurity {
   answered(req: RestRequest, route: Route<NodeServices>, res: RestResponse): void;
   /** Security's `_has_privileges` for a user other than the request's (a transform's owner). */
   privilegeCheck: PrivilegeCheck;
-  /** The key and certificates to serve HTTPS with (`xpack.security.http.ssl.enabled`). */
-  httpTls?: HttpTls;
 }
 
 function apply(req: RestRequest, r: GuardResult): void {
@@ -58,6 +57,25 @@ function mountRoute(r: SecurityRoute): Route<NodeServices> {
   return route;
 }
 
+/**
+ * As Elasticsearch's Docker image does, a node setting may also come as an environment
+ * variable of the same name (`xpack.security.enabled=false`).
+ */
+function withEnvironment(settings: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const fromEnv = process.env[SECURITY_ENABLED_SETTING];
+  return fromEnv === undefined ? settings : { ...settings, [SECURITY_ENABLED_SETTING]: fromEnv };
+}
+
+/**
+ * The key and certificates to serve HTTPS with (`xpack.security.http.ssl.enabled`), read before
+ * the HTTP port is bound; undefined for plain HTTP. A configuration that cannot serve throws.
+ */
+export function nodeHttpTls(settings: Readonly<Record<string, string>>): HttpTls | undefined {
+  const effective = withEnvironment(settings);
+  if (!securityEnabled(effective)) return undefined;
+  return loadHttpSsl(effective, configDir())?.tls;
+}
+
 /** The file realm's files are under the node's data path, in this folder. */
 export const FILE_REALM_FOLDER = 'security';
 
@@ -68,10 +86,7 @@ export async function startSecurity(
   settings: Readonly<Record<string, string>>,
   logger: Logger,
 ): Promise<NodeSecurity | undefined> {
-  // As Elasticsearch's Docker image does, a node setting may also come as an environment
-  // variable of the same name (`xpack.security.enabled=false`).
-  const fromEnv = process.env[SECURITY_ENABLED_SETTING];
-  if (fromEnv !== undefined) settings = { ...settings, [SECURITY_ENABLED_SETTING]: fromEnv };
+  settings = withEnvironment(settings);
   if (!securityEnabled(settings)) {
     logger.warn(
       'security is disabled ([xpack.security.enabled] is [false]): every request is served without credentials',
@@ -81,7 +96,11 @@ export async function startSecurity(
   const client = new InternalClient(nodeRoutes, services);
   const security = await Security.start(
     {
-      store: new SystemIndexDocStore(client, () => services.indices.get(SECURITY_INDEX) !== undefined),
+      store: new SystemIndexDocStore(
+        client,
+        () => services.indices.get(SECURITY_INDEX) !== undefined,
+        () => services.indices.primariesActive(SECURITY_INDEX),
+      ),
       profiles: new ProfileIndexStore(client, () => services.indices.get(PROFILE_INDEX) !== undefined),
       indices: new NodeIndexNamespace(services.indices),
       fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
@@ -128,7 +147,6 @@ export async function startSecurity(
   }
   return {
     privilegeCheck,
-    ...(ssl ? { httpTls: ssl.tls } : {}),
     routes: security.routes().map(mountRoute),
     guard(req, route, uri) {
       const r = security.guard(req, actionOfRoute.get(route)?.(req) ?? route.action, uri);

@@ -74,11 +74,14 @@ export class SystemIndexDocStore<S> implements SystemIndexStore {
   constructor(
     private readonly client: InternalClient<S>,
     private readonly exists: () => boolean,
+    /** Resolves once the index's primary can serve (in a cluster, it may be opening on another node). */
+    private readonly active: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   ensure(): Promise<void> {
     this.ready ??= (async () => {
       if (this.exists()) {
+        await this.active();
         // An index made by an earlier version gains the fields added since.
         const m = await this.client.call(
           'PUT',
@@ -92,6 +95,7 @@ export class SystemIndexDocStore<S> implements SystemIndexStore {
       const r = await this.client.call('PUT', '/:index', { index: SECURITY_INDEX }, { body: INDEX_BODY });
       if (r.status !== 200 && r.body?.error?.type !== 'resource_already_exists_exception')
         throw fail('create', r);
+      await this.active();
     })();
     return this.ready;
   }

@@ -5,7 +5,13 @@
  */
 import { type ShardKey, type ShardWorker, shardKey } from '@shoal/shard';
 
-export type ShardState = 'STARTED' | 'INITIALIZING' | 'UNASSIGNED' | 'FAILED';
+export type ShardState = 'STARTED' | 'INITIALIZING' | 'UNASSIGNED' | 'FAILED' | 'RELOCATING';
+
+/**
+ * What a shard copy's tasks run on: a worker thread of this node, or a node of the cluster
+ * that holds the copy (remote-worker.ts), alike to the search and write paths.
+ */
+export type ShardRunner = Pick<ShardWorker, 'id' | 'run' | 'release' | 'shards'>;
 
 export interface ShardCopy {
   readonly index: string;
@@ -14,9 +20,17 @@ export interface ShardCopy {
   readonly primary: boolean;
   readonly key: ShardKey;
   state: ShardState;
-  worker?: ShardWorker;
+  worker?: ShardRunner;
   /** Why the copy failed or is unassigned. */
   reason?: string;
+  /** In a cluster of several nodes: the node that holds the copy. */
+  node?: string;
+  /** Held by another node: its tasks run there (`worker` is a RemoteShardWorker). */
+  remote?: boolean;
+  /** In a cluster of several nodes: the copy's allocation id in the routing table. */
+  allocationId?: string;
+  /** In a cluster of several nodes: the routing table counts the copy in sync (it may become primary). */
+  inSync?: boolean;
 }
 
 export class ShardTable {
@@ -75,6 +89,37 @@ export class ShardTable {
     return copies;
   }
 
+  /**
+   * In a cluster of several nodes: the copies of an index as the routing table has them, in
+   * place of those it had. Only this node's own copies are found by key.
+   */
+  replaceIndex(indexUuid: string, copies: ShardCopy[]): void {
+    for (const c of this.byIndex.get(indexUuid) ?? [])
+      if (this.byKey.get(c.key) === c) this.byKey.delete(c.key);
+    for (const c of copies) if (!c.remote && c.worker) this.byKey.set(c.key, c);
+    this.byIndex.set(indexUuid, copies);
+    const primaries: ShardCopy[] = [];
+    for (const c of copies) if (c.primary) primaries[c.shardId] = c;
+    this.primariesByIndex.set(indexUuid, primaries);
+  }
+
+  /** A worker thread of this node for a new copy (the least loaded), which takes `key`. */
+  placeLocal(key: ShardKey): ShardWorker {
+    const worker = this.leastLoaded();
+    worker.shards.add(key);
+    return worker;
+  }
+
+  /** This node's worker thread that holds `key`, if any. */
+  localWorker(key: ShardKey): ShardWorker | undefined {
+    return this.workers.find((w) => w.shards.has(key));
+  }
+
+  /** The copies of an index this node holds itself (primaries, and replicas in a cluster of several nodes). */
+  local(indexUuid: string): ShardCopy[] {
+    return this.copies(indexUuid).filter((c) => c.worker && !c.remote);
+  }
+
   /** Changes the number of (unassigned) replica entries after `number_of_replicas` changed. */
   setReplicas(indexUuid: string, numberOfReplicas: number): void {
     const copies = this.byIndex.get(indexUuid);
@@ -112,6 +157,7 @@ export class ShardTable {
   remove(indexUuid: string): ShardCopy[] {
     const copies = this.byIndex.get(indexUuid) ?? [];
     for (const c of copies) {
+      if (c.remote) continue;
       this.byKey.delete(c.key);
       c.worker?.shards.delete(c.key);
     }
@@ -122,9 +168,7 @@ export class ShardTable {
 
   /** Places a copy whose worker died on the least-loaded worker (its replacement thread, usually). */
   reassign(copy: ShardCopy): void {
-    const worker = this.leastLoaded();
-    worker.shards.add(copy.key);
-    copy.worker = worker;
+    copy.worker = this.placeLocal(copy.key);
   }
 
   markFailed(keys: ShardKey[], reason: string): void {

@@ -167,7 +167,7 @@ export class DataStreams {
     }
     const created = this.indices.get(name)!;
     next.set(name, new Map(created.aliases).set(stream.name, streamAlias(stream, true)));
-    this.indices.applyAliases(next);
+    await this.indices.applyAliases(next);
     stream.indices.push(name);
     stream.generation = generation;
     return name;
@@ -238,7 +238,7 @@ export class DataStreams {
         aliases.set(stream.name, streamAlias(stream, false));
         await this.indices.updateSettings([meta], { 'index.hidden': true });
       }
-      this.indices.applyAliases(new Map([[a.index, aliases]]));
+      await this.indices.applyAliases(new Map([[a.index, aliases]]));
     }
     this.save();
   }
@@ -284,7 +284,7 @@ export class DataStreams {
       const current = this.indices.get(m.name)!;
       next.set(m.name, new Map(current.aliases).set(alias, streamAlias(stream, m === write)));
     }
-    this.indices.applyAliases(next);
+    await this.indices.applyAliases(next);
     this.streams.set(alias, stream);
     this.save();
     return stream;

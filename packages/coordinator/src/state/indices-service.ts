@@ -2,8 +2,14 @@
  * The index metadata of the cluster and the changes to it: create, delete, mappings, settings
  * and aliases. Each change is validated whole before anything is applied (no half-applied
  * change), serialised per index, and pushed to the shard workers that hold the index.
+ *
+ * On one node (`discovery.type: single-node`) the metadata is this node's own, kept under its
+ * data path. In a multi-node cluster it is a view of the published cluster state: a change is
+ * made on the master (forwarded there from any other node) and published, and every node
+ * applies the indices of each state it applies (published-indices.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { ClusterService, ClusterState } from '@shoal/cluster';
 import {
   createIndexMapping,
   type IndexMapping,
@@ -14,10 +20,8 @@ import {
 import {
   defaultRoutingNumShards,
   type FlatSettings,
-  getBytes,
   getInt,
-  getString,
-  getTimeMs,
+  indexNotFound,
   newIndexChecks,
   normalizeSettings,
   resourceAlreadyExists,
@@ -26,16 +30,19 @@ import {
   validateIndexName,
   validateSettings,
 } from '@shoal/protocol';
-import type { TranslogSettings } from '@shoal/shard';
 import type { Logger } from 'pino';
-import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
+import { serveShardTasks } from '../shards/remote-worker.ts';
+import type { ShardTable } from '../shards/shard-table.ts';
 import { parseCreateAliases } from './alias-specs.ts';
 import { validateAlias } from './alias-validation.ts';
+import { AppliedRouting } from './applied-routing.ts';
 import { withAutoExpandedReplicas } from './auto-expand-replicas.ts';
 import { DataStreams } from './data-streams.ts';
 import { partitionSize } from './document-routing.ts';
 import { checkBlocks, checkMetadataBlock } from './index-blocks.ts';
 import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import { type IndexMetadataJson, indexMetadataFromJson } from './index-metadata-json.ts';
+import { changedSettingKeys, IndexShards } from './index-shards.ts';
 import { IndexTemplates, withTemplates } from './index-templates.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { MetadataStore } from './metadata-store.ts';
@@ -45,6 +52,7 @@ import {
   defaultTierPreference,
   partitionNeedsRouting,
 } from './new-index-checks.ts';
+import { type IndexPut, PublishedIndices, publishedIndices } from './published-indices.ts';
 import { type IndicesOptions, type ReachedNames, resolveIndices } from './resolve-indices.ts';
 import { applyChanges, withoutExisting, withoutNulls } from './settings-changes.ts';
 
@@ -67,6 +75,13 @@ export class IndicesService {
   readonly templates: IndexTemplates;
   /** Data streams over hidden backing indices (data-streams.ts). */
   readonly dataStreams: DataStreams;
+  private readonly shardOps: IndexShards;
+  /** In a multi-node cluster: the published state this metadata is a view of. */
+  private published: PublishedIndices | null = null;
+  /** In a multi-node cluster: the routing table's copies, carried out on this node. */
+  private routing: AppliedRouting | null = null;
+  /** The shard work of the states applied so far, in order. */
+  private applying: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly shards: ShardTable,
@@ -74,6 +89,7 @@ export class IndicesService {
     /** Where index metadata and shard files live; absent: memory only. */
     private readonly store?: MetadataStore,
   ) {
+    this.shardOps = new IndexShards(shards, logger, store);
     this.templates = new IndexTemplates(store);
     this.dataStreams = new DataStreams(this, store);
     for (const w of shards.workers) {
@@ -90,81 +106,156 @@ export class IndicesService {
    * recovered (a corrupt file) is FAILED with the reason, and never serves anything.
    */
   async load(): Promise<void> {
-    if (!this.store) return;
+    // In a cluster of several nodes the indices come from the cluster state, and the routing
+    // table says which copies this node opens (from its disk when it has them).
+    if (!this.store || this.published) return;
     const { metas, removed } = this.store.loadIndices();
     for (const uuid of removed) this.logger.warn({ uuid }, 'removed an index folder that has no metadata');
     for (const meta of metas) {
       this.indices.set(meta.name, meta);
-      const copies = this.shards.allocate(
-        meta.name,
-        meta.uuid,
-        meta.numberOfShards,
-        getInt(meta.settings, 'index.number_of_replicas'),
-      );
-      await Promise.all(copies.filter((c) => c.primary).map((c) => this.openShard(c, meta, true)));
+      await this.shardOps.openAll(meta, true);
     }
   }
 
-  /** Opens (creating or recovering) one primary on its worker; failures mark it FAILED. */
-  private async openShard(c: ShardCopy, meta: IndexMetadata, tolerateFailure: boolean): Promise<void> {
-    const worker = c.worker!;
-    const started = Date.now();
-    try {
-      const r = await worker.run({
-        t: 'open',
-        key: c.key,
-        index: meta.name,
-        indexUuid: meta.uuid,
-        shardId: c.shardId,
-        mapping: meta.mapping.toJSON(),
-        mappingSettings: mappingSettings(meta.settings),
-        refreshIntervalMs: getTimeMs(meta.settings, 'index.refresh_interval'),
-        path: this.store?.shardPath(meta.uuid, c.shardId),
-        translog: translogSettings(meta.settings),
-      });
-      for (const w of r.warnings ?? [])
-        this.logger.warn({ index: meta.name, shard: c.shardId, ...w.fields }, w.msg);
-      if (r.recovery?.existing) {
-        this.logger.info(
-          { index: meta.name, shard: c.shardId, ...r.recovery, ms: Date.now() - started },
-          'recovered shard from its commit and translog',
+  /**
+   * Makes this metadata a view of the cluster state `cluster` applies (a multi-node cluster):
+   * changes go to the master, and each applied state's indices replace this node's.
+   */
+  followCluster(cluster: ClusterService): void {
+    const published = new PublishedIndices(cluster);
+    this.published = published;
+    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger);
+    serveShardTasks(cluster, this.shards);
+    published.serve('create', (b: { name: string; body: CreateIndexBody | undefined; autoCreate: boolean }) =>
+      this.createHere(b.name, b.body, b.autoCreate),
+    );
+    published.serve('delete', async (b: { name: string; uuid: string }) => {
+      const meta = this.indices.get(b.name);
+      if (!meta || meta.uuid !== b.uuid) throw indexNotFound(b.name);
+      await this.deleteHere(meta);
+      return null;
+    });
+    published.serve('mapping', async (b: { name: string; update: Record<string, unknown> }) => {
+      await this.mergeMappingHere(b.name, b.update);
+      return null;
+    });
+    published.serve(
+      'settings',
+      (b: { names: string[]; body: unknown; opts: { preserveExisting?: boolean; reopen?: boolean } }) =>
+        this.updateSettingsHere(this.existing(b.names), b.body, b.opts),
+    );
+    published.serve('aliases', async (b: { next: [string, [string, AliasMetadata][]][] }) => {
+      await this.applyAliasesHere(new Map(b.next.map(([name, a]) => [name, new Map(a)])));
+      return null;
+    });
+    cluster.onApplied((state) => this.applyPublished(state));
+  }
+
+  /** The named indices that exist, in order (the others were deleted meanwhile). */
+  private existing(names: readonly string[]): IndexMetadata[] {
+    return names.map((n) => this.indices.get(n)).filter((m): m is IndexMetadata => m !== undefined);
+  }
+
+  /** Forwards a change to the master; resolves once this node has applied it, with the master's answer. */
+  private async onMaster<T>(op: string, body: unknown): Promise<T> {
+    const r = await this.published!.forward<T>(op, body);
+    // Answered as of the master's state: this node applies that state before it answers too
+    // (an index that already exists is there, with its shards, when the caller looks).
+    if (r.error) {
+      await this.settled(r.version).catch(() => {});
+      throw r.error;
+    }
+    await this.settled(r.version);
+    return r.value as T;
+  }
+
+  /** Waits until this node has applied the state of `version` and opened or closed the shards it asks. */
+  private async settled(version: number): Promise<void> {
+    await this.published!.applied(version);
+    await this.applying;
+  }
+
+  /** True when a change must go to the master (this node is one of several, and not the master). */
+  private get remote(): boolean {
+    return this.published !== null && !this.published.isMaster();
+  }
+
+  /**
+   * Applies the indices of a published state: new ones are taken in, changed ones pushed to
+   * this node's copies, gone ones closed and deleted; then the routing table says which
+   * copies this node opens or closes. The maps change at once; the shard work runs after that
+   * of the previous states.
+   */
+  private applyPublished(state: ClusterState): void {
+    const published = publishedIndices(state);
+    const work: (() => Promise<void>)[] = [];
+    for (const [name, json] of Object.entries(published)) {
+      const had = this.indices.get(name);
+      if (had && sameIndexVersion(had, json)) continue;
+      const meta = indexMetadataFromJson(json, 'the cluster state');
+      this.indices.set(name, meta);
+      this.store?.saveIndex(meta);
+      if (had && had.uuid === meta.uuid) {
+        const changed = changedSettingKeys(had.settings, meta.settings);
+        const mappingChanged = had.mappingVersion !== meta.mappingVersion;
+        work.push(async () => {
+          if (mappingChanged) await this.shardOps.pushMapping(meta, meta.mapping.toJSON(), meta.settings);
+          await this.shardOps.settingsChanged(had, meta, changed, false);
+        });
+        continue;
+      }
+      if (had) work.push(() => this.dropPublished(had));
+      this.logger.info({ index: name, uuid: meta.uuid }, 'applied a new index from the cluster state');
+    }
+    for (const [name, meta] of [...this.indices]) {
+      if (name in published) continue;
+      this.indices.delete(name);
+      work.push(() => this.dropPublished(meta));
+    }
+    work.push(...this.routing!.apply(state, (name) => this.indices.get(name)));
+    if (work.length === 0) return;
+    this.applying = this.applying.then(async () => {
+      for (const w of work) {
+        await w().catch((err: unknown) =>
+          this.logger.error({ err }, 'applying the indices of the cluster state failed'),
         );
       }
-      c.state = 'STARTED';
-      c.reason = undefined;
-    } catch (e) {
-      if (!tolerateFailure) throw e;
-      const reason = e instanceof ShoalError ? `${e.type}: ${e.reason}` : String(e);
-      c.state = 'FAILED';
-      c.reason = `shard failed to recover: ${reason}`;
-      this.logger.error(
-        { index: meta.name, shard: c.shardId, reason },
-        'shard failed to recover; it is FAILED',
-      );
+    });
+  }
+
+  /** An index gone from the cluster state: its copies here closed, its folder removed. */
+  private async dropPublished(meta: IndexMetadata): Promise<void> {
+    this.routing?.forget(meta.uuid);
+    await this.dropShards(meta, true);
+  }
+
+  /** Closes an index's shards here; `deleteFiles`: and removes its folder. */
+  private async dropShards(meta: IndexMetadata, deleteFiles: boolean): Promise<void> {
+    await this.shardOps.close(meta.uuid);
+    if (deleteFiles) {
+      this.store?.deleteIndex(meta.uuid);
+      this.logger.info({ index: meta.name, uuid: meta.uuid }, 'deleted index');
     }
   }
 
   /** Flushes every started primary (a clean node stop). */
-  async flushAll(): Promise<void> {
-    await Promise.all(
-      this.shards
-        .all()
-        .filter((c) => c.primary && c.state === 'STARTED' && c.worker)
-        .map((c) => c.worker!.run({ t: 'flush', key: c.key, force: false })),
-    );
+  flushAll(): Promise<void> {
+    return this.shardOps.flushAll();
   }
 
   /** Re-opens, on the worker's replacement thread, the shard copies a dead thread held. */
   private async recoverFailed(keys: string[]): Promise<void> {
     for (const key of keys) {
-      const copy = this.shards.all().find((c) => c.key === key && c.primary);
+      const copy = this.shards
+        .all()
+        .find((c) => c.key === key && !c.remote && (c.primary || c.node !== undefined));
       if (!copy) continue;
       const meta = [...this.indices.values()].find((m) => m.uuid === copy.indexUuid);
       if (!meta) continue;
       await this.mutex.run(meta.name, async () => {
         this.shards.reassign(copy);
         copy.state = 'INITIALIZING';
-        await this.openShard(copy, meta, true);
+        await this.shardOps.open(copy, meta, true);
         if ((copy.state as string) === 'STARTED') {
           this.logger.info(
             { index: meta.name, shard: copy.shardId },
@@ -173,6 +264,16 @@ export class IndicesService {
         }
       });
     }
+  }
+
+  /**
+   * Resolves once every primary of the index is active, or the master timeout passed (in a
+   * cluster of several nodes a primary may be opening on another node; on one node an index's
+   * primaries are open once it exists).
+   */
+  async primariesActive(name: string): Promise<void> {
+    const meta = this.indices.get(name);
+    if (this.published && meta) await this.published.primariesActive(name, meta.uuid);
   }
 
   all(): ReadonlyMap<string, IndexMetadata> {
@@ -192,15 +293,40 @@ export class IndicesService {
     return [...this.indices.values()].filter((m) => m.aliases.has(alias));
   }
 
-  /**
-   * Creates an index; the deprecation warnings its settings raise are added to `warnings`.
-   * `autoCreate`: a write creates the index (its templates may ask for a data stream).
-   */
   async create(
     name: string,
     requested: CreateIndexBody | undefined,
     warnings: string[] = [],
     autoCreate = false,
+  ): Promise<IndexMetadata> {
+    if (this.remote) {
+      const w = await this.onMaster<string[]>('create', { name, body: requested, autoCreate });
+      warnings.push(...w);
+      const meta = this.indices.get(name);
+      if (!meta) throw indexNotFound(name);
+      return meta;
+    }
+    const w: string[] = [];
+    const meta = await this.createIndex(name, requested, w, autoCreate);
+    warnings.push(...w);
+    return meta;
+  }
+
+  private async createHere(
+    name: string,
+    requested: CreateIndexBody | undefined,
+    autoCreate: boolean,
+  ): Promise<string[]> {
+    const warnings: string[] = [];
+    await this.createIndex(name, requested, warnings, autoCreate);
+    return warnings;
+  }
+
+  private createIndex(
+    name: string,
+    requested: CreateIndexBody | undefined,
+    warnings: string[],
+    autoCreate: boolean,
   ): Promise<IndexMetadata> {
     return this.mutex.run('__create__', async () => {
       validateIndexName(name);
@@ -272,21 +398,22 @@ export class IndicesService {
         aliasesVersion: 1,
       };
       for (const [alias, a] of aliases) validateAlias(alias, a, meta);
-      const copies = this.shards.allocate(
-        name,
-        uuid,
-        numberOfShards,
-        getInt(settings, 'index.number_of_replicas'),
-      );
-      try {
-        await Promise.all(copies.filter((c) => c.primary).map((c) => this.openShard(c, meta, false)));
-        this.store?.saveIndex(meta);
-      } catch (e) {
-        await this.closeShards(uuid);
-        this.store?.deleteIndex(uuid);
-        throw e;
+      if (this.published) {
+        // Published; every node (this one too) places and opens its shards as it applies the state.
+        await this.settled(await this.published.commit(`create-index [${name}]`, [{ meta, base: null }]));
+        // As wait_for_active_shards (1) does: the answer waits for the primaries to start.
+        await this.published.primariesActive(name, uuid);
+      } else {
+        try {
+          await this.shardOps.openAll(meta, false);
+          this.store?.saveIndex(meta);
+        } catch (e) {
+          await this.shardOps.close(uuid);
+          this.store?.deleteIndex(uuid);
+          throw e;
+        }
+        this.indices.set(name, meta);
       }
-      this.indices.set(name, meta);
       warnings.push(...settingWarnings);
       this.logger.info({ index: name, uuid, shards: numberOfShards }, 'created index');
       return meta;
@@ -294,12 +421,11 @@ export class IndicesService {
   }
 
   async delete(meta: IndexMetadata): Promise<void> {
-    await this.mutex.run(meta.name, async () => {
-      this.indices.delete(meta.name);
-      await this.closeShards(meta.uuid);
-      this.store?.deleteIndex(meta.uuid);
-      this.logger.info({ index: meta.name, uuid: meta.uuid }, 'deleted index');
-    });
+    if (this.remote) {
+      await this.onMaster('delete', { name: meta.name, uuid: meta.uuid });
+      return;
+    }
+    await this.deleteHere(meta);
   }
 
   /**
@@ -322,6 +448,12 @@ export class IndicesService {
           );
         }
         const next: IndexMetadata = { ...current, state };
+        if (this.published) {
+          await this.settled(
+            await this.published.commit(`${state}-index [${meta.name}]`, [{ meta: next, base: current }]),
+          );
+          return;
+        }
         this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
         this.logger.info(
@@ -332,17 +464,29 @@ export class IndicesService {
     }
   }
 
-  private async closeShards(uuid: string): Promise<void> {
-    const copies = this.shards.remove(uuid);
-    await Promise.all(
-      copies
-        .filter((c) => c.primary && c.worker)
-        .map((c) => c.worker!.run({ t: 'close', key: c.key }).catch(() => {})),
-    );
+  private async deleteHere(meta: IndexMetadata): Promise<void> {
+    await this.mutex.run(meta.name, async () => {
+      if (this.published) {
+        await this.settled(await this.published.commit(`delete-index [${meta.name}]`, [], [meta]));
+        return;
+      }
+      this.indices.delete(meta.name);
+      await this.dropShards(meta, true);
+    });
   }
 
   /** Merges a mapping update (PUT _mapping or dynamic) and pushes it to every shard of the index. */
   async mergeMapping(name: string, update: Record<string, unknown>): Promise<IndexMetadata> {
+    if (this.remote) {
+      await this.onMaster('mapping', { name, update });
+      const meta = this.indices.get(name);
+      if (!meta) throw indexNotFound(name);
+      return meta;
+    }
+    return this.mergeMappingHere(name, update);
+  }
+
+  private mergeMappingHere(name: string, update: Record<string, unknown>): Promise<IndexMetadata> {
     return this.mutex.run(name, async () => {
       const meta = this.indices.get(name);
       if (!meta) throw new ShoalError('index_not_found_exception', `no such index [${name}]`, 404);
@@ -353,27 +497,18 @@ export class IndicesService {
       const json = merged.toJSON();
       if (JSON.stringify(json) === JSON.stringify(meta.mapping.toJSON())) return meta;
       const next: IndexMetadata = { ...meta, mapping: merged, mappingVersion: meta.mappingVersion + 1 };
-      await this.pushMapping(meta, json, meta.settings);
+      if (this.published) {
+        await this.settled(
+          await this.published.commit(`put-mapping [${name}]`, [{ meta: next, base: meta }]),
+        );
+        return this.indices.get(name) ?? next;
+      }
+      await this.shardOps.pushMapping(meta, json, meta.settings);
       // Durable before the write that needed it is retried and acknowledged.
       this.store?.saveIndex(next);
       this.indices.set(name, next);
       return next;
     });
-  }
-
-  /** A mapping, and the `index.mapping.*` settings it obeys, to every shard of the index. */
-  private async pushMapping(
-    meta: IndexMetadata,
-    json: Record<string, unknown>,
-    settings: Readonly<FlatSettings>,
-  ): Promise<void> {
-    const ms = mappingSettings(settings);
-    await Promise.all(
-      this.shards
-        .primaries(meta.uuid)
-        .filter((c) => c.worker)
-        .map((c) => c.worker!.run({ t: 'mapping', key: c.key, mapping: json, mappingSettings: ms })),
-    );
   }
 
   /**
@@ -386,6 +521,15 @@ export class IndicesService {
     body: unknown,
     opts: { preserveExisting?: boolean; reopen?: boolean } = {},
   ): Promise<string[]> {
+    if (this.remote) return this.onMaster('settings', { names: targets.map((t) => t.name), body, opts });
+    return this.updateSettingsHere(targets, body, opts);
+  }
+
+  private async updateSettingsHere(
+    targets: IndexMetadata[],
+    body: unknown,
+    opts: { preserveExisting?: boolean; reopen?: boolean },
+  ): Promise<string[]> {
     const requested = normalizeSettings(body ?? {}, 'index');
     for (const meta of targets) checkMetadataBlock(meta, requested);
     const warnings = validateSettings(requested, 'index');
@@ -396,6 +540,7 @@ export class IndicesService {
       updatableCheck(changes, { open: meta.state === 'open', index: meta.name, uuid: meta.uuid }, opts);
       validateSettings(changes, 'index', meta.settings);
     }
+    const puts: IndexPut[] = [];
     for (const meta of targets) {
       await this.mutex.run(meta.name, async () => {
         const current = this.indices.get(meta.name);
@@ -415,53 +560,55 @@ export class IndicesService {
           mapping,
           settingsVersion: current.settingsVersion + 1,
         };
+        if (this.published) {
+          puts.push({ meta: next, base: current });
+          return;
+        }
         this.store?.saveIndex(next);
         this.indices.set(meta.name, next);
-        if (mappingChanged) await this.pushMapping(meta, mapping.toJSON(), settings);
-        if (Object.keys(changes).some((k) => k.startsWith('index.translog.'))) {
-          const translog = translogSettings(settings);
-          await Promise.all(
-            this.shards
-              .primaries(meta.uuid)
-              .filter((c) => c.worker && c.state === 'STARTED')
-              .map((c) => c.worker!.run({ t: 'translog_settings', key: c.key, translog })),
-          );
-        }
-        if ('index.refresh_interval' in changes) {
-          const ms = getTimeMs(settings, 'index.refresh_interval');
-          await Promise.all(
-            this.shards
-              .primaries(meta.uuid)
-              .filter((c) => c.worker)
-              .map((c) => c.worker!.run({ t: 'refresh_interval', key: c.key, refreshIntervalMs: ms })),
-          );
-        }
-        if (settings['index.number_of_replicas'] !== current.settings['index.number_of_replicas']) {
-          this.shards.setReplicas(meta.uuid, getInt(settings, 'index.number_of_replicas'));
-        }
+        await this.shardOps.settingsChanged(meta, next, Object.keys(changes));
       });
+    }
+    // Published together: every target changes, or none does.
+    if (this.published && puts.length > 0) {
+      const names = puts.map((p) => p.meta.name).join(',');
+      await this.settled(await this.published.commit(`update-settings [${names}]`, puts));
     }
     return warnings;
   }
 
   /** Replaces the aliases of several indices at once (the `_aliases` API is atomic). */
-  applyAliases(next: Map<string, Map<string, AliasMetadata>>): void {
+  async applyAliases(next: Map<string, Map<string, AliasMetadata>>): Promise<void> {
+    if (this.remote) {
+      await this.onMaster('aliases', { next: [...next].map(([name, a]) => [name, [...a]]) });
+      return;
+    }
+    await this.applyAliasesHere(next);
+  }
+
+  private async applyAliasesHere(next: Map<string, Map<string, AliasMetadata>>): Promise<void> {
+    const puts: IndexPut[] = [];
     for (const [name, aliases] of next) {
       const meta = this.indices.get(name);
       if (!meta) continue;
-      const next = { ...meta, aliases, aliasesVersion: meta.aliasesVersion + 1 };
-      this.store?.saveIndex(next);
-      this.indices.set(name, next);
+      const updated = { ...meta, aliases, aliasesVersion: meta.aliasesVersion + 1 };
+      if (this.published) puts.push({ meta: updated, base: meta });
+      else {
+        this.store?.saveIndex(updated);
+        this.indices.set(name, updated);
+      }
+    }
+    if (this.published && puts.length > 0) {
+      await this.settled(await this.published.commit('index-aliases', puts));
     }
   }
 }
 
-/** `index.translog.*` as the shard worker takes them. */
-export function translogSettings(settings: Readonly<FlatSettings>): TranslogSettings {
-  return {
-    durability:
-      getString(settings, 'index.translog.durability').toLowerCase() === 'async' ? 'async' : 'request',
-    syncIntervalMs: getTimeMs(settings, 'index.translog.sync_interval'),
-    flushThresholdBytes: getBytes(settings, 'index.translog.flush_threshold_size'),
-  };
+function sameIndexVersion(m: IndexMetadata, j: IndexMetadataJson): boolean {
+  return (
+    m.uuid === j.uuid &&
+    m.mappingVersion === j.mappingVersion &&
+    m.settingsVersion === j.settingsVersion &&
+    m.aliasesVersion === j.aliasesVersion
+  );
 }

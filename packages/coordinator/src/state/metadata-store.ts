@@ -14,30 +14,12 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { mappingSettings, restoreIndexMapping } from '@shoal/engine';
 import type { FlatSettings } from '@shoal/protocol';
 import type { DataStreamMetadata } from './data-streams.ts';
-import type { AliasMetadata, IndexMetadata } from './index-metadata.ts';
+import type { IndexMetadata } from './index-metadata.ts';
+import { type IndexMetadataJson, indexMetadataFromJson, indexMetadataToJson } from './index-metadata-json.ts';
 import type { TemplatesJson } from './index-templates.ts';
 import { fsyncDirectory, writeJsonAtomic } from './state-files.ts';
-
-const FORMAT = 1;
-
-interface IndexMetadataJson {
-  format: number;
-  name: string;
-  uuid: string;
-  creationDate: number;
-  settings: FlatSettings;
-  mappings: Record<string, unknown>;
-  aliases: Record<string, AliasMetadata>;
-  numberOfShards: number;
-  routingNumShards: number;
-  state: 'open' | 'close';
-  mappingVersion: number;
-  settingsVersion: number;
-  aliasesVersion: number;
-}
 
 export interface NodeStateJson {
   nodeId: string;
@@ -65,21 +47,7 @@ export class MetadataStore {
   }
 
   saveIndex(meta: IndexMetadata): void {
-    const json: IndexMetadataJson = {
-      format: FORMAT,
-      name: meta.name,
-      uuid: meta.uuid,
-      creationDate: meta.creationDate,
-      settings: meta.settings,
-      mappings: meta.mapping.toJSON(),
-      aliases: Object.fromEntries(meta.aliases),
-      numberOfShards: meta.numberOfShards,
-      routingNumShards: meta.routingNumShards,
-      state: meta.state,
-      mappingVersion: meta.mappingVersion,
-      settingsVersion: meta.settingsVersion,
-      aliasesVersion: meta.aliasesVersion,
-    };
+    const json = indexMetadataToJson(meta);
     const dir = join(this.indexDir(meta.uuid), '_state');
     mkdirSync(dir, { recursive: true });
     writeJsonAtomic(join(dir, 'index.json'), json);
@@ -110,22 +78,7 @@ export class MetadataStore {
         removed.push(uuid);
         continue;
       }
-      const j = JSON.parse(text) as IndexMetadataJson;
-      if (j.format !== FORMAT) throw new Error(`unknown index metadata format [${j.format}] in ${file}`);
-      metas.push({
-        name: j.name,
-        uuid: j.uuid,
-        creationDate: j.creationDate,
-        settings: j.settings,
-        mapping: restoreIndexMapping(j.mappings, { indexName: j.name, ...mappingSettings(j.settings) }),
-        aliases: new Map(Object.entries(j.aliases)),
-        numberOfShards: j.numberOfShards,
-        routingNumShards: j.routingNumShards,
-        state: j.state,
-        mappingVersion: j.mappingVersion,
-        settingsVersion: j.settingsVersion,
-        aliasesVersion: j.aliasesVersion,
-      });
+      metas.push(indexMetadataFromJson(JSON.parse(text) as IndexMetadataJson, file));
     }
     metas.sort((a, b) => a.creationDate - b.creationDate);
     return { metas, removed };

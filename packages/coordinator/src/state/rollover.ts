@@ -211,6 +211,6 @@ export async function rollover(
   newAliases.set(target, alias.isWriteIndex === true ? { ...alias, isWriteIndex: true } : { ...alias });
   moved.set(old.name, oldAliases);
   moved.set(next, newAliases);
-  s.indices.applyAliases(moved);
+  await s.indices.applyAliases(moved);
   return { ...result, acknowledged: true, shards_acknowledged: true, rolled_over: true };
 }

@@ -200,7 +200,13 @@ async function writeShard(
   const first = group[0]!;
   let meta = first.meta;
   for (let round = 0; round < MAX_MAPPING_ROUNDS; round++) {
-    const copy = services.shards.primary(meta.uuid, first.copy.shardId);
+    let copy = services.shards.primary(meta.uuid, first.copy.shardId);
+    if (copy?.state !== 'STARTED' || !copy.worker) {
+      // In a cluster a primary may be opening, or waiting for its node: the write waits for it
+      // (within the master timeout), as Elasticsearch's replication waits for an active primary.
+      await services.indices.primariesActive(meta.name);
+      copy = services.shards.primary(meta.uuid, first.copy.shardId);
+    }
     if (copy?.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
     const { ops, bytes } = pack(group);
     const outcome = await copy.worker.run({ t: 'write', key: copy.key, ops, bytes, refresh }, [bytes]);
