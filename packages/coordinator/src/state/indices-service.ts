@@ -68,6 +68,9 @@ function base64UrlUuid(): string {
   return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url').slice(0, 22);
 }
 
+/** How long a request waits for a primary the routing table shows started to be open here. */
+const PRIMARY_OPEN_WAIT_MS = 30_000;
+
 export class IndicesService {
   private readonly indices = new Map<string, IndexMetadata>();
   private readonly mutex = new KeyedMutex();
@@ -273,7 +276,16 @@ export class IndicesService {
    */
   async primariesActive(name: string): Promise<void> {
     const meta = this.indices.get(name);
-    if (this.published && meta) await this.published.primariesActive(name, meta.uuid);
+    if (!this.published || !meta) return;
+    await this.published.primariesActive(name, meta.uuid);
+    // The table may show a primary started on this node (or on one that just joined) before
+    // the node has opened it again, after a full-cluster restart: wait until each can serve.
+    const deadline = Date.now() + PRIMARY_OPEN_WAIT_MS;
+    const serving = () =>
+      Array.from({ length: meta.numberOfShards }, (_, i) => this.shards.primary(meta.uuid, i)).every(
+        (c) => c?.state === 'STARTED' && c.worker !== undefined,
+      );
+    while (!serving() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   }
 
   all(): ReadonlyMap<string, IndexMetadata> {

@@ -141,14 +141,22 @@ export class PublishedIndices {
   }
 
   /**
-   * Resolves once the applied routing table has every primary of the index started (or the
-   * index is gone), or after the master timeout: the answer of a create index does not wait longer.
+   * Resolves once the applied routing table has every primary of the index started on a node of
+   * the cluster (or the index is gone), or after the master timeout: the answer of a create index does not wait longer.
    */
   async primariesActive(name: string, uuid: string): Promise<boolean> {
     return this.cluster.waitForState((s) => {
       const r = s.routingTable.indices[name];
       if (!r || r.uuid !== uuid) return publishedIndices(s)[name]?.uuid !== uuid;
-      return r.shards.every((copies) => copies[0] !== undefined && isActive(copies[0]));
+      // A copy the table still shows on a node that has not joined this state (after a
+      // full-cluster restart) cannot serve yet.
+      return r.shards.every(
+        (copies) =>
+          copies[0] !== undefined &&
+          isActive(copies[0]) &&
+          copies[0].node !== null &&
+          s.nodes[copies[0].node] !== undefined,
+      );
     }, MASTER_TIMEOUT_MS);
   }
 
