@@ -266,6 +266,67 @@ describe('invalidating', () => {
   });
 });
 
+describe('granting an API key with an access token', () => {
+  const GRANT = '/_security/api_key/grant';
+  const grant = (body: Record<string, unknown>) =>
+    http(node.url, 'POST', GRANT, { api_key: { name: 'granted-key' }, grant_type: 'access_token', ...body });
+
+  it("makes the key for the token's user, and for the user it runs as", async () => {
+    const t = await passwordGrant();
+    const r = await grant({ access_token: t.access_token });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ name: 'granted-key' });
+    const encoded = Buffer.from(`${r.json.id}:${r.json.api_key}`).toString('base64');
+    expect(r.json.encoded).toBe(encoded);
+    const me = await http(node.url, 'GET', '/_security/_authenticate', undefined, {
+      authorization: `ApiKey ${encoded}`,
+    });
+    expect(me.json).toMatchObject({
+      username: 'token_user',
+      roles: [],
+      authentication_realm: { name: '_es_api_key', type: '_es_api_key' },
+      api_key: { id: r.json.id, name: 'granted-key' },
+    });
+    const key = await http(node.url, 'GET', `/_security/api_key?id=${r.json.id}`);
+    expect(key.json.api_keys[0]).toMatchObject({ username: 'token_user', realm: 'default_native' });
+
+    const ranAs = await grant({ access_token: t.access_token, run_as: 'other_user' });
+    expect(ranAs.status).toBe(200);
+    const other = await http(node.url, 'GET', '/_security/_authenticate', undefined, {
+      authorization: `ApiKey ${ranAs.json.encoded}`,
+    });
+    expect(other.json.username).toBe('other_user');
+  });
+
+  it('refuses client authentication, and invalidated or unknown tokens as a 401', async () => {
+    const t = await passwordGrant();
+    const client = await grant({
+      access_token: t.access_token,
+      client_authentication: { scheme: 'SharedSecret', value: 'whatever' },
+    });
+    expect(client.status).toBe(400);
+    expect(client.json.error).toMatchObject({
+      type: 'security_exception',
+      reason: '[client_authentication] not supported with the supplied access_token type',
+    });
+    await http(node.url, 'DELETE', TOKEN, { token: t.access_token });
+    const invalidated = await grant({ access_token: t.access_token });
+    expect(invalidated.status).toBe(401);
+    expect(invalidated.json.error).toMatchObject({ type: 'security_exception', reason: 'token expired' });
+    const forged = Buffer.concat([Buffer.from([0x00, 0x7c, 0xf8, 0xb3]), Buffer.alloc(48, 9)]).toString(
+      'base64',
+    );
+    const unknown = await grant({ access_token: forged });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json.error.reason).toBe(
+      'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
+    );
+    const missing = await grant({});
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.reason).toContain('[access_token] is required for grant_type [access_token]');
+  });
+});
+
 describe('Bearer credentials', () => {
   it('still take service-account tokens, and refuse tokens nobody issued', async () => {
     const created = await http(

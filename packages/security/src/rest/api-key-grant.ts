@@ -1,10 +1,11 @@
 /**
  * `POST /_security/api_key/grant` (TransportGrantApiKeyAction): a privileged caller makes an
  * API key for another user whose credentials it holds — the `password` grant authenticates
- * them through the realm chain, `run_as` makes the key for a user they may run as. The key
- * belongs to that user and is limited by that user's roles.
+ * them through the realm chain, the `access_token` grant takes an access token of the token
+ * service (as a Bearer credential would be), `run_as` makes the key for a user they may run
+ * as. The key belongs to that user and is limited by that user's roles.
  */
-import { accessDenied, actionRequestValidation, notImplemented } from '@shoal/protocol';
+import { accessDenied, actionRequestValidation, securityException } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import { actionDeniedMessage, principalText } from '../authz/denial.ts';
 import { validateDescriptor } from '../authz/role-descriptor.ts';
@@ -105,15 +106,8 @@ function validate(g: Grant): string[] {
 }
 
 /** The granted user, and the user it runs as when `run_as` asks (which its roles must allow). */
-async function grantee(ctx: SecurityContext, g: Grant): Promise<Authentication> {
-  if (g.grantType === 'access_token') {
-    throw notImplemented('the [access_token] grant type (Shoal issues no OAuth2 access tokens yet)');
-  }
-  const { authentication } = await ctx.authenticator.authenticatePassword(
-    g.username!,
-    g.password!,
-    GRANT_ACTION,
-  );
+async function grantee(ctx: SecurityContext, g: Grant, uri: string): Promise<Authentication> {
+  const { authentication } = await grantAuthentication(ctx, g, uri);
   if (g.runAs === undefined) return authentication;
   const role = await ctx.roles.role(authentication.user.roles);
   const target = g.runAs === '' ? undefined : await ctx.authenticator.lookup(g.runAs);
@@ -126,13 +120,27 @@ async function grantee(ctx: SecurityContext, g: Grant): Promise<Authentication> 
   return target;
 }
 
+/** The grant's own credentials, authenticated (not the caller's). */
+function grantAuthentication(ctx: SecurityContext, g: Grant, uri: string) {
+  if (g.grantType === 'password') {
+    return ctx.authenticator.authenticatePassword(g.username!, g.password!, GRANT_ACTION);
+  }
+  // Only JWTs take client authentication, and Shoal has no JWT realm: every access token is
+  // the token service's.
+  if (g.clientAuthentication !== undefined && g.clientAuthentication !== null) {
+    throw securityException('[client_authentication] not supported with the supplied access_token type', 400);
+  }
+  // An unknown, invalidated or expired token fails as that Bearer credential would (a 401).
+  return ctx.authenticator.authenticate(`Bearer ${g.accessToken}`, uri);
+}
+
 async function grantApiKey(ctx: SecurityContext, req: SecurityRequest) {
   checkParams(req, ['refresh']);
   checkRefresh(req);
   const g = readGrant(req);
   const errors = validate(g);
   if (errors.length > 0) throw actionRequestValidation(errors);
-  const owner = await grantee(ctx, g);
+  const owner = await grantee(ctx, g, req.path);
   const created = await ctx.apiKeys.create(owner, await ownerDescriptors(ctx, owner), {
     name: g.key!.name!,
     expirationMs: g.key!.expirationMs,
