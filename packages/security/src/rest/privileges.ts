@@ -4,10 +4,9 @@
  */
 import { illegalArgument, parseException } from '@shoal/protocol';
 import { type Authentication, authenticateBody } from '../authc/authentication.ts';
-import { grantsApplicationPrivilege } from '../authz/application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES } from '../authz/cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES } from '../authz/index-privileges.ts';
-import { hasClusterPrivilege, hasIndexPrivilege } from '../authz/privilege-check.ts';
+import { checkPrivileges } from '../authz/privilege-check.ts';
 import type { ApplicationPrivileges } from '../authz/role-descriptor.ts';
 import { permissionOf, type SecurityContext } from '../context.ts';
 import { checkParams, ok, type SecurityRequest, type SecurityRoute } from './route.ts';
@@ -162,43 +161,8 @@ async function hasPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: A
     throw illegalArgument('must specify at least one privilege');
   }
   const role = await permissionOf(ctx, auth);
-  const layers = role.applicationLayers();
   const stored = asked.application.length > 0 ? await ctx.privileges.list() : [];
-  let all = true;
-  const cluster: Record<string, boolean> = {};
-  for (const p of asked.cluster) {
-    const v = hasClusterPrivilege(role, p);
-    cluster[p] = v;
-    all &&= v;
-  }
-  const index: Record<string, Record<string, boolean>> = {};
-  for (const r of asked.index) {
-    for (const name of r.names) {
-      const entry = index[name] ?? {};
-      index[name] = entry;
-      for (const p of r.privileges) {
-        const v = hasIndexPrivilege(role, name, p);
-        entry[p] = v;
-        all &&= v;
-      }
-    }
-  }
-  const application: Record<string, Record<string, Record<string, boolean>>> = {};
-  for (const r of asked.application) {
-    const app = application[r.application] ?? {};
-    application[r.application] = app;
-    for (const resource of r.resources) {
-      const entry = app[resource] ?? {};
-      app[resource] = entry;
-      for (const p of r.privileges) {
-        const v = layers.every((entries) =>
-          grantsApplicationPrivilege(entries, stored, r.application, resource, p),
-        );
-        entry[p] = v;
-        all &&= v;
-      }
-    }
-  }
+  const { all, cluster, index, application } = checkPrivileges(role, asked, stored);
   return ok({ username: auth.user.username, has_all_requested: all, cluster, index, application });
 }
 

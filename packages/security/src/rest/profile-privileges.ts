@@ -4,19 +4,11 @@
  * (a disabled profile counts too); profiles not found are errors.
  */
 import { actionRequestValidation, errorFragment, parseException } from '@shoal/protocol';
-import { compilePatterns } from '../authz/patterns.ts';
-import { hasClusterPrivilege, hasIndexPrivilege } from '../authz/privilege-check.ts';
-import type { Permission } from '../authz/role.ts';
+import { checkPrivileges, type PrivilegesToCheck } from '../authz/privilege-check.ts';
 import type { SecurityContext } from '../context.ts';
 import { type ProfileService, profileNotFound } from '../profiles/profile-service.ts';
 import { checkFields } from './object-parser.ts';
 import { checkParams, ok, requiredObjectBody, type SecurityRequest } from './route.ts';
-
-interface PrivilegesToCheck {
-  cluster: string[];
-  index: { names: string[]; privileges: string[] }[];
-  application: { application: string; privileges: string[]; resources: string[] }[];
-}
 
 function strings(field: string, v: unknown): string[] {
   if (typeof v === 'string') return [v];
@@ -54,31 +46,6 @@ function parsePrivileges(v: unknown): PrivilegesToCheck {
   return out;
 }
 
-/** Whether the permission holds every privilege asked for. */
-export function holdsAll(role: Permission, asked: PrivilegesToCheck): boolean {
-  if (!asked.cluster.every((p) => hasClusterPrivilege(role, p))) return false;
-  for (const r of asked.index) {
-    for (const name of r.names)
-      if (!r.privileges.every((p) => hasIndexPrivilege(role, name, p))) return false;
-  }
-  for (const r of asked.application) {
-    for (const resource of r.resources) {
-      for (const p of r.privileges) {
-        const granted = role.descriptors.some((d) =>
-          d.applications.some(
-            (a) =>
-              compilePatterns([a.application])(r.application) &&
-              compilePatterns(a.resources)(resource) &&
-              (a.privileges.includes('*') || a.privileges.includes('all') || a.privileges.includes(p)),
-          ),
-        );
-        if (!granted) return false;
-      }
-    }
-  }
-  return true;
-}
-
 export async function profileHasPrivileges(
   ctx: SecurityContext,
   profiles: ProfileService,
@@ -96,6 +63,7 @@ export async function profileHasPrivileges(
   else if (asked.cluster.length + asked.index.length + asked.application.length === 0)
     problems.push('must specify at least one privilege');
   if (problems.length > 0) throw actionRequestValidation(problems);
+  const stored = asked!.application.length > 0 ? await ctx.privileges.list() : [];
   const granted: string[] = [];
   const details: Record<string, unknown> = {};
   for (const uid of new Set(uids)) {
@@ -104,7 +72,7 @@ export async function profileHasPrivileges(
       details[uid] = errorFragment(profileNotFound());
       continue;
     }
-    if (holdsAll(await ctx.roles.role(p.user.roles), asked!)) granted.push(uid);
+    if (checkPrivileges(await ctx.roles.role(p.user.roles), asked!, stored).all) granted.push(uid);
   }
   const out: Record<string, unknown> = { has_privilege_uids: granted };
   const count = Object.keys(details).length;
