@@ -1,7 +1,8 @@
 /**
  * `GET|POST /_security/profile/_has_privileges` (ProfileHasPrivilegesAction): which of the
  * given profiles' users hold every privilege asked for, by the roles stored in each profile
- * (a disabled profile counts too); profiles not found are errors.
+ * (a disabled profile counts too), checked as the user `_has_privileges` checks them; profiles
+ * not found are errors.
  */
 import { actionRequestValidation, errorFragment, parseException } from '@shoal/protocol';
 import { checkPrivileges, type PrivilegesToCheck } from '../authz/privilege-check.ts';
