@@ -10,6 +10,7 @@ import { javaFloat, notImplemented, type QueryNode, shortestFloatDecimal } from 
 import type { IndexMapping, QueryLimits } from '../contract.ts';
 import { NORM_LENGTH_TABLE } from '../index/norms.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { B, K1 } from './bm25.ts';
 import { BoolWeight } from './bool-weight.ts';
 import { compileQuery } from './query-compiler.ts';
@@ -60,6 +61,8 @@ export function explainQuery(
   limits?: QueryLimits,
 ): ExplainResult {
   checkExplainable(query);
+  // Runtime fields of the mapping, as the query phase sees them.
+  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
   const env = {
     reader,
     mapping: topLevelFields(mapping),
