@@ -225,9 +225,4 @@ describe('_validate/query (indices.validate_query/10_basic)', () => {
     expect(refused.json.valid).toBe(false);
     expect(refused.json.explanations[0]).toMatchObject({ index: 'fc1', valid: false });
   });
-
-  it('_explain answers 501 naming what is missing', async () => {
-    const r = await http(url, 'GET', '/fc1/_explain/1');
-    expect(r.status).toBe(501);
-  });
 });

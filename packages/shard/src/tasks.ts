@@ -5,6 +5,7 @@
  * memory the thread shares with its ShardWorker.
  */
 import type {
+  ExplainResult,
   GetResult,
   MappingSettings,
   QueryLimits,
@@ -121,6 +122,8 @@ export type WorkerTask =
   | WriteTask
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
   | { t: 'refresh'; key: ShardKey }
+  /** `_explain`: how the document with `id` scores against `query` (explain.ts in the engine). */
+  | { t: 'explain'; key: ShardKey; id: string; query: QueryNode; limits?: QueryLimits }
   | WireQueryTask
   | {
       t: 'count';
@@ -212,6 +215,7 @@ export interface TaskResults extends ContextTaskResults {
   refresh: { refreshed: boolean };
   query: QueryTaskResult;
   count: { count: number; terminatedEarly?: boolean };
+  explain: ExplainResult;
   fetch: ShardFetchResult;
   release: { released: number };
   stats: { shards: ShardStats[] };

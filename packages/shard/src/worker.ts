@@ -12,6 +12,7 @@ import {
   countQuery,
   executeFetch,
   executeQuery,
+  explainQuery,
   fetchDocs,
   type ShardWriteOp,
   sectionCache,
@@ -142,6 +143,22 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       return host(task.key).engine.get(task.id, { realtime: task.realtime });
     case 'refresh':
       return { refreshed: host(task.key).refresh() };
+    case 'explain': {
+      const h = host(task.key);
+      const reader = h.engine.acquireReader();
+      try {
+        const ctx = {
+          index: h.spec.index,
+          indexUuid: h.spec.indexUuid,
+          shardId: h.spec.shardId,
+          isCancelled: () => false,
+          nowMillis: Date.now(),
+        };
+        return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits);
+      } finally {
+        reader.release();
+      }
+    }
     case 'query': {
       const q = fromWireQueryTask(task);
       const req = q.req;

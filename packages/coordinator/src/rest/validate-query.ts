@@ -1,6 +1,6 @@
-/** `GET|POST /_validate/query` and `/{index}/_validate/query`; `/{index}/_explain/{id}` answers 501. */
-import { notImplemented } from '@shoal/protocol';
+/** `GET|POST /_validate/query` and `/{index}/_validate/query`, and `/{index}/_explain/{id}`. */
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { explainAction } from '../search/explain-action.ts';
 import { validateQuery } from '../search/validate-query.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
@@ -8,10 +8,6 @@ import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-ind
 function handler(req: RestRequest, s: NodeServices): RestResponse {
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   return { status: 200, body: validateQuery(req.json(), req.query, indices) };
-}
-
-function explainHandler(): never {
-  throw notImplemented('the [_explain] API (scoring explanations)');
 }
 
 export function validateQueryRoutes(): Route<NodeServices>[] {
@@ -22,7 +18,7 @@ export function validateQueryRoutes(): Route<NodeServices>[] {
     { method: 'POST', path: '/_validate/query', action, handler },
     { method: 'GET', path: '/:index/_validate/query', action, handler },
     { method: 'POST', path: '/:index/_validate/query', action, handler },
-    { method: 'GET', path: '/:index/_explain/:id', action: explain, handler: explainHandler },
-    { method: 'POST', path: '/:index/_explain/:id', action: explain, handler: explainHandler },
+    { method: 'GET', path: '/:index/_explain/:id', action: explain, handler: explainAction },
+    { method: 'POST', path: '/:index/_explain/:id', action: explain, handler: explainAction },
   ];
 }

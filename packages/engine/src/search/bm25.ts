@@ -46,10 +46,15 @@ function normInverseTable(avgdl: number): Float64Array {
 
 export class Bm25Scorer {
   readonly weight: number;
+  /** The query boost and the term's idf the weight is their product of (explanations show them). */
+  readonly boost: number;
+  readonly idf: number;
   /** 1 / (k1 · ((1 - b) + b · length / avgdl)) per norm byte. */
   readonly normInverse: Float64Array;
 
   constructor(boost: number, idfValue: number, stats: CollectionStats) {
+    this.boost = boost;
+    this.idf = idfValue;
     this.weight = f(boost * idfValue);
     let cache = normInverseCache.get(stats);
     if (!cache) {

@@ -1,0 +1,119 @@
+import { type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
+import { describe, expect, it } from 'vitest';
+import { type Explanation, explainQuery } from './explain.ts';
+import { type Corpus, corpus, ctx, q } from './test-corpus.test-support.ts';
+
+const docs: [string, Record<string, unknown>][] = [
+  ['1', { title: 'quick brown fox', tag: 'a', n: 1 }],
+  ['2', { title: 'quick quick dog', tag: 'b', n: 2 }],
+  ['3', { title: 'lazy dog sleeps all day', tag: 'b', n: 3 }],
+];
+const props = { title: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' } } as const;
+
+function explain(c: Corpus, query: QueryNode, id: string) {
+  return explainQuery(c.reader, c.mapping, query, id, ctx);
+}
+
+/** The `_score` the query phase gives the doc. */
+function scoreOf(c: Corpus, query: QueryNode, id: string): number | undefined {
+  const r = c.search(query);
+  const ids = c.ids(query);
+  const i = ids.indexOf(id);
+  return i < 0 ? undefined : r.hits[i]!.score;
+}
+
+function find(e: Explanation, description: string): Explanation | undefined {
+  if (e.description.startsWith(description)) return e;
+  for (const d of e.details) {
+    const hit = find(d, description);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+describe('explainQuery', () => {
+  // Two segments: statistics span the whole reader.
+  const c = corpus(props, docs, 2);
+
+  it('explains a text term with BM25 as Lucene words it, valued at the hit score', () => {
+    const query = q.match('title', 'quick');
+    const r = explain(c, query, '2');
+    expect(r.found).toBe(true);
+    expect(r.matched).toBe(true);
+    const e = r.explanation!;
+    expect(e.description).toMatch(/^weight\(title:quick in \d+\) \[PerFieldSimilarity\], result of:$/);
+    expect(e.value).toBe(scoreOf(c, query, '2'));
+    const score = e.details[0]!;
+    expect(score.description).toBe('score(freq=2.0), computed as boost * idf * tf from:');
+    expect(score.details.map((d) => d.description)).toEqual([
+      'boost',
+      'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:',
+      'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:',
+    ]);
+    const idf = score.details[1]!;
+    expect(idf.details.map((d) => [d.description, d.value])).toEqual([
+      ['n, number of documents containing term', 2],
+      ['N, total number of documents with field', 3],
+    ]);
+    expect(idf.value).toBe(shortestFloatDecimal(Math.log(1 + 1.5 / 2.5)));
+    const tf = score.details[2]!;
+    expect(tf.details.map((d) => [d.description, d.value])).toEqual([
+      ['freq, occurrences of term within document', 2],
+      ['k1, term saturation parameter', 1.2],
+      ['b, length normalization parameter', 0.75],
+      ['dl, length of field', 3],
+      ['avgdl, average length of field', shortestFloatDecimal(11 / 3)],
+    ]);
+    // boost · idf · tf is the score, to float precision.
+    expect(idf.value * tf.value).toBeCloseTo(e.value, 6);
+  });
+
+  it('explains a keyword term and a boosted one', () => {
+    const query = q.term('tag', 'a', { boost: 2 });
+    const e = explain(c, query, '1').explanation!;
+    expect(e.value).toBe(scoreOf(c, query, '1'));
+    expect(find(e, 'boost')!.value).toBe(2);
+    expect(find(e, 'dl, length of field')!.value).toBe(1);
+  });
+
+  it('sums the matching clauses of a bool and shows filters with 0', () => {
+    const query = q.bool({
+      should: [q.match('title', 'quick dog')],
+      filter: [q.term('tag', 'b')],
+      mustNot: [q.term('title', 'fox')],
+    });
+    for (const id of ['2', '3']) {
+      const r = explain(c, query, id);
+      expect(r.matched).toBe(true);
+      expect(r.explanation!.description).toBe('sum of:');
+      expect(r.explanation!.value).toBe(scoreOf(c, query, id));
+      expect(find(r.explanation!, 'match on required clause, product of:')!.value).toBe(0);
+    }
+    const miss = explain(c, query, '1');
+    expect(miss.matched).toBe(false);
+    expect(miss.explanation!.value).toBe(0);
+    expect(miss.explanation!.description).toBe('no match on required clause (tag:b)');
+  });
+
+  it('explains match_all and constant_score', () => {
+    expect(explain(c, q.all(), '3').explanation).toEqual({ value: 1, description: '*:*', details: [] });
+    const cs = q.constant(q.term('tag', 'b'), 1.5);
+    const e = explain(c, cs, '2').explanation!;
+    expect(e).toEqual({ value: 1.5, description: 'ConstantScore(tag:b)^1.5', details: [] });
+    expect(e.value).toBe(scoreOf(c, cs, '2'));
+  });
+
+  it('answers matched false with no matching term, and not found for an unknown id', () => {
+    const r = explain(c, q.term('title', 'fox'), '3');
+    expect(r).toMatchObject({ found: true, matched: false });
+    expect(r.explanation).toEqual({ value: 0, description: 'no matching term', details: [] });
+    expect(explain(c, q.all(), 'nope')).toEqual({ found: false, matched: false });
+  });
+
+  it('refuses queries it does not explain with 501 naming them', () => {
+    expect(() => explain(c, q.range('n', { gte: 1 }), '1')).toThrow(/explaining a \[range\] query/);
+    expect(() => explain(c, q.bool({ must: [q.prefix('title', 'qu')] }), '1')).toThrow(/\[prefix\]/);
+    // A term on a numeric field is a points query, not a scored term.
+    expect(() => explain(c, q.term('n', 1), '1')).toThrow(/explaining this query/);
+  });
+});

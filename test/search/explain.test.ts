@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, ndjson } from '../support/http.ts';
+import { startTestNode, type TestNode } from '../support/node-process.ts';
+
+let node: TestNode;
+
+beforeAll(async () => {
+  node = await startTestNode();
+  const created = await http(node.url, 'PUT', '/ex', {
+    settings: { number_of_shards: 1 },
+    mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' } } },
+    aliases: { only_b: { filter: { term: { tag: 'b' } } } },
+  });
+  expect(created.status).toBe(200);
+  const docs = [
+    { title: 'quick brown fox', tag: 'a', n: 1 },
+    { title: 'quick quick dog', tag: 'b', n: 2 },
+    { title: 'lazy dog sleeps all day', tag: 'b', n: 3 },
+  ];
+  const lines = docs.flatMap((d, i) => [{ index: { _id: String(i + 1) } }, d]);
+  const bulk = await http(node.url, 'POST', '/ex/_bulk?refresh=true', ndjson(lines));
+  expect(bulk.json.errors).toBe(false);
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+interface Expl {
+  value: number;
+  description: string;
+  details: Expl[];
+}
+
+const explain = (id: string, body: unknown, params = '', index = 'ex') =>
+  http(node.url, 'POST', `/${index}/_explain/${id}${params}`, body);
+
+/** Each hit's `_score` from `_search` with the same query. */
+async function scores(query: unknown): Promise<Map<string, number>> {
+  const r = await http(node.url, 'POST', '/ex/_search', { query });
+  return new Map(r.json.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]));
+}
+
+describe('_explain', () => {
+  it('explains match_all', async () => {
+    const r = await http(node.url, 'GET', '/ex/_explain/1', { query: { match_all: {} } });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      _index: 'ex',
+      _id: '1',
+      matched: true,
+      explanation: { value: 1, description: '*:*', details: [] },
+    });
+  });
+
+  it('explains BM25 on text and keyword terms, valued at the _score of _search', async () => {
+    for (const query of [
+      { match: { title: 'quick' } },
+      { match: { title: 'quick dog' } },
+      { term: { tag: { value: 'b', boost: 2 } } },
+      { bool: { must: [{ match: { title: 'dog' } }], filter: [{ term: { tag: 'b' } }] } },
+      { constant_score: { filter: { term: { tag: 'b' } }, boost: 3 } },
+    ]) {
+      const expected = await scores(query);
+      expect(expected.size).toBeGreaterThan(0);
+      for (const [id, score] of expected) {
+        const r = await explain(id, { query });
+        expect(r.status).toBe(200);
+        expect(r.json.matched).toBe(true);
+        expect(r.json.explanation.value).toBe(score);
+      }
+    }
+    const r = await explain('2', { query: { match: { title: 'quick' } } });
+    const e: Expl = r.json.explanation;
+    expect(e.description).toMatch(/^weight\(title:quick in \d+\) \[PerFieldSimilarity\], result of:$/);
+    const [score] = e.details;
+    expect(score!.description).toBe('score(freq=2.0), computed as boost * idf * tf from:');
+    const [boost, idf, tf] = score!.details;
+    expect(boost).toEqual({ value: 1, description: 'boost', details: [] });
+    expect(idf!.details.map((d) => [d.description, d.value])).toEqual([
+      ['n, number of documents containing term', 2],
+      ['N, total number of documents with field', 3],
+    ]);
+    expect(tf!.details.map((d) => d.description)).toEqual([
+      'freq, occurrences of term within document',
+      'k1, term saturation parameter',
+      'b, length normalization parameter',
+      'dl, length of field',
+      'avgdl, average length of field',
+    ]);
+    const bool = await explain('1', { query: { match: { title: 'quick fox' } } });
+    expect(bool.json.explanation.description).toBe('sum of:');
+    expect(bool.json.explanation.details).toHaveLength(2);
+    const cs = await explain('2', {
+      query: { constant_score: { filter: { term: { tag: 'b' } }, boost: 3 } },
+    });
+    expect(cs.json.explanation).toEqual({ value: 3, description: 'ConstantScore(tag:b)^3.0', details: [] });
+  });
+
+  it('answers matched false for a document the query does not match', async () => {
+    const r = await explain('3', { query: { term: { title: 'fox' } } });
+    expect(r.status).toBe(200);
+    expect(r.json.matched).toBe(false);
+    expect(r.json.explanation).toEqual({ value: 0, description: 'no matching term', details: [] });
+  });
+
+  it('answers 404 for a missing document and index_not_found for a missing index', async () => {
+    const r = await explain('nope', { query: { match_all: {} } });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ _index: 'ex', _id: 'nope', matched: false });
+    const missing = await explain('1', { query: { match_all: {} } }, '', 'no_such_index');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.type).toBe('index_not_found_exception');
+  });
+
+  it('applies a filtering alias, and returns the source when asked', async () => {
+    const viaAlias = await explain('1', { query: { match_all: {} } }, '', 'only_b');
+    expect(viaAlias.json._index).toBe('ex');
+    expect(viaAlias.json.matched).toBe(false);
+    const r = await explain('2', { query: { match_all: {} } }, '?_source_includes=tag');
+    expect(r.json.get).toEqual({ found: true, _source: { tag: 'b' } });
+    const none = await explain('2', { query: { match_all: {} } }, '?_source=false');
+    expect(none.json.get).toBeUndefined();
+  });
+
+  it('refuses a body without a query and queries it cannot explain', async () => {
+    const bad = await explain('1', { match_all: {} });
+    expect(bad.status).toBe(400);
+    const missing = await http(node.url, 'POST', '/ex/_explain/1');
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.type).toBe('action_request_validation_exception');
+    const r = await explain('1', { query: { range: { n: { gte: 1 } } } });
+    expect(r.status).toBe(501);
+    expect(r.json.error.reason).toContain('explaining a [range] query');
+  });
+});
