@@ -20,6 +20,7 @@ import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
+import { MultiTermsCollector } from './multi-terms-collector.ts';
 import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import {
@@ -57,6 +58,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new CardinalityCollector(spec, env);
     case 'terms':
       return new TermsCollector(spec, env, subs);
+    case 'multi_terms':
+      return new MultiTermsCollector(spec, env, subs);
     case 'histogram':
     case 'date_histogram':
       return new HistogramCollector(spec, env, subs);

@@ -48,7 +48,7 @@ import { ScriptValues, scriptDouble, scriptString } from './script-values.ts';
 
 type Key = string | number | bigint;
 
-function termsKind(src: FieldSource): TermsKind {
+export function termsKind(src: FieldSource): TermsKind {
   switch (src.kind) {
     case 'keyword':
       return 'string';

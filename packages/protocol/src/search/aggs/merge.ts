@@ -13,6 +13,7 @@ import { compareComposite } from './composite-order.ts';
 import { EMPTY_GEO_GRID, mergeGeoGrids } from './geo-grid.ts';
 import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
 import { emptyMoreMetric, mergeMoreMetric } from './more-metrics.ts';
+import { emptyMultiTerms, mergeMultiTerms } from './multi-terms.ts';
 import {
   type AggPartial,
   type CardinalityPartial,
@@ -24,6 +25,7 @@ import {
   type GeoGridPartial,
   type HistogramPartial,
   type KeyBucket,
+  type MultiTermsPartial,
   RAW_FORMAT,
   type RangePartial,
   type ShardAggregations,
@@ -98,6 +100,8 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
       return mergeCardinality(parts as CardinalityPartial[], spec.precisionThreshold);
     case 'terms':
       return mergeTerms(spec, parts as TermsPartial[]);
+    case 'multi_terms':
+      return mergeMultiTerms(spec, parts as MultiTermsPartial[], mergeAggregations);
     case 'histogram':
     case 'date_histogram':
       return mergeHistograms(spec.type, spec.aggs, parts as HistogramPartial[]);
@@ -154,6 +158,8 @@ export function emptyPartial(spec: AggSpec): AggPartial {
         fmt,
         unmapped: true,
       };
+    case 'multi_terms':
+      return emptyMultiTerms(spec);
     case 'histogram':
     case 'date_histogram':
       return { t: spec.type, buckets: [], fmt, unmapped: true };

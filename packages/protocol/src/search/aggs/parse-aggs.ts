@@ -17,6 +17,7 @@ import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
+import { parseMultiTerms } from './parse-multi-terms.ts';
 import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
@@ -56,6 +57,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['extended_stats', parseExtendedStats],
   ['cardinality', parseCardinality],
   ['terms', parseTerms],
+  ['multi_terms', parseMultiTerms],
   ['histogram', parseHistogram],
   ['date_histogram', parseDateHistogram],
   ['range', parseRange('range')],

@@ -96,6 +96,25 @@ export interface TermsPartial extends Formatted {
   readonly docCountError: number;
 }
 
+export interface MultiTermsBucket {
+  /** One value per source, typed as terms keys are. */
+  readonly key: readonly (string | number | bigint)[];
+  readonly docCount: number;
+  readonly presentError: number;
+  readonly aggs: readonly AggPartial[];
+}
+
+/** multi_terms (InternalMultiTerms): as terms, with a key of one value per source. */
+export interface MultiTermsPartial {
+  readonly t: 'multi_terms';
+  /** Per source: the kind of its values and how they print. */
+  readonly kinds: readonly TermsKind[];
+  readonly formats: readonly ValueFormat[];
+  readonly buckets: readonly MultiTermsBucket[];
+  readonly otherDocCount: number;
+  readonly docCountError: number;
+}
+
 export interface KeyBucket {
   /** Histogram: the bucket's lower bound; date_histogram: its start, epoch millis. */
   readonly key: number;
@@ -213,6 +232,7 @@ export type AggPartial =
   | StatsPartial
   | CardinalityPartial
   | TermsPartial
+  | MultiTermsPartial
   | HistogramPartial
   | RangePartial
   | SingleBucketPartial

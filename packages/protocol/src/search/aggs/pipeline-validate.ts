@@ -32,6 +32,7 @@ const SEQUENTIAL: ReadonlySet<PipelineType> = new Set([
 
 export const MULTI_BUCKET: ReadonlySet<string> = new Set([
   'terms',
+  'multi_terms',
   'histogram',
   'date_histogram',
   'range',

@@ -7,6 +7,7 @@
 import { fillEmptyBuckets } from './empty-buckets.ts';
 import { renderGeoGrid } from './geo-grid.ts';
 import { emptyPartial } from './merge.ts';
+import { renderMultiTerms } from './multi-terms.ts';
 import { pathValue } from './order-path.ts';
 import type {
   AggPartial,
@@ -15,6 +16,7 @@ import type {
   GeoGridPartial,
   HistogramPartial,
   KeyBucket,
+  MultiTermsPartial,
   RangePartial,
   SingleBucketPartial,
   TermsBucket,
@@ -45,6 +47,9 @@ export function renderBucketAgg(
   switch (spec.type) {
     case 'terms':
       renderTerms(r, spec, p as TermsPartial, out);
+      return;
+    case 'multi_terms':
+      renderMultiTerms(r, spec, p as MultiTermsPartial, out);
       return;
     case 'histogram':
     case 'date_histogram':

@@ -35,6 +35,7 @@ export type MetricType =
 
 export type BucketType =
   | 'terms'
+  | 'multi_terms'
   | 'histogram'
   | 'date_histogram'
   | 'range'
@@ -257,6 +258,19 @@ export interface GlobalSpec extends BucketBase {
   readonly type: 'global';
 }
 
+/** multi_terms: terms over the combinations of several fields' values. */
+export interface MultiTermsSpec extends BucketBase {
+  readonly type: 'multi_terms';
+  /** Two or more sources; a key holds one value of each. */
+  readonly terms: readonly ValuesSourceSpec[];
+  readonly size: number;
+  readonly shardSize: number;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  readonly order: readonly BucketOrder[];
+  readonly showTermDocCountError: boolean;
+}
+
 export interface CompositeSourceSpec {
   readonly name: string;
   readonly kind: 'terms' | 'histogram' | 'date_histogram';
@@ -279,6 +293,7 @@ export interface CompositeSpec extends BucketBase {
 
 export type BucketSpec =
   | TermsSpec
+  | MultiTermsSpec
   | HistogramSpec
   | DateHistogramSpec
   | RangeSpec
