@@ -1,6 +1,6 @@
 /**
- * Terms variants end to end (multi_terms): one node, two single-shard indices, the answers of
- * Elasticsearch's own multi_terms tests for the same documents.
+ * Terms variants end to end (multi_terms, rare_terms): one node, two single-shard indices and a
+ * two-shard one, the answers of Elasticsearch's own multi_terms and rare_terms tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ndjson } from '../support/http.ts';
@@ -196,5 +196,94 @@ describe('multi_terms', () => {
     expect(unknown.json.error.type).toBe('x_content_parse_exception');
     const text = await search('hosts', { m: { multi_terms: { terms: 'val' } } });
     expect(text.status).toBe(400);
+  });
+});
+
+describe('rare_terms', () => {
+  const rare = (index: string, body: Record<string, unknown>, query = '') =>
+    search(index, { r: { rare_terms: body } }, query);
+  const rows = (r: { json: { aggregations: Record<string, { buckets: Bucket[] }> } }, name = 'r') =>
+    r.json.aggregations[name]!.buckets.map((b) => `${b.key}:${b.doc_count}`);
+
+  it('answers the terms no more than max_doc_count docs hold, by count then key, across shards', async () => {
+    // rock: once in products-2 but three times in products-1, so never rare.
+    const one = await rare('products-*', { field: 'genre' });
+    expect(one.status).toBe(200);
+    expect(one.json.aggregations.r).toEqual({ buckets: [{ key: 'jazz', doc_count: 1 }] });
+    const two = await rare('products-*', { field: 'genre', max_doc_count: 2 });
+    expect(rows(two)).toEqual(['jazz:1', 'dance:2', 'electronic:2', 'pop:2', 'soul:2', 'trance:2']);
+    // Product A: twice in products-1 and once in products-2, three in all.
+    const products = await rare('products-*', { field: 'product', max_doc_count: 2 });
+    expect(rows(products)).toEqual(['Product C:2', 'Product D:2', 'Product E:2', 'Product G:2']);
+  });
+
+  it('runs sub-aggregations and sibling pipelines over its buckets', async () => {
+    const r = await search('products-*', {
+      r: { rare_terms: { field: 'genre', max_doc_count: 2 }, aggs: { q: { sum: { field: 'quantity' } } } },
+      most: { max_bucket: { buckets_path: 'r>q' } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.aggregations.r.buckets[0]).toEqual({ key: 'jazz', doc_count: 1, q: { value: 10 } });
+    expect(r.json.aggregations.most).toEqual({ value: 237, keys: ['soul'] });
+  });
+
+  it('keys longs, ips, dates and booleans as terms does; include and exclude filter them', async () => {
+    const r = await search(
+      'hosts',
+      {
+        v: { rare_terms: { field: 'val' } },
+        a: { rare_terms: { field: 'addr' } },
+        d: { rare_terms: { field: 'on' } },
+        u: { rare_terms: { field: 'up', max_doc_count: 2 } },
+        i: { rare_terms: { field: 'addr', max_doc_count: 2, include: ['192.168.0.5', '192.168.0.13'] } },
+        e: { rare_terms: { field: 'on', exclude: ['2024-01-01'] } },
+        m: { rare_terms: { field: 'nothing' } },
+      },
+      '?typed_keys=true',
+    );
+    expect(r.status).toBe(200);
+    const aggs = r.json.aggregations;
+    expect(aggs['lrareterms#v'].buckets).toEqual([
+      { key: 3, doc_count: 1 },
+      { key: 5, doc_count: 1 },
+    ]);
+    expect(aggs['srareterms#a'].buckets).toEqual([{ key: '192.168.0.13', doc_count: 1 }]);
+    expect(aggs['lrareterms#d'].buckets).toEqual([
+      { key: Date.UTC(2024, 0, 1), key_as_string: '2024-01-01', doc_count: 1 },
+      { key: Date.UTC(2024, 0, 3), key_as_string: '2024-01-03', doc_count: 1 },
+    ]);
+    expect(aggs['lrareterms#u'].buckets).toEqual([{ key: 0, key_as_string: 'false', doc_count: 2 }]);
+    expect(aggs['srareterms#i'].buckets).toEqual([
+      { key: '192.168.0.13', doc_count: 1 },
+      { key: '192.168.0.5', doc_count: 2 },
+    ]);
+    expect(aggs['lrareterms#e'].buckets.map((b: Bucket) => b.key_as_string)).toEqual(['2024-01-03']);
+    expect(aggs['umrareterms#m']).toEqual({ buckets: [] });
+  });
+
+  it("answers Elasticsearch's 400s for bad input", async () => {
+    const over = await rare('hosts', { field: 'val', max_doc_count: 101 });
+    expect(over.status).toBe(400);
+    // As ObjectParser reports a setter's refusal: the parse failure, caused by the refusal.
+    expect(over.json.error.type).toBe('x_content_parse_exception');
+    expect(over.json.error.caused_by.reason).toBe('[max_doc_count] must be smallerthan 100in [r]');
+    const zero = await rare('hosts', { field: 'val', max_doc_count: 0 });
+    expect(zero.status).toBe(400);
+    expect(zero.json.error.caused_by.reason).toBe(
+      '[max_doc_count] must be greater than 0. Found [0] in [r]',
+    );
+    const double = await rare('hosts', { field: 'price' });
+    expect(double.status).toBe(400);
+    expect(JSON.stringify(double.json)).toContain(
+      'RareTerms aggregation does not support floating point fields.',
+    );
+    const regex = await rare('hosts', { field: 'addr', exclude: '127.*' });
+    expect(regex.status).toBe(400);
+    expect(JSON.stringify(regex.json)).toContain(
+      'Aggregation [r] cannot support regular expression style include/exclude settings as they can only be ' +
+        'applied to string fields. Use an array of values for include/exclude clauses',
+    );
+    const unknown = await rare('hosts', { field: 'val', size: 3 });
+    expect(unknown.status).toBe(400);
   });
 });

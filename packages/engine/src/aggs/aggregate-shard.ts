@@ -23,6 +23,7 @@ import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collec
 import { MultiTermsCollector } from './multi-terms-collector.ts';
 import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
+import { RareTermsCollector } from './rare-terms-collector.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -60,6 +61,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new TermsCollector(spec, env, subs);
     case 'multi_terms':
       return new MultiTermsCollector(spec, env, subs);
+    case 'rare_terms':
+      return new RareTermsCollector(spec, env, subs);
     case 'histogram':
     case 'date_histogram':
       return new HistogramCollector(spec, env, subs);

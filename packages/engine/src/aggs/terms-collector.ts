@@ -102,7 +102,7 @@ function checkRegex(spec: TermsSpec, src: FieldSource, kind: TermsKind): void {
 
 export class TermsCollector implements AggCollector {
   private readonly src: FieldSource;
-  private readonly kind: TermsKind;
+  readonly kind: TermsKind;
   private readonly buckets = new BucketOrds<Key>();
   private readonly counts = new BucketDoubles();
   private readonly include: ReadonlySet<Key> | null;

@@ -28,6 +28,7 @@ import {
   type MultiTermsPartial,
   RAW_FORMAT,
   type RangePartial,
+  type RareTermsPartial,
   type ShardAggregations,
   type SingleBucketPartial,
   type StatsPartial,
@@ -36,6 +37,7 @@ import {
   type TermsPartial,
   type ValueFormat,
 } from './partial.ts';
+import { emptyRareTerms, mergeRareTerms } from './rare-terms.ts';
 import {
   type AggregationsSpec,
   type AggSpec,
@@ -102,6 +104,8 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
       return mergeTerms(spec, parts as TermsPartial[]);
     case 'multi_terms':
       return mergeMultiTerms(spec, parts as MultiTermsPartial[], mergeAggregations);
+    case 'rare_terms':
+      return mergeRareTerms(spec, parts as RareTermsPartial[], mergeAggregations);
     case 'histogram':
     case 'date_histogram':
       return mergeHistograms(spec.type, spec.aggs, parts as HistogramPartial[]);
@@ -160,6 +164,8 @@ export function emptyPartial(spec: AggSpec): AggPartial {
       };
     case 'multi_terms':
       return emptyMultiTerms(spec);
+    case 'rare_terms':
+      return emptyRareTerms();
     case 'histogram':
     case 'date_histogram':
       return { t: spec.type, buckets: [], fmt, unmapped: true };

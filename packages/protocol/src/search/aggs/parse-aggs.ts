@@ -21,6 +21,7 @@ import { parseMultiTerms } from './parse-multi-terms.ts';
 import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
+import { parseRareTerms } from './parse-rare-terms.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
@@ -58,6 +59,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['cardinality', parseCardinality],
   ['terms', parseTerms],
   ['multi_terms', parseMultiTerms],
+  ['rare_terms', parseRareTerms],
   ['histogram', parseHistogram],
   ['date_histogram', parseDateHistogram],
   ['range', parseRange('range')],

@@ -115,6 +115,17 @@ export interface MultiTermsPartial {
   readonly docCountError: number;
 }
 
+/**
+ * rare_terms (InternalRareTerms): a shard's terms held by at most max_doc_count docs, and the
+ * keys it saw more often, which no other shard's count can make rare again.
+ */
+export interface RareTermsPartial extends Formatted {
+  readonly t: 'rare_terms';
+  readonly kind: TermsKind;
+  readonly buckets: readonly TermsBucket[];
+  readonly frequent: readonly (string | number | bigint)[];
+}
+
 export interface KeyBucket {
   /** Histogram: the bucket's lower bound; date_histogram: its start, epoch millis. */
   readonly key: number;
@@ -233,6 +244,7 @@ export type AggPartial =
   | CardinalityPartial
   | TermsPartial
   | MultiTermsPartial
+  | RareTermsPartial
   | HistogramPartial
   | RangePartial
   | SingleBucketPartial

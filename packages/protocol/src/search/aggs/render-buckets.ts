@@ -18,11 +18,13 @@ import type {
   KeyBucket,
   MultiTermsPartial,
   RangePartial,
+  RareTermsPartial,
   SingleBucketPartial,
   TermsBucket,
   TermsPartial,
   ValueFormat,
 } from './partial.ts';
+import { renderRareTerms } from './rare-terms.ts';
 import type { Renderer } from './render.ts';
 import type {
   AggSpec,
@@ -50,6 +52,9 @@ export function renderBucketAgg(
       return;
     case 'multi_terms':
       renderMultiTerms(r, spec, p as MultiTermsPartial, out);
+      return;
+    case 'rare_terms':
+      renderRareTerms(r, spec, p as RareTermsPartial, out);
       return;
     case 'histogram':
     case 'date_histogram':

@@ -36,6 +36,7 @@ export type MetricType =
 export type BucketType =
   | 'terms'
   | 'multi_terms'
+  | 'rare_terms'
   | 'histogram'
   | 'date_histogram'
   | 'range'
@@ -271,6 +272,17 @@ export interface MultiTermsSpec extends BucketBase {
   readonly showTermDocCountError: boolean;
 }
 
+/** rare_terms: the terms no more than `maxDocCount` docs hold, counted exactly. */
+export interface RareTermsSpec extends BucketBase {
+  readonly type: 'rare_terms';
+  readonly source: ValuesSourceSpec;
+  /** 1 to 100. */
+  readonly maxDocCount: number;
+  readonly include?: readonly JsonScalar[];
+  readonly exclude?: readonly JsonScalar[];
+  readonly regex?: { readonly include?: string; readonly exclude?: string };
+}
+
 export interface CompositeSourceSpec {
   readonly name: string;
   readonly kind: 'terms' | 'histogram' | 'date_histogram';
@@ -294,6 +306,7 @@ export interface CompositeSpec extends BucketBase {
 export type BucketSpec =
   | TermsSpec
   | MultiTermsSpec
+  | RareTermsSpec
   | HistogramSpec
   | DateHistogramSpec
   | RangeSpec
