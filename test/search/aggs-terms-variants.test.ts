@@ -269,9 +269,7 @@ describe('rare_terms', () => {
     expect(over.json.error.caused_by.reason).toBe('[max_doc_count] must be smallerthan 100in [r]');
     const zero = await rare('hosts', { field: 'val', max_doc_count: 0 });
     expect(zero.status).toBe(400);
-    expect(zero.json.error.caused_by.reason).toBe(
-      '[max_doc_count] must be greater than 0. Found [0] in [r]',
-    );
+    expect(zero.json.error.caused_by.reason).toBe('[max_doc_count] must be greater than 0. Found [0] in [r]');
     const double = await rare('hosts', { field: 'price' });
     expect(double.status).toBe(400);
     expect(JSON.stringify(double.json)).toContain(
