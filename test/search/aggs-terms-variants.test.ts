@@ -119,6 +119,11 @@ describe('multi_terms', () => {
     });
     expect(keysOf(small.json.aggregations.gp.buckets)).toEqual(['dance|Product D:2']);
     expect(small.json.aggregations.gp.sum_other_doc_count).toBe(12);
+    expect(small.json.aggregations.gp.doc_count_error_upper_bound).toBe(0);
+    const byCountAsc = await search('products-*', {
+      gp: { multi_terms: { terms: GENRE_PRODUCT, size: 1, shard_size: 1, order: { _count: 'asc' } } },
+    });
+    expect(byCountAsc.json.aggregations.gp.doc_count_error_upper_bound).toBe(-1);
   });
 
   it('orders by key, count and a sub-aggregation; min_doc_count drops the rare', async () => {

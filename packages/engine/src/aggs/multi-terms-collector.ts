@@ -101,11 +101,12 @@ export class MultiTermsCollector implements AggCollector {
     const top = entries.slice(0, spec.shardSize);
     let otherDocCount = 0;
     for (let i = top.length; i < entries.length; i++) otherDocCount += entries[i]!.docCount;
-    let docCountError = 0;
-    if (top.length >= spec.shardSize && !isKeyOrder(spec.order)) {
-      docCountError = isCountDesc(spec.order) ? top[top.length - 1]!.docCount : -1;
-    }
-    const presentError = Math.max(0, docCountError);
+    // InternalMultiTerms: a shard's error is 0, never unknown, so by count descending the reduce
+    // takes it as it is (AbstractInternalTerms.getDocCountError); other orders of a full shard
+    // leave it unknown.
+    const docCountError =
+      top.length >= spec.shardSize && !isKeyOrder(spec.order) && !isCountDesc(spec.order) ? -1 : 0;
+    const presentError = 0;
     const buckets: MultiTermsBucket[] = top.map((x) => ({
       key: x.key,
       docCount: x.docCount,
