@@ -24,6 +24,15 @@ describe('rare_terms collector', () => {
     ]);
   });
 
+  it('counts docs without a value under missing', () => {
+    const out = aggregate(c, { r: { rare_terms: { field: 'n', missing: 9 } } });
+    expect(bucketsOf(out, 'r').map((b) => [b.key, b.doc_count])).toEqual([
+      [1, 1],
+      [3, 1],
+      [9, 1],
+    ]);
+  });
+
   it('filters numbers with include and exclude, and refuses floating-point fields', () => {
     const out = aggregate(c, { r: { rare_terms: { field: 'n', max_doc_count: 2, exclude: [3] } } });
     expect(bucketsOf(out, 'r').map((b) => [b.key, b.doc_count])).toEqual([
