@@ -20,8 +20,10 @@ import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
+import { MultiTermsCollector } from './multi-terms-collector.ts';
 import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
+import { RareTermsCollector } from './rare-terms-collector.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -57,6 +59,10 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new CardinalityCollector(spec, env);
     case 'terms':
       return new TermsCollector(spec, env, subs);
+    case 'multi_terms':
+      return new MultiTermsCollector(spec, env, subs);
+    case 'rare_terms':
+      return new RareTermsCollector(spec, env, subs);
     case 'histogram':
     case 'date_histogram':
       return new HistogramCollector(spec, env, subs);

@@ -41,7 +41,7 @@ import {
 } from './field-source.ts';
 
 /** One source: its values per doc, as sorted distinct composite values. */
-class SourceValues {
+export class SourceValues {
   readonly src: FieldSource;
   readonly fmt: ValueFormat;
   /** A terms source on a double or float field: its keys are doubles. */

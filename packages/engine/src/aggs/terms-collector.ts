@@ -48,7 +48,7 @@ import { ScriptValues, scriptDouble, scriptString } from './script-values.ts';
 
 type Key = string | number | bigint;
 
-function termsKind(src: FieldSource): TermsKind {
+export function termsKind(src: FieldSource): TermsKind {
   switch (src.kind) {
     case 'keyword':
       return 'string';
@@ -102,7 +102,7 @@ function checkRegex(spec: TermsSpec, src: FieldSource, kind: TermsKind): void {
 
 export class TermsCollector implements AggCollector {
   private readonly src: FieldSource;
-  private readonly kind: TermsKind;
+  readonly kind: TermsKind;
   private readonly buckets = new BucketOrds<Key>();
   private readonly counts = new BucketDoubles();
   private readonly include: ReadonlySet<Key> | null;

@@ -14,6 +14,7 @@ export { compareComposite } from './composite-order.ts';
 export { compareGridBuckets } from './geo-grid.ts';
 export { emptyHdr, HdrBuilder, type HdrData } from './hdr-histogram.ts';
 export { emptyPartial, mergeAggregations, mergePartials } from './merge.ts';
+export { multiTermsComparator } from './multi-terms.ts';
 export { checkOrderPaths, pathValue } from './order-path.ts';
 export type { PipelineScripts } from './parent-pipelines.ts';
 export { ELASTICSEARCH_AGGREGATION_TYPES, type ParsedAggregations, parseAggregations } from './parse-aggs.ts';

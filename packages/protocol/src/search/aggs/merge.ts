@@ -13,6 +13,7 @@ import { compareComposite } from './composite-order.ts';
 import { EMPTY_GEO_GRID, mergeGeoGrids } from './geo-grid.ts';
 import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
 import { emptyMoreMetric, mergeMoreMetric } from './more-metrics.ts';
+import { emptyMultiTerms, mergeMultiTerms } from './multi-terms.ts';
 import {
   type AggPartial,
   type CardinalityPartial,
@@ -24,8 +25,10 @@ import {
   type GeoGridPartial,
   type HistogramPartial,
   type KeyBucket,
+  type MultiTermsPartial,
   RAW_FORMAT,
   type RangePartial,
+  type RareTermsPartial,
   type ShardAggregations,
   type SingleBucketPartial,
   type StatsPartial,
@@ -34,6 +37,7 @@ import {
   type TermsPartial,
   type ValueFormat,
 } from './partial.ts';
+import { emptyRareTerms, mergeRareTerms } from './rare-terms.ts';
 import {
   type AggregationsSpec,
   type AggSpec,
@@ -98,6 +102,10 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
       return mergeCardinality(parts as CardinalityPartial[], spec.precisionThreshold);
     case 'terms':
       return mergeTerms(spec, parts as TermsPartial[]);
+    case 'multi_terms':
+      return mergeMultiTerms(spec, parts as MultiTermsPartial[], mergeAggregations);
+    case 'rare_terms':
+      return mergeRareTerms(spec, parts as RareTermsPartial[], mergeAggregations);
     case 'histogram':
     case 'date_histogram':
       return mergeHistograms(spec.type, spec.aggs, parts as HistogramPartial[]);
@@ -154,6 +162,10 @@ export function emptyPartial(spec: AggSpec): AggPartial {
         fmt,
         unmapped: true,
       };
+    case 'multi_terms':
+      return emptyMultiTerms(spec);
+    case 'rare_terms':
+      return emptyRareTerms();
     case 'histogram':
     case 'date_histogram':
       return { t: spec.type, buckets: [], fmt, unmapped: true };

@@ -17,9 +17,11 @@ import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
+import { parseMultiTerms } from './parse-multi-terms.ts';
 import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
+import { parseRareTerms } from './parse-rare-terms.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
@@ -56,6 +58,8 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['extended_stats', parseExtendedStats],
   ['cardinality', parseCardinality],
   ['terms', parseTerms],
+  ['multi_terms', parseMultiTerms],
+  ['rare_terms', parseRareTerms],
   ['histogram', parseHistogram],
   ['date_histogram', parseDateHistogram],
   ['range', parseRange('range')],

@@ -122,7 +122,7 @@ function collectMode(ctx: ParseCtx, v: string): void {
 }
 
 /** IncludeExclude.parseArrayToSet: an array of values, kept as their text. */
-function exactValues(ctx: ParseCtx, v: unknown, what: 'include' | 'exclude'): JsonScalar[] {
+export function exactValues(ctx: ParseCtx, v: unknown, what: 'include' | 'exclude'): JsonScalar[] {
   if (!Array.isArray(v)) throw notImplemented(`partitions in the [${what}] of a terms aggregation`);
   return v.map((item, i) => {
     if (!isValue(item)) {

@@ -96,6 +96,36 @@ export interface TermsPartial extends Formatted {
   readonly docCountError: number;
 }
 
+export interface MultiTermsBucket {
+  /** One value per source, typed as terms keys are. */
+  readonly key: readonly (string | number | bigint)[];
+  readonly docCount: number;
+  readonly presentError: number;
+  readonly aggs: readonly AggPartial[];
+}
+
+/** multi_terms (InternalMultiTerms): as terms, with a key of one value per source. */
+export interface MultiTermsPartial {
+  readonly t: 'multi_terms';
+  /** Per source: the kind of its values and how they print. */
+  readonly kinds: readonly TermsKind[];
+  readonly formats: readonly ValueFormat[];
+  readonly buckets: readonly MultiTermsBucket[];
+  readonly otherDocCount: number;
+  readonly docCountError: number;
+}
+
+/**
+ * rare_terms (InternalRareTerms): a shard's terms held by at most max_doc_count docs, and the
+ * keys it saw more often, which no other shard's count can make rare again.
+ */
+export interface RareTermsPartial extends Formatted {
+  readonly t: 'rare_terms';
+  readonly kind: TermsKind;
+  readonly buckets: readonly TermsBucket[];
+  readonly frequent: readonly (string | number | bigint)[];
+}
+
 export interface KeyBucket {
   /** Histogram: the bucket's lower bound; date_histogram: its start, epoch millis. */
   readonly key: number;
@@ -213,6 +243,8 @@ export type AggPartial =
   | StatsPartial
   | CardinalityPartial
   | TermsPartial
+  | MultiTermsPartial
+  | RareTermsPartial
   | HistogramPartial
   | RangePartial
   | SingleBucketPartial

@@ -32,6 +32,8 @@ const SEQUENTIAL: ReadonlySet<PipelineType> = new Set([
 
 export const MULTI_BUCKET: ReadonlySet<string> = new Set([
   'terms',
+  'multi_terms',
+  'rare_terms',
   'histogram',
   'date_histogram',
   'range',

@@ -7,6 +7,7 @@
 import { fillEmptyBuckets } from './empty-buckets.ts';
 import { renderGeoGrid } from './geo-grid.ts';
 import { emptyPartial } from './merge.ts';
+import { renderMultiTerms } from './multi-terms.ts';
 import { pathValue } from './order-path.ts';
 import type {
   AggPartial,
@@ -15,12 +16,15 @@ import type {
   GeoGridPartial,
   HistogramPartial,
   KeyBucket,
+  MultiTermsPartial,
   RangePartial,
+  RareTermsPartial,
   SingleBucketPartial,
   TermsBucket,
   TermsPartial,
   ValueFormat,
 } from './partial.ts';
+import { renderRareTerms } from './rare-terms.ts';
 import type { Renderer } from './render.ts';
 import type {
   AggSpec,
@@ -45,6 +49,12 @@ export function renderBucketAgg(
   switch (spec.type) {
     case 'terms':
       renderTerms(r, spec, p as TermsPartial, out);
+      return;
+    case 'multi_terms':
+      renderMultiTerms(r, spec, p as MultiTermsPartial, out);
+      return;
+    case 'rare_terms':
+      renderRareTerms(r, spec, p as RareTermsPartial, out);
       return;
     case 'histogram':
     case 'date_histogram':

@@ -21,6 +21,7 @@ import {
 } from './parent-pipelines.ts';
 import type { AggPartial, ShardAggregations, StatsPartial } from './partial.ts';
 import { isSiblingPipeline } from './pipeline-validate.ts';
+import { rareTermsType } from './rare-terms.ts';
 import { renderBucketAgg } from './render-buckets.ts';
 import { renderSiblingPipeline } from './sibling-pipelines.ts';
 import {
@@ -58,6 +59,7 @@ function typedName(spec: AggSpec, p: AggPartial): string {
     return `tdigest_${spec.type}#${spec.name}`;
   }
   if (p.t === 'hdr') return `hdr_${spec.type}#${spec.name}`;
+  if (p.t === 'rare_terms') return `${rareTermsType(p)}#${spec.name}`;
   if (spec.type !== 'terms' || p.t !== 'terms') return `${spec.type}#${spec.name}`;
   if (p.unmapped) return `umterms#${spec.name}`;
   const kind = p.kind === 'double' ? 'dterms' : p.kind === 'string' || p.kind === 'ip' ? 'sterms' : 'lterms';

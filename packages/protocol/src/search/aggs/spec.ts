@@ -35,6 +35,8 @@ export type MetricType =
 
 export type BucketType =
   | 'terms'
+  | 'multi_terms'
+  | 'rare_terms'
   | 'histogram'
   | 'date_histogram'
   | 'range'
@@ -257,6 +259,30 @@ export interface GlobalSpec extends BucketBase {
   readonly type: 'global';
 }
 
+/** multi_terms: terms over the combinations of several fields' values. */
+export interface MultiTermsSpec extends BucketBase {
+  readonly type: 'multi_terms';
+  /** Two or more sources; a key holds one value of each. */
+  readonly terms: readonly ValuesSourceSpec[];
+  readonly size: number;
+  readonly shardSize: number;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  readonly order: readonly BucketOrder[];
+  readonly showTermDocCountError: boolean;
+}
+
+/** rare_terms: the terms no more than `maxDocCount` docs hold, counted exactly. */
+export interface RareTermsSpec extends BucketBase {
+  readonly type: 'rare_terms';
+  readonly source: ValuesSourceSpec;
+  /** 1 to 100. */
+  readonly maxDocCount: number;
+  readonly include?: readonly JsonScalar[];
+  readonly exclude?: readonly JsonScalar[];
+  readonly regex?: { readonly include?: string; readonly exclude?: string };
+}
+
 export interface CompositeSourceSpec {
   readonly name: string;
   readonly kind: 'terms' | 'histogram' | 'date_histogram';
@@ -279,6 +305,8 @@ export interface CompositeSpec extends BucketBase {
 
 export type BucketSpec =
   | TermsSpec
+  | MultiTermsSpec
+  | RareTermsSpec
   | HistogramSpec
   | DateHistogramSpec
   | RangeSpec
