@@ -273,11 +273,12 @@ describe('allocation over three nodes', () => {
       'content-type': 'application/x-ndjson',
     });
     expect(bulk.json.errors).toBe(false);
-    // A node that is not the master and holds no copy of the security index.
+    // A node that is neither the master nor the holder of the security index's primary (a
+    // replica holds no data yet, so losing one changes nothing for security).
     const master = (await http(urls[0]!, 'GET', '/_cat/master?format=json')).json[0].node as string;
-    const security = (await http(urls[0]!, 'GET', '/_cat/shards/.security-7?format=json&h=node'))
+    const security = (await http(urls[0]!, 'GET', '/_cat/shards/.security-7?format=json&h=node,prirep'))
       .json as CatShard[];
-    const busy = new Set([master, ...security.map((x) => x.node)]);
+    const busy = new Set([master, ...security.filter((x) => x.prirep === 'p').map((x) => x.node)]);
     const victimIndex = cluster.names.findIndex((n) => !busy.has(n));
     expect(victimIndex).toBeGreaterThanOrEqual(0);
     const victim = cluster.nodes[victimIndex]!;
