@@ -74,15 +74,25 @@ const id = () => randomBytes(16).toString('base64url').slice(0, 22);
 /** The cluster settings the master's coordination reads, carried into the cluster state when they change here. */
 const COORDINATION_SETTINGS = [AUTO_SHRINK_SETTING, MAX_EXCLUSIONS_SETTING];
 
-function shareCoordinationSettings(cluster: ClusterService, effective: FlatSettings, logger: Logger): void {
+/**
+ * `sent` holds what this node last sent: the applied state may not show it yet, and a value
+ * set back to what that older state shows must still be sent.
+ */
+function shareCoordinationSettings(
+  cluster: ClusterService,
+  effective: FlatSettings,
+  logger: Logger,
+  sent: Map<string, string | null>,
+): void {
   const state = cluster.state().settings;
   const settings: Record<string, string | null> = {};
   let changed = false;
   for (const key of COORDINATION_SETTINGS) {
     const raw = effective[key];
     const v = raw === undefined || raw === null ? null : String(raw);
-    if ((state[key] ?? null) !== v) {
+    if ((state[key] ?? null) !== v || (sent.has(key) && sent.get(key) !== v)) {
       settings[key] = v;
+      sent.set(key, v);
       changed = true;
     }
   }
@@ -190,7 +200,10 @@ export async function startNode(
   services.storedTemplates = (id) => services.storedScripts.get(id);
   cluster.handle(NODE_INFO_ACTION, () => localNodeInfo(services));
   cluster.handle(NODE_STATS_ACTION, () => localNodeStats(services));
-  services.clusterSettings.onChange((effective) => shareCoordinationSettings(cluster, effective, logger));
+  const sentCoordinationSettings = new Map<string, string | null>();
+  services.clusterSettings.onChange((effective) =>
+    shareCoordinationSettings(cluster, effective, logger, sentCoordinationSettings),
+  );
   services.leases.startReaper(getTimeMs(services.clusterSettings.effective(), 'search.keep_alive_interval'));
   services.clusterSettings.onChange(() => {
     metadata.saveNodeState({ ...nodeState, persistentSettings: services.clusterSettings.view().persistent });
