@@ -6,6 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/cluster-process.ts';
 import { basicAuth, http, TEST_AUTH } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 import { bulk, clearScroll, createIndex, type Hit, ids, type Json, search } from './paging-support.ts';
@@ -270,7 +271,9 @@ describe('a page that was not delivered', () => {
       });
       socket.on('error', reject);
     });
-    await settle();
-    expect(open(await http(url, 'GET', '/_nodes/stats/indices/search'))).toBe(openBefore);
+    // Freed once the node has seen the client go, however long that takes on a busy machine.
+    await eventually('the undelivered scroll freed', async () =>
+      open(await http(url, 'GET', '/_nodes/stats/indices/search')) === openBefore ? true : undefined,
+    );
   });
 });
