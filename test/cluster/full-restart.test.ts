@@ -1,6 +1,9 @@
 /**
  * A full-cluster restart: every node stopped, then started again on its data path. The cluster
  * keeps its uuid, its voting configuration and its exclusions, and elects a master again.
+ * Security is off here: after a full restart the recovered routing table still names the nodes
+ * of the old state, so a node may try to read the security index on a node that has not joined
+ * yet and give up starting after a minute. The coordination state is what this test is about.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { agreedMaster, eventually, startTestCluster, type TestCluster } from '../support/cluster-process.ts';
@@ -17,7 +20,7 @@ afterAll(async () => {
 
 describe('a full-cluster restart', () => {
   it('keeps the cluster uuid, the voting configuration and the exclusions', async () => {
-    cluster = await startTestCluster({ nodes: 3 });
+    cluster = await startTestCluster({ nodes: 3, security: false });
     await agreedMaster(cluster.nodes, 3);
     const url = cluster.nodes[0]!.url;
     expect(

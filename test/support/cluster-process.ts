@@ -26,7 +26,7 @@ async function freePort(): Promise<number> {
 }
 
 export async function startTestCluster(
-  opts: { nodes?: number; workers?: number } = {},
+  opts: { nodes?: number; workers?: number; security?: boolean } = {},
 ): Promise<TestCluster> {
   const count = opts.nodes ?? 3;
   const dir = mkdtempSync(join(tmpdir(), 'shoal-cluster-config-'));
@@ -49,6 +49,7 @@ export async function startTestCluster(
         config,
         workers: opts.workers ?? 1,
         env: { SHOAL_DISCOVERY_TYPE: 'multi-node' },
+        ...(opts.security === false ? { security: false } : {}),
       }),
     ),
   );

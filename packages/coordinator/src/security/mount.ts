@@ -76,6 +76,36 @@ export function nodeHttpTls(settings: Readonly<Record<string, string>>): HttpTls
   return loadHttpSsl(effective, configDir())?.tls;
 }
 
+/** Errors of a security index that cannot be reached yet: its copy is on a node still (re)joining. */
+const UNREACHABLE = new Set([
+  'no_shard_available_action_exception',
+  'node_not_connected_exception',
+  'connect_exception',
+  'node_disconnected_exception',
+  'receive_timeout_transport_exception',
+]);
+
+/** How long a starting node waits for the security index to serve (a cluster forming after a full restart). */
+const SECURITY_INDEX_WAIT_MS = 60_000;
+
+/**
+ * Starts security, again while the security index is unreachable: after a full-cluster restart
+ * its primary may be on a node that has not joined yet.
+ */
+async function whenSecurityIndexServes<T>(logger: Logger, start: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SECURITY_INDEX_WAIT_MS;
+  for (;;) {
+    try {
+      return await start();
+    } catch (e) {
+      const type = (e as { type?: unknown }).type;
+      if (typeof type !== 'string' || !UNREACHABLE.has(type) || Date.now() > deadline) throw e;
+      logger.info({ err: e }, 'the security index cannot be reached yet; trying again');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 /** The file realm's files are under the node's data path, in this folder. */
 export const FILE_REALM_FOLDER = 'security';
 
@@ -94,26 +124,28 @@ export async function startSecurity(
     return undefined;
   }
   const client = new InternalClient(nodeRoutes, services);
-  const security = await Security.start(
-    {
-      store: new SystemIndexDocStore(
-        client,
-        () => services.indices.get(SECURITY_INDEX) !== undefined,
-        () => services.indices.primariesActive(SECURITY_INDEX),
-      ),
-      profiles: new ProfileIndexStore(client, () => services.indices.get(PROFILE_INDEX) !== undefined),
-      indices: new NodeIndexNamespace(services.indices),
-      fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
-      node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
-      settings,
-      // Relative key and certificate paths are read from the node's config directory.
-      configDir: configDir(),
-      now: Date.now,
-      // Straight to the console, never into the log: the generated password is shown once.
-      announce: (message) => process.stderr.write(`\n${message}\n\n`),
-      log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m) },
-    },
-    process.env.ELASTIC_PASSWORD,
+  const security = await whenSecurityIndexServes(logger, () =>
+    Security.start(
+      {
+        store: new SystemIndexDocStore(
+          client,
+          () => services.indices.get(SECURITY_INDEX) !== undefined,
+          () => services.indices.primariesActive(SECURITY_INDEX),
+        ),
+        profiles: new ProfileIndexStore(client, () => services.indices.get(PROFILE_INDEX) !== undefined),
+        indices: new NodeIndexNamespace(services.indices),
+        fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
+        node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
+        settings,
+        // Relative key and certificate paths are read from the node's config directory.
+        configDir: configDir(),
+        now: Date.now,
+        // Straight to the console, never into the log: the generated password is shown once.
+        announce: (message) => process.stderr.write(`\n${message}\n\n`),
+        log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m) },
+      },
+      process.env.ELASTIC_PASSWORD,
+    ),
   );
   const hasPrivileges = security
     .routes()
