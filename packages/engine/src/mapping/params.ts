@@ -145,6 +145,12 @@ export function analyzerParam(
   };
 }
 
+/** A text field's analyzers: indexing, search (default: the indexing one), quoted search. */
+export const textAnalyzers: readonly ParamSpec[] = [
+  analyzerParam('analyzer', () => 'default', false),
+  analyzerParam('search_analyzer', (p) => p.analyzer ?? 'default', true),
+  analyzerParam('search_quote_analyzer', (p) => p.search_analyzer ?? p.analyzer ?? 'default', true),
+];
 export const index = bool('index', true, false);
 export const docValues = bool('doc_values', true, false);
 export const store = bool('store', false, false);
@@ -258,9 +264,7 @@ const TEXT: ParamSpec[] = [
     ],
     false,
   ),
-  analyzerParam('analyzer', () => 'default', false),
-  analyzerParam('search_analyzer', (p) => p.analyzer ?? 'default', true),
-  analyzerParam('search_quote_analyzer', (p) => p.search_analyzer ?? p.analyzer ?? 'default', true),
+  ...textAnalyzers,
   similarity,
   {
     name: 'position_increment_gap',

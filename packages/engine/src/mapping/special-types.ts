@@ -24,6 +24,7 @@ import {
   similarity,
   store,
   str,
+  textAnalyzers,
 } from './params.ts';
 
 export const RANGE_TYPE_NAMES = [
@@ -160,9 +161,7 @@ export const SPECIAL_PARAMS: Readonly<Record<SpecialType, ParamSpec[]>> = {
     store,
     restricted('index_options', ['positions', 'docs', 'freqs', 'offsets'], false),
     bool('norms', true, false),
-    analyzerParam('analyzer', () => 'default', false),
-    analyzerParam('search_analyzer', (p) => p.analyzer ?? 'default', true),
-    analyzerParam('search_quote_analyzer', (p) => p.search_analyzer ?? p.analyzer ?? 'default', true),
+    ...textAnalyzers,
     similarity,
     {
       name: 'max_shingle_size',
