@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/program-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Most test files wait on node processes they start (I/O, not CPU): two files at a time

@@ -48,13 +48,21 @@ export interface StartOptions {
   security?: boolean;
 }
 
+/**
+ * The node program: the bundle the test run's global set-up built (program-setup.ts), or, for
+ * a test started some other way, the TypeScript source through tsx.
+ */
+function nodeProgram(): string[] {
+  const bundle = process.env.SHOAL_TEST_PROGRAM;
+  if (bundle) return [bundle];
+  return ['--import', require.resolve('tsx'), join(root, 'packages/coordinator/src/main.ts')];
+}
+
 export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> {
   const dataPath = opts.dataPath ?? mkdtempSync(join(tmpdir(), 'shoal-test-'));
   const args = [
     ...NODE_V8_FLAGS,
-    '--import',
-    require.resolve('tsx'),
-    join(root, 'packages/coordinator/src/main.ts'),
+    ...nodeProgram(),
     '--config',
     opts.config ?? join(root, 'cluster.config.json'),
     '--http-port',

@@ -2,4 +2,5 @@ export { type ClusterConfig, ConfigError, loadClusterConfig, type NodeConfig, no
 export { createLogger } from './logger.ts';
 export { type StartedNode, startNode } from './node.ts';
 export { NODE_V8_FLAGS } from './node-flags.ts';
+export { programArgs } from './program-bundle.ts';
 export { FILE_REALM_FOLDER } from './security/mount.ts';

@@ -9,6 +9,7 @@ export {
   type RenderedHits,
   unpackHits,
 } from './hit-codec.ts';
+export { bundleModule, type ModuleBundle } from './module-bundle.ts';
 export { PackedCursor } from './packed-cursor.ts';
 export {
   type QueryPrefetch,

@@ -5,6 +5,9 @@
  * held as failed (the owner hears it through `onShardsFailed`) and the replacement is told of
  * no shard until they are recovered.
  */
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ShoalError } from '@shoal/protocol';
 import { Piscina } from 'piscina';
 import type { CounterRef } from './context-counters.ts';
@@ -15,8 +18,19 @@ import type { ThreadScheduling } from './thread-scheduling.ts';
 import { startWithExecArgv, tsExecArgv, workerResourceLimits } from './ts-worker.ts';
 import { bundledWorker } from './worker-bundle.ts';
 
-const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const workerSource = new URL(`./worker${ext}`, import.meta.url);
+/**
+ * The worker module's source: beside this file, or, when this file is bundled into another
+ * module (the node program's bundle), beside the package's entry.
+ */
+function workerSourceUrl(): URL {
+  const here = import.meta.url;
+  if (/\/shard-worker\.[jt]s$/.test(here)) return new URL(`./worker${extname(here)}`, here);
+  const entry = createRequire(here).resolve('@shoal/shard');
+  return new URL(`./worker${extname(entry)}`, pathToFileURL(entry));
+}
+
+const workerSource = workerSourceUrl();
+const ext = extname(workerSource.pathname);
 let workerUrl: URL | undefined;
 
 /**
