@@ -33,7 +33,18 @@ describe('_flush, _forcemerge and _stats', () => {
     expect(r.json._shards).toEqual({ total: 2, successful: 2, failed: 0 });
     const p = r.json.indices.logs.primaries;
     expect(Object.keys(p).sort()).toEqual(
-      ['docs', 'flush', 'indexing', 'merges', 'refresh', 'search', 'segments', 'store', 'translog'].sort(),
+      [
+        'docs',
+        'flush',
+        'indexing',
+        'merges',
+        'refresh',
+        'request_cache',
+        'search',
+        'segments',
+        'store',
+        'translog',
+      ].sort(),
     );
     expect(p.docs).toMatchObject({ count: 298, deleted: 2 });
     expect(p.indexing).toMatchObject({ index_total: 300, delete_total: 2 });

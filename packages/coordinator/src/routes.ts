@@ -3,6 +3,7 @@ import { aliasRoutes } from './rest/aliases.ts';
 import { analyzeRoutes } from './rest/analyze.ts';
 import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
+import { cacheClearRoutes } from './rest/cache-clear.ts';
 import { catRoutes } from './rest/cat.ts';
 import { catNodesRoutes } from './rest/cat-nodes.ts';
 import { catTransformRoutes } from './rest/cat-transforms.ts';
@@ -63,6 +64,7 @@ export function allRoutes(): Route<NodeServices>[] {
     ...documentRoutes(),
     ...aliasRoutes(),
     ...flushMergeRoutes(),
+    ...cacheClearRoutes(),
     ...indexStatsRoutes(),
     ...indexTemplateRoutes(),
     ...rolloverRoutes(),

@@ -52,6 +52,11 @@ export interface QueryTask {
   /** Run on this PIT's reader (its context then serves the fetch phase too). */
   pit?: PitQuery;
   prefetch?: QueryPrefetch;
+  /**
+   * The shard may answer from its request cache (request-cache.ts), and keep the result there:
+   * the coordinator found the search cacheable (no hits, nothing that depends on the clock).
+   */
+  requestCache?: true;
 }
 
 /** The numbers of a query task, by their place in WireQueryTask.n. */
@@ -68,6 +73,7 @@ const TRACK_SCORES = 1;
 const KEEP_CONTEXT = 2;
 const RENDER = 4;
 const WITH_SORT = 8;
+const REQUEST_CACHE = 16;
 
 /** The parts of a query task not at their defaults. */
 export interface WireQueryExtras
@@ -150,6 +156,7 @@ export function toWireQueryTask(task: QueryTask): WireQueryTask {
   if (task.keepContext) flags |= KEEP_CONTEXT;
   if (prefetch?.render) flags |= RENDER;
   if (prefetch?.withSort) flags |= WITH_SORT;
+  if (task.requestCache) flags |= REQUEST_CACHE;
   const n = [
     req.k,
     req.trackTotalHitsUpTo,
@@ -183,6 +190,7 @@ export function fromWireQueryTask(wire: WireQueryTask): QueryTask {
   if (x) copyOptional(x, req);
   const task: QueryTask = { key: wire.key, req, cancel: n[CANCEL]! };
   if (flags & KEEP_CONTEXT) task.keepContext = true;
+  if (flags & REQUEST_CACHE) task.requestCache = true;
   if (x?.pit) task.pit = x.pit;
   if (n[PREFETCH]! >= 0) {
     const prefetch: QueryPrefetch = { count: n[PREFETCH]!, fetch: x?.fetch ?? DEFAULT_FETCH };

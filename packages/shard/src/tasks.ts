@@ -4,6 +4,7 @@
  * the packed hits of query replies that fit a reply slot (reply-slots.ts), which stay in
  * memory the thread shares with its ShardWorker.
  */
+
 import type {
   ExplainResult,
   GetResult,
@@ -23,6 +24,7 @@ import type { ContextFetch, ContextTask, ContextTaskResults } from './context-ta
 import type { PackedReply } from './hit-codec.ts';
 import type { WireQueryTask } from './query-task-wire.ts';
 import type { SlotRef } from './reply-slots.ts';
+import type { RequestCacheStats } from './request-cache.ts';
 import type { SchedulingOutcome, ThreadScheduling } from './thread-scheduling.ts';
 
 /** What every shard worker thread is started with. */
@@ -148,6 +150,8 @@ export type WorkerTask =
     }
   | { t: 'release'; contextIds: number[] }
   | { t: 'stats'; keys: ShardKey[] }
+  /** `_cache/clear`: drops the shards' request cache entries and/or their segments' filter caches. */
+  | { t: 'clear_cache'; keys: ShardKey[]; request: boolean; query: boolean }
   | { t: 'flush'; key: ShardKey; force: boolean }
   | { t: 'forcemerge'; key: ShardKey; maxNumSegments: number; onlyExpungeDeletes: boolean }
   | { t: 'translog_settings'; key: ShardKey; translog: TranslogSettings }
@@ -174,6 +178,8 @@ export interface ShardStats {
   docs: ShardDocsStats;
   /** Durability and activity counters (`_stats`), for a shard with a data path. */
   detail?: ShardDetailStats;
+  /** The shard's part of its thread's request cache (request-cache.ts). */
+  requestCache: RequestCacheStats;
 }
 
 export interface ShardDetailStats {
@@ -219,6 +225,7 @@ export interface TaskResults extends ContextTaskResults {
   fetch: ShardFetchResult;
   release: { released: number };
   stats: { shards: ShardStats[] };
+  clear_cache: { cleared: number };
   flush: { flushed: boolean };
   forcemerge: { merged: boolean };
   translog_settings: Record<string, never>;

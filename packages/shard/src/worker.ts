@@ -9,11 +9,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { threadId, workerData } from 'node:worker_threads';
 import {
+  clearFilterCache,
   countQuery,
   executeFetch,
   executeQuery,
   explainQuery,
   fetchDocs,
+  type ShardQueryResult,
   type ShardWriteOp,
   sectionCache,
 } from '@shoal/engine';
@@ -26,6 +28,7 @@ import { renderPage } from './hit-render.ts';
 import { fromWirePrefetch, fromWireQueryTask } from './query-task-wire.ts';
 import { ReaderContexts } from './reader-contexts.ts';
 import { SlotWriter } from './reply-slots.ts';
+import { RequestCache, requestCacheKey } from './request-cache.ts';
 import { ShardHost } from './shard-host.ts';
 import type {
   PackedWriteOp,
@@ -47,6 +50,8 @@ function fullGc(): void {
   (runInNewContext('gc') as () => void)();
 }
 const contexts = new ReaderContexts();
+/** Results of searches that return no hits, per shard and reader (request-cache.ts). */
+const requestCache = new RequestCache<ShardQueryResult>();
 const startData = workerData as ShardWorkerData | null;
 contexts.attach(startData?.counters);
 /** Where query replies are packed when they fit (reply-slots.ts). */
@@ -127,12 +132,15 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
     }
     case 'close': {
       contexts.releaseShard(task.key);
+      requestCache.forget(task.key);
       shards.get(task.key)?.close();
       shards.delete(task.key);
       return {};
     }
     case 'mapping':
       host(task.key).setMapping(task.mapping, task.mappingSettings);
+      // A cached result was read with the old mapping.
+      requestCache.clear(task.key);
       return {};
     case 'refresh_interval':
       host(task.key).setRefreshInterval(task.refreshIntervalMs);
@@ -180,6 +188,13 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       let kept = false;
       const started = performance.now();
       try {
+        // Only a search that returns no hits: a cached result holds no documents to fetch.
+        const cacheKey =
+          q.requestCache && !q.prefetch && !q.keepContext && req.k === 0 ? requestCacheKey(req) : undefined;
+        if (cacheKey !== undefined) {
+          const cached = requestCache.get(task.key, reader.id, cacheKey);
+          if (cached) return packedQueryReply(cached, req.shardIndex, undefined, replySlots);
+        }
         const result = executeQuery(reader, h.mapping, req, {
           index: h.spec.index,
           indexUuid: h.spec.indexUuid,
@@ -187,6 +202,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           isCancelled: cancelCheck(q.cancel),
           nowMillis: Date.now(),
         });
+        if (cacheKey !== undefined) requestCache.put(task.key, reader.id, cacheKey, result);
         const prefetch = q.prefetch;
         if (prefetch && result.hits.length > 0) {
           const n = Math.min(prefetch.count, result.hits.length);
@@ -293,9 +309,26 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       return {
         shards: task.keys.flatMap((key) => {
           const h = shards.get(key);
-          return h ? [{ key, docs: h.engine.docsStats(), detail: h.detailStats() }] : [];
+          if (!h) return [];
+          const cache = { ...requestCache.statsOf(key) };
+          return [{ key, docs: h.engine.docsStats(), detail: h.detailStats(), requestCache: cache }];
         }),
       };
+    case 'clear_cache': {
+      let cleared = 0;
+      for (const key of task.keys) {
+        const h = shards.get(key);
+        if (!h) continue;
+        if (task.request) requestCache.clear(key);
+        if (task.query) {
+          const reader = h.engine.acquireReader();
+          for (const s of reader.segments) clearFilterCache(s.segment);
+          reader.release();
+        }
+        cleared++;
+      }
+      return { cleared };
+    }
     case 'flush':
       return { flushed: host(task.key).flush(task.force) };
     case 'forcemerge':

@@ -12,7 +12,7 @@ import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-ind
 import { boolParam, intParam } from './params.ts';
 
 /** Runs `fn` on every started primary of the targets; `_shards` counts every copy. */
-async function onEveryShard(
+export async function onEveryShard(
   req: RestRequest,
   s: NodeServices,
   fn: (c: ShardCopy) => Promise<unknown>,

@@ -1,8 +1,8 @@
 /**
  * `GET /_stats`, `GET /{index}/_stats[/{metric}]`: per index and for `_all`, the `primaries`
- * and `total` sections docs, store, indexing, search, segments (count), merges, refresh, flush
- * and translog in Elasticsearch's shape (IndicesStatsResponse). Replicas are never assigned on
- * one node, so `total` equals `primaries`.
+ * and `total` sections docs, store, indexing, search, segments (count), merges, refresh, flush,
+ * translog and request_cache in Elasticsearch's shape (IndicesStatsResponse). Replicas are
+ * never assigned on one node, so `total` equals `primaries`.
  */
 import { illegalArgument } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
@@ -21,6 +21,7 @@ const METRICS = [
   'refresh',
   'flush',
   'translog',
+  'request_cache',
 ] as const;
 type Metric = (typeof METRICS)[number];
 
@@ -107,6 +108,12 @@ function sections(stats: ShardStats[]): Record<Metric, Record<string, unknown>> 
       total: d((x) => x.flush.total),
       periodic: 0,
       total_time_in_millis: ms(d((x) => x.flush.timeMs)),
+    },
+    request_cache: {
+      memory_size_in_bytes: sum((st) => st.requestCache?.memorySizeInBytes),
+      evictions: sum((st) => st.requestCache?.evictions),
+      hit_count: sum((st) => st.requestCache?.hitCount),
+      miss_count: sum((st) => st.requestCache?.missCount),
     },
     translog: {
       operations: d((x) => x.translog.operations),

@@ -153,6 +153,8 @@ export function latestReaderQuery(
   cancel: CancelToken,
   keepContext: boolean,
   prefetch?: FirstPagePrefetch,
+  /** Which targets' shards may answer from their request cache (request-cache-policy.ts). */
+  requestCache?: (t: ShardTarget) => boolean,
 ): ShardQueryExec {
   let queryPrefetch: QueryPrefetch | undefined;
   if (prefetch) {
@@ -166,6 +168,7 @@ export function latestReaderQuery(
     const task: QueryTask = { key, req: build(t), cancel };
     if (queryPrefetch) task.prefetch = queryPrefetch;
     else if (keepContext) task.keepContext = true;
+    if (requestCache?.(t)) task.requestCache = true;
     const wire = toWireQueryTask(task);
     // Rendered hits are read where the worker wrote them (held in its reply slot).
     if (render)

@@ -20,6 +20,7 @@ import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
+import { cacheableSearch, indexCachesRequests } from './request-cache-policy.ts';
 import { startScroll } from './scroll-search.ts';
 import { type PhasesOutput, runSearchPhases } from './search-phases.ts';
 import type { SearchBody } from './search-response.ts';
@@ -208,6 +209,7 @@ function searchLatest(
     cancel,
     search.size > 0,
     prefetch,
+    cacheableSearch(search) ? (t) => indexCachesRequests(t.meta, search) : undefined,
   );
   return runSearchPhases(s, {
     shape: { search, sort, hasSort: search.sort !== undefined },

@@ -79,3 +79,11 @@ export function useFilter(
 export function keptFilters(segment: Segment): number {
   return stateOf(segment).kept.size;
 }
+
+/** Forgets the segment's kept filters and their use counts (`_cache/clear?query=true`). */
+export function clearFilterCache(segment: Segment): void {
+  const state = stateOf(segment);
+  state.uses.clear();
+  state.kept.clear();
+  state.bytes = 0;
+}
