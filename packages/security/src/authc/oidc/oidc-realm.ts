@@ -62,9 +62,12 @@ export class OidcRealm {
         id_token_signed_response_alg: rp.signatureAlgorithm,
         [client.clockTolerance]: Math.floor(config.allowedClockSkewMs / 1000),
       },
-      rp.clientAuthMethod === 'client_secret_post'
-        ? client.ClientSecretPost(secret)
-        : client.ClientSecretBasic(secret),
+      // Without a secret (an implicit flow) the token endpoint is never called.
+      rp.clientSecret === undefined
+        ? client.None()
+        : rp.clientAuthMethod === 'client_secret_post'
+          ? client.ClientSecretPost(secret)
+          : client.ClientSecretBasic(secret),
     );
     this.client.timeout = OP_TIMEOUT_S;
     // Elasticsearch calls the token and UserInfo endpoints over whatever scheme they are configured with.
@@ -183,7 +186,9 @@ function describe(e: unknown): string {
   if (e instanceof client.ResponseBodyError) return `${e.error}: ${e.error_description ?? e.message}`;
   if (e instanceof Error) {
     const code = (e as { code?: unknown }).code;
-    return typeof code === 'string' ? `${code}: ${e.message}` : e.message;
+    // openid-client wraps oauth4webapi's error, whose message names the claim or attribute.
+    const detail = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+    return `${typeof code === 'string' ? `${code}: ` : ''}${e.message}${detail}`;
   }
   return String(e);
 }
