@@ -55,6 +55,7 @@ beforeAll(async () => {
         'op.token_endpoint': `${op.issuer}/token`,
         'op.jwkset_path': `${op.issuer}/jwks`,
         'op.endsession_endpoint': `${op.issuer}/logout`,
+        'op.userinfo_endpoint': `${op.issuer}/userinfo`,
         'claims.principal': 'sub',
         'claims.groups': 'groups',
         'claims.mail': 'email',
@@ -83,6 +84,12 @@ beforeAll(async () => {
   await http(node.url, 'PUT', '/_security/role_mapping/oidc_readers', {
     roles: ['viewer'],
     rules: { all: [{ field: { 'realm.name': 'oidc1' } }, { field: { groups: 'readers' } }] },
+    enabled: true,
+  });
+  // Matches a group only the UserInfo endpoint names.
+  await http(node.url, 'PUT', '/_security/role_mapping/oidc_userinfo', {
+    roles: ['monitoring_user'],
+    rules: { field: { groups: 'from-userinfo' } },
     enabled: true,
   });
 }, 60_000);
@@ -212,10 +219,16 @@ describe('the code flow', () => {
     expect(r.json).toMatchObject({ username: 'alice', type: 'Bearer', expires_in: 1200 });
     expect(r.json.authentication).toMatchObject({
       username: 'alice',
-      roles: ['viewer'],
+      roles: ['monitoring_user', 'viewer'],
       full_name: 'Alice A',
       email: 'alice@example.com',
-      metadata: { 'oidc(sub)': 'alice', 'oidc(locale)': 'fr', 'oidc(email)': 'alice@example.com' },
+      // `department` comes from the UserInfo endpoint.
+      metadata: {
+        'oidc(sub)': 'alice',
+        'oidc(locale)': 'fr',
+        'oidc(email)': 'alice@example.com',
+        'oidc(department)': 'search',
+      },
       authentication_realm: { name: 'oidc1', type: 'oidc' },
       authentication_type: 'realm',
     });
@@ -225,7 +238,11 @@ describe('the code flow', () => {
     const me = await http(node.url, 'GET', '/_security/_authenticate', undefined, {
       authorization: `Bearer ${r.json.access_token}`,
     });
-    expect(me.json).toMatchObject({ username: 'alice', authentication_type: 'token', roles: ['viewer'] });
+    expect(me.json).toMatchObject({
+      username: 'alice',
+      authentication_type: 'token',
+      roles: ['monitoring_user', 'viewer'],
+    });
     const refreshed = await http(
       node.url,
       'POST',

@@ -1,7 +1,8 @@
 /**
  * A small OpenID provider for end-to-end tests, on loopback over HTTPS with a certificate of a
  * CA made per run: a token endpoint that trades the codes the test hands out for signed ID
- * tokens, a JWK set (whose signing key the test may rotate) and an end-session URL. Keys are
+ * tokens, a UserInfo endpoint (claims `department` and `groups`), a JWK set (whose signing
+ * key the test may rotate) and an end-session URL. Keys are
  * generated per run with jose; the authorization endpoint is never called (the test plays
  * the browser and builds the callback URL itself).
  */
@@ -74,6 +75,9 @@ export async function startOidcProvider(clientId: string, clientSecret: string):
   let signing = await rsaKey('k1');
   let published = [signing.jwk];
   const codes = new Map<string, JWTPayload>();
+  /** The claims of the ID token given with each access token (for `/userinfo`). */
+  const issued = new Map<string, JWTPayload>();
+  const userInfo = { department: 'search', groups: ['from-userinfo'] };
   const tokenRequests: TokenRequestSeen[] = [];
   let next = 0;
   let issuer = '';
@@ -104,12 +108,19 @@ export async function startOidcProvider(clientId: string, clientSecret: string):
       const claims = form.grant_type === 'authorization_code' ? codes.get(form.code ?? '') : undefined;
       if (!claims) return send(400, { error: 'invalid_grant', error_description: 'unknown code' });
       codes.delete(form.code!);
+      const accessToken = `op-access-${next++}`;
+      issued.set(accessToken, claims);
       return send(200, {
-        access_token: `op-access-${next++}`,
+        access_token: accessToken,
         token_type: 'Bearer',
         expires_in: 300,
         id_token: await idToken(claims),
       });
+    }
+    if (req.method === 'GET' && url.pathname === '/userinfo') {
+      const claims = issued.get(req.headers.authorization?.replace(/^Bearer /, '') ?? '');
+      if (!claims) return send(401, { error: 'invalid_token' });
+      return send(200, { sub: claims.sub, ...userInfo });
     }
     send(404, { error: 'not_found' });
   });
