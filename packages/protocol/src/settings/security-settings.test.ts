@@ -45,6 +45,9 @@ describe('security node settings', () => {
     expect(() => validateSettings({ [`${oidc}.rp.client_secret`]: 's' }, 'cluster')).toThrow(
       `Setting [${oidc}.rp.client_secret] is a secure setting`,
     );
+    expect(() => validateSettings({ [`${oidc}.ssl.certificate_authorities`]: 'ca.crt' }, 'cluster')).toThrow(
+      expect.objectContaining({ status: 501 }),
+    );
     expect(isSecureRealmSetting(`${oidc}.rp.client_secret`)).toBe(true);
     expect(isSecureRealmSetting(`${oidc}.rp.client_id`)).toBe(false);
     expect(isSecureRealmSetting('xpack.security.authc.realms.pki.p.rp.client_secret')).toBe(false);

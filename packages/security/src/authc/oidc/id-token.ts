@@ -63,7 +63,8 @@ async function verifySignature(jwt: string, keys: KeySource, x: IdTokenExpectati
     if (e instanceof errors.JWTExpired) failed(`Expired JWT: ${e.message}`);
     if (e instanceof errors.JOSEAlgNotAllowed) failed(`Signed JWT rejected: Another algorithm expected`);
     if (e instanceof errors.JOSEError) failed(`Failed to validate the ID token: ${e.code}: ${e.message}`);
-    throw e;
+    // The JWK set could not be read (a file missing or malformed, an OP that does not answer).
+    failed(`Failed to get the OP's JWK set: ${(e as Error).message}`);
   }
 }
 

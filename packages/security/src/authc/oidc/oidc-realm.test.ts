@@ -57,6 +57,10 @@ describe('OidcRealm', () => {
     await expect(
       realm.authenticate('https://rp/cb#id_token=a.b.c&access_token=x&token_type=mac&state=s1', 's1', 'n'),
     ).rejects.toThrow('Invalid token type [mac], while [Bearer] was expected');
+    // The configured JWK set file is missing: a refusal, not a crash.
+    await expect(
+      realm.authenticate('https://rp/cb#id_token=a.b.c&access_token=x&token_type=Bearer&state=s1', 's1', 'n'),
+    ).rejects.toThrow("Failed to get the OP's JWK set: ENOENT");
   });
 
   it('builds the end-session URL, or none without an endpoint', () => {
