@@ -148,13 +148,12 @@ async function logout(ctx: SecurityContext, req: SecurityRequest) {
   if (b.refresh_token) await tokens.invalidateRefreshToken(b.refresh_token);
   const described = await tokens.describe(b.token);
   if (!described) throw securityException('supplied token is not valid');
+  // TransportOpenIdConnectLogoutAction.validateAuthenticationAndMetadata, in its order.
   const realmRef = described.authentication.realm;
+  if (realmRef.type !== OIDC_REALM_TYPE)
+    throw illegalArgument('Access token is not valid for an OpenID Connect realm');
   const realm = (ctx.oidcRealms ?? []).find((r) => r.name === realmRef.name);
-  if (realmRef.type !== OIDC_REALM_TYPE || !realm) {
-    if (realmRef.type !== OIDC_REALM_TYPE)
-      throw illegalArgument('Access token is not valid for an OpenID Connect realm');
-    throw securityException(`Authenticating realm ${realmRef.name} does not exist`);
-  }
+  if (!realm) throw securityException(`Authenticating realm ${realmRef.name} does not exist`);
   const hint = described.metadata[ID_TOKEN_HINT];
   if (typeof hint !== 'string')
     throw securityException(`Authentication token does not have OpenID Connect metadata [${ID_TOKEN_HINT}]`);
