@@ -132,7 +132,12 @@ export { javaHashMapOrder, javaStringHash } from './settings/java-hash-order.ts'
 export { type FlatSettings, normalizeSettings, type SettingsUpdate } from './settings/normalize.ts';
 export { findGroup, findSetting, settingsOfScope } from './settings/registry.ts';
 export { type RenderedSettings, renderSettings, renderSettingsWithDefaults } from './settings/render.ts';
-export { HTTP_SSL_ENABLED, REALMS_PREFIX, TOKEN_SERVICE_ENABLED } from './settings/security-settings.ts';
+export {
+  HTTP_SSL_ENABLED,
+  isSecureRealmSetting,
+  REALMS_PREFIX,
+  TOKEN_SERVICE_ENABLED,
+} from './settings/security-settings.ts';
 export {
   defaultValue,
   deprecationMessage,

@@ -2,6 +2,7 @@
 import { ApiKeyService } from './authc/api-keys.ts';
 import type { Authentication } from './authc/authentication.ts';
 import type { Authenticator } from './authc/authenticator.ts';
+import type { OidcRealm } from './authc/oidc/oidc-realm.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
 import type { PkiRealm } from './authc/pki-realm.ts';
 import { serviceAccountDescriptor } from './authc/service-accounts.ts';
@@ -32,6 +33,8 @@ export interface SecurityContext {
   profiles?: ProfileService;
   /** The PKI realms, in order (delegated authentication). */
   pkiRealms?: PkiRealm[];
+  /** The OpenID Connect realms, in order. */
+  oidcRealms?: OidcRealm[];
   /** HTTP TLS as configured (`xpack.security.http.ssl.*`); absent when HTTP is plain. */
   httpSsl?: LoadedHttpSsl;
 }

@@ -106,6 +106,11 @@ export interface SecurityHost {
   configDir?: string;
   /** The node's settings (`xpack.security.*`), flat keys to strings. */
   settings: Record<string, string>;
+  /**
+   * Secure settings (Elasticsearch's keystore: an OIDC realm's `rp.client_secret`), flat keys
+   * to strings; never among `settings`.
+   */
+  secureSettings?: Record<string, string>;
   /** Milliseconds since the epoch. */
   now(): number;
   /** Says something once to the operator (the generated `elastic` password). */

@@ -7,6 +7,7 @@ export type { Authentication, AuthenticationType, RealmRef } from './authc/authe
 export { generatePassword } from './authc/bootstrap.ts';
 export { USERS_FILE, USERS_ROLES_FILE } from './authc/file-realm.ts';
 export { passwordHasher } from './authc/password-hash.ts';
+export { secureSettingsFrom } from './authc/secure-settings.ts';
 export type { User } from './authc/user.ts';
 export type {
   IndexNamespace,

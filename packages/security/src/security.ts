@@ -9,6 +9,8 @@ import { Authenticator } from './authc/authenticator.ts';
 import { bootstrapElasticPassword } from './authc/bootstrap.ts';
 import { FileRealm } from './authc/file-realm.ts';
 import { NativeRealm } from './authc/native-realm.ts';
+import { OidcRealm } from './authc/oidc/oidc-realm.ts';
+import { oidcRealmConfigs } from './authc/oidc/oidc-settings.ts';
 import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.ts';
 import { pkiRealmsFrom } from './authc/pki-realm.ts';
 import type { Realm } from './authc/realm.ts';
@@ -33,6 +35,7 @@ import { crossClusterApiKeyRoutes } from './rest/cross-cluster-api-keys.ts';
 import { delegatePkiRoutes } from './rest/delegate-pki.ts';
 import { enrollmentRoutes } from './rest/enrollment.ts';
 import { entityQueryRoutes } from './rest/entity-queries.ts';
+import { oidcRoutes } from './rest/oidc.ts';
 import { privilegeRoutes } from './rest/privileges.ts';
 import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
@@ -118,6 +121,12 @@ export class Security {
     const tokens = getBool(host.settings, TOKEN_SERVICE_ENABLED)
       ? new TokenService(host.store, host.now, getTimeMs(host.settings, TOKEN_TIMEOUT_SETTING))
       : undefined;
+    const oidcRealms = oidcRealmConfigs({
+      settings: host.settings,
+      secureSettings: host.secureSettings ?? {},
+      configDir,
+      tokenServiceEnabled: tokens !== undefined,
+    }).map((config) => new OidcRealm(config, host.now));
     const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens, tokens);
     const roleMappings = new RoleMappingStore(host.store);
     const privileges = new ApplicationPrivilegeStore(host.store);
@@ -134,6 +143,7 @@ export class Security {
       tokens,
       profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
       pkiRealms: pkiRealmsFrom(host.settings, configDir),
+      oidcRealms,
       httpSsl,
     });
   }
@@ -243,6 +253,7 @@ function allRoutes(ctx: SecurityContext): SecurityRoute[] {
     ...profileRoutes(ctx),
     ...sslRoutes(ctx),
     ...delegatePkiRoutes(ctx),
+    ...oidcRoutes(ctx),
     ...enrollmentRoutes(ctx),
   ];
 }

@@ -12,6 +12,7 @@ import {
   SECURITY_INDEX,
   Security,
   type SecurityRoute,
+  secureSettingsFrom,
   securityEnabled,
 } from '@shoal/security';
 import type { Logger } from 'pino';
@@ -137,6 +138,7 @@ export async function startSecurity(
         fileRealmDir: join(dataPath, FILE_REALM_FOLDER),
         node: { id: services.node.id, name: services.node.name, clusterName: services.node.clusterName },
         settings,
+        secureSettings: secureSettingsFrom(process.env),
         // Relative key and certificate paths are read from the node's config directory.
         configDir: configDir(),
         now: Date.now,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getBool } from './getters.ts';
-import { HTTP_SSL_ENABLED, TOKEN_SERVICE_ENABLED } from './security-settings.ts';
+import { HTTP_SSL_ENABLED, isSecureRealmSetting, TOKEN_SERVICE_ENABLED } from './security-settings.ts';
 import { validateSettings } from './validate.ts';
 
 describe('security node settings', () => {
@@ -28,6 +28,29 @@ describe('security node settings', () => {
     expect(() => validateSettings({ 'xpack.security.authc.realms.saml.s.order': '1' }, 'cluster')).toThrow(
       expect.objectContaining({ status: 501 }),
     );
+  });
+
+  it('accept OIDC realm settings, and refuse its client secret among them (a secure setting)', () => {
+    const oidc = 'xpack.security.authc.realms.oidc.oidc1';
+    expect(
+      validateSettings(
+        {
+          [`${oidc}.rp.client_id`]: 'c',
+          [`${oidc}.claim_patterns.groups`]: '^(.*)$',
+          [`${oidc}.order`]: '2',
+        },
+        'cluster',
+      ),
+    ).toEqual([]);
+    expect(() => validateSettings({ [`${oidc}.rp.client_secret`]: 's' }, 'cluster')).toThrow(
+      `Setting [${oidc}.rp.client_secret] is a secure setting`,
+    );
+    expect(() => validateSettings({ [`${oidc}.ssl.certificate_authorities`]: 'ca.crt' }, 'cluster')).toThrow(
+      expect.objectContaining({ status: 501 }),
+    );
+    expect(isSecureRealmSetting(`${oidc}.rp.client_secret`)).toBe(true);
+    expect(isSecureRealmSetting(`${oidc}.rp.client_id`)).toBe(false);
+    expect(isSecureRealmSetting('xpack.security.authc.realms.pki.p.rp.client_secret')).toBe(false);
   });
 
   it('turn the token service on by default exactly when HTTP has TLS', () => {

@@ -37,7 +37,63 @@ const REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
   native: undefined,
   file: undefined,
   pki: ['order', 'enabled', 'certificate_authorities', 'delegation.enabled', 'username_pattern'],
+  // OpenIdConnectRealmSettings (the HTTP client, proxy, TLS and delegated-authorization
+  // settings are not offered: a value for them is refused as unknown).
+  oidc: [
+    'order',
+    'enabled',
+    'rp.client_id',
+    'rp.response_type',
+    'rp.redirect_uri',
+    'rp.post_logout_redirect_uri',
+    'rp.requested_scopes',
+    'rp.signature_algorithm',
+    'rp.client_auth_method',
+    'op.issuer',
+    'op.authorization_endpoint',
+    'op.token_endpoint',
+    'op.userinfo_endpoint',
+    'op.endsession_endpoint',
+    'op.jwkset_path',
+    'claims.principal',
+    'claims.groups',
+    'claims.name',
+    'claims.mail',
+    'claims.dn',
+    'claim_patterns.principal',
+    'claim_patterns.groups',
+    'claim_patterns.name',
+    'claim_patterns.mail',
+    'claim_patterns.dn',
+    'allowed_clock_skew',
+    'populate_user_metadata',
+  ],
 };
+
+/**
+ * Settings Elasticsearch's realms have and Shoal's do not (yet): refused with a 501 naming
+ * them, not as unknown. An OIDC realm calls its OP with the node's own HTTP client (the system
+ * CAs and `NODE_EXTRA_CA_CERTS`), so it has no `ssl.*`, `http.*` or proxy settings.
+ */
+const REALM_SETTINGS_NOT_OFFERED: Record<string, readonly string[] | undefined> = {
+  oidc: ['ssl.', 'http.', 'authorization_realms', 'rp.client_auth_jwt_signature_algorithm'],
+};
+
+/**
+ * Realm settings that are secure settings in Elasticsearch (kept in its keystore, never in
+ * `elasticsearch.yml`). Shoal has no keystore: a node reads them from environment variables
+ * named as the setting, and refuses them among the plain settings as Elasticsearch does.
+ */
+const SECURE_REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
+  oidc: ['rp.client_secret'],
+};
+
+/** Whether `key` names a secure realm setting (`xpack.security.authc.realms.oidc.<name>.rp.client_secret`). */
+export function isSecureRealmSetting(key: string): boolean {
+  if (!key.startsWith(REALMS_PREFIX)) return false;
+  const [type, name, ...rest] = key.slice(REALMS_PREFIX.length).split('.');
+  return !!type && !!name && (SECURE_REALM_SETTINGS[type]?.includes(rest.join('.')) ?? false);
+}
 
 /** `xpack.security.authc.realms.<type>.<name>.<setting>` (RealmSettings' affix settings). */
 function validateRealmSetting(key: string, _value: SettingValue): void {
@@ -45,6 +101,13 @@ function validateRealmSetting(key: string, _value: SettingValue): void {
   const setting = rest.join('.');
   if (!type || !name || setting === '') throw illegalArgument(`unknown setting [${key}]`);
   if (!(type in REALM_SETTINGS)) throw notImplemented(`the [${type}] realm type (setting [${key}])`);
+  if (isSecureRealmSetting(key)) {
+    throw illegalArgument(
+      `Setting [${key}] is a secure setting and must be given as an environment variable of that name (Shoal's keystore), but was found among the node settings`,
+    );
+  }
+  if (REALM_SETTINGS_NOT_OFFERED[type]?.some((p) => setting.startsWith(p)))
+    throw notImplemented(`the setting [${key}] of the [${type}] realm`);
   const known = REALM_SETTINGS[type];
   if (known && !known.includes(setting)) {
     throw illegalArgument(

@@ -83,6 +83,21 @@ describe('TokenService', () => {
     expect((await tokens.authenticate(second.accessToken)).ok).toBe(true);
   });
 
+  it("keeps a realm's metadata with the pair and the pairs its refresh leads to, expired or not", async () => {
+    const { clock, tokens } = service();
+    const first = await tokens.create(auth('joe'), auth('joe'), true, { id_token_hint: 'jwt' });
+    const second = await tokens.refresh(first.refreshToken!, auth('joe'));
+    clock.now += 21 * MINUTE;
+    expect(await tokens.describe(second.accessToken)).toMatchObject({
+      authentication: { user: { username: 'joe' } },
+      metadata: { id_token_hint: 'jwt' },
+    });
+    const plain = await tokens.create(auth('ann'), auth('ann'), false);
+    expect((await tokens.describe(plain.accessToken))?.metadata).toEqual({});
+    expect(await tokens.describe(first.refreshToken!)).toBeUndefined();
+    expect(await tokens.describe('not a token')).toBeUndefined();
+  });
+
   it('gives the same pair to concurrent refreshes of one token', async () => {
     const { tokens } = service();
     const first = await tokens.create(auth('joe'), auth('joe'), true);

@@ -87,11 +87,15 @@ export class TokenService {
     return { ok: true, authentication };
   }
 
-  /** A new pair for `authentication`, asked for by `client` (the refresh token is bound to it). */
+  /**
+   * A new pair for `authentication`, asked for by `client` (the refresh token is bound to it);
+   * `metadata` is kept with it, and with the pairs its refresh token leads to.
+   */
   async create(
     authentication: Authentication,
     client: Authentication,
     withRefreshToken: boolean,
+    metadata?: Record<string, unknown>,
   ): Promise<IssuedTokens> {
     // A failed sweep is tried again at the next interval; the pair is made either way.
     this.sweep().catch(() => undefined);
@@ -107,6 +111,7 @@ export class TokenService {
         invalidated: false,
         expiration: creation + this.timeoutMs,
         authentication,
+        ...(metadata ? { metadata } : {}),
       },
       refresh: refresh
         ? {
@@ -167,7 +172,7 @@ export class TokenService {
       const pair = JSON.parse(opened) as { access: string; refresh: string };
       return { accessToken: pair.access, refreshToken: pair.refresh, authentication };
     }
-    const issued = await this.create(record.access.authentication, client, true);
+    const issued = await this.create(record.access.authentication, client, true, record.access.metadata);
     const sealed = sealWith(
       refreshToken,
       JSON.stringify({ access: issued.accessToken, refresh: issued.refreshToken }),
@@ -177,6 +182,19 @@ export class TokenService {
       refresh: { ...refresh, refreshed: true, refreshTime: now, superseding: sealed },
     });
     return { ...issued, authentication };
+  }
+
+  /**
+   * The authentication and metadata an access token was made with, expired or invalidated as
+   * it may be (TokenService.getAuthenticationAndMetadata); undefined for a token not of this service.
+   */
+  async describe(
+    value: string,
+  ): Promise<{ authentication: Authentication; metadata: Record<string, unknown> } | undefined> {
+    const t = decodeToken(value);
+    const record = t ? await this.tokens.get(t.id) : undefined;
+    if (!t || !record || !secretMatches(t.secret, record.access.digest)) return undefined;
+    return { authentication: record.access.authentication, metadata: record.access.metadata ?? {} };
   }
 
   async invalidateAccessToken(value: string): Promise<InvalidationResult> {

@@ -29,6 +29,8 @@ export interface TokenRecord {
     invalidated: boolean;
     expiration: number;
     authentication: Authentication;
+    /** What the realm that made the pair keeps with it (an OIDC realm's `id_token_hint`). */
+    metadata?: Record<string, unknown>;
   };
   refresh: RefreshPart | null;
 }
@@ -85,7 +87,9 @@ function toDoc(t: TokenRecord): SecurityDoc {
       invalidated: t.access.invalidated,
       expiration_time: t.access.expiration,
       realm: t.access.authentication.realm.name,
-      user_token: { authentication: authDoc(t.access.authentication) },
+      user_token: t.access.metadata
+        ? { authentication: authDoc(t.access.authentication), metadata: t.access.metadata }
+        : { authentication: authDoc(t.access.authentication) },
     },
   };
   if (t.refresh) {
@@ -105,6 +109,8 @@ function fromDoc(id: string, d: SecurityDoc): TokenRecord {
   const a = d.access_token as Record<string, unknown>;
   const r = d.refresh_token as Record<string, unknown> | undefined;
   const client = r?.client as Record<string, unknown> | undefined;
+  const userToken = a.user_token as Record<string, unknown>;
+  const metadata = userToken.metadata as Record<string, unknown> | undefined;
   return {
     id,
     creation: Number(d.creation_time),
@@ -112,9 +118,8 @@ function fromDoc(id: string, d: SecurityDoc): TokenRecord {
       digest: String(a.token_digest),
       invalidated: a.invalidated === true,
       expiration: Number(a.expiration_time),
-      authentication: authFromDoc(
-        (a.user_token as Record<string, unknown>).authentication as Record<string, unknown>,
-      ),
+      authentication: authFromDoc(userToken.authentication as Record<string, unknown>),
+      ...(metadata ? { metadata } : {}),
     },
     refresh: r
       ? {
