@@ -69,6 +69,15 @@ export interface ResolvedField {
   mappedType?: string;
   /** A range type (`long_range`, `date_range`…): each value is one encoded range term. */
   rangeType?: string;
+  /** dense_vector: each value is one encoded vector term (mapping/dense-vector.ts). */
+  vector?: VectorFieldSpec;
+}
+
+/** A dense_vector field as the query side compares its vectors. */
+export interface VectorFieldSpec {
+  dims: number;
+  elementType: 'float' | 'byte';
+  similarity: 'l2_norm' | 'dot_product' | 'cosine' | 'max_inner_product';
 }
 
 /** One value of one field of one document, ready to be indexed. */

@@ -45,7 +45,14 @@ export { parseJson } from './json/parse.ts';
 export { RawJson, type RawJsonWriter } from './json/raw-json.ts';
 export { stringifyJson, stringifyJsonBytes } from './json/stringify.ts';
 export { combineAliasFilters, withAliasFilter } from './query/alias-filter.ts';
-export type { FieldBoost, JsonScalar, PerFieldTemplate, QueryNode, QueryType } from './query/ast.ts';
+export type {
+  FieldBoost,
+  JsonScalar,
+  KnnQuery,
+  PerFieldTemplate,
+  QueryNode,
+  QueryType,
+} from './query/ast.ts';
 export { registerDateFormatCheck } from './query/date-format-check.ts';
 export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } from './query/geo-point.ts';
 export { type NamedQuery, namedQueries, queryNameOf } from './query/named-queries.ts';

@@ -7,7 +7,15 @@
  */
 
 import type { ShardFetchRequest } from '@shoal/engine';
-import { getString, isShoalError, parseSearchRequest, type SearchRequest, ShoalError } from '@shoal/protocol';
+import {
+  getString,
+  isShoalError,
+  type KnnQuery,
+  notImplemented,
+  parseSearchRequest,
+  type SearchRequest,
+  ShoalError,
+} from '@shoal/protocol';
 import type { CancelToken } from '@shoal/shard';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
@@ -16,6 +24,7 @@ import type { TaskSpec } from '../tasks/task-registry.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
+import { withKnnNeighbours } from './knn-phase.ts';
 import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
@@ -172,6 +181,7 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
     req,
     s,
     (cancel) => {
+      if (search.knn) return knnSearch(s, search, search.knn, targets, cancel, startedAt, rawHits);
       if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
       if (search.scrollKeepAliveMs !== undefined)
         return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
@@ -179,6 +189,24 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
     },
     searchTask(SEARCH_ACTION, req),
   );
+}
+
+/** A search with top-level knn searches: their neighbours first (knn-phase.ts), then the search. */
+async function knnSearch(
+  s: NodeServices,
+  search: SearchRequest,
+  knn: readonly KnnQuery[],
+  targets: ShardTarget[],
+  cancel: CancelToken,
+  startedAt: bigint,
+  rawHits: boolean,
+): Promise<SearchBody> {
+  if (search.pit) throw notImplemented('a top-level [knn] search in a point in time');
+  if (search.scrollKeepAliveMs !== undefined) throw notImplemented('a top-level [knn] search with scroll');
+  const full = await withKnnNeighbours(search, knn, targets, cancel, (first, t, c) =>
+    searchLatest(s, first, t, c, startedAt, false),
+  );
+  return searchLatest(s, full, targets, cancel, startedAt, rawHits);
 }
 
 /** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */

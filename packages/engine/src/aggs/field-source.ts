@@ -126,6 +126,11 @@ export function resolveSource(
     else if (spec.valueType === 'boolean') fmt = { kind: 'bool' };
     return { path, kind: 'unmapped', long: false, nanos: false, fmt, dateFormat, spec };
   }
+  if (field.vector) {
+    throw illegalArgument(
+      `Field [${path}] of type [dense_vector] is not supported for aggregation [${aggType}]`,
+    );
+  }
   const kind = kindOf(field.type);
   if (!allowed.has(kind)) {
     throw illegalArgument(

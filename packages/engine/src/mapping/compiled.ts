@@ -7,8 +7,9 @@
  */
 
 import { getAnalyzer } from '../analysis/index.ts';
-import type { Analyzer, IndexableField, ResolvedField } from '../contract.ts';
+import type { Analyzer, IndexableField, ResolvedField, VectorFieldSpec } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT } from '../dates/index.ts';
+import { vectorSpec } from './dense-vector.ts';
 import { childPath, type Dynamic, type FieldNode, type ObjectNode } from './nodes.ts';
 import type { BaseLeafType, LeafType } from './params.ts';
 import { type ShingleSpec, searchAsYouTypeFields } from './shingles.ts';
@@ -62,6 +63,8 @@ export class CField {
   readonly aliasPath: string | undefined;
   /** token_count: enable_position_increments. */
   readonly positionIncrements: boolean;
+  /** dense_vector: its dims, element type and similarity. */
+  readonly vector: VectorFieldSpec | undefined;
   /** A search_as_you_type sub-field: the shingles it indexes (shingles.ts). */
   readonly shingles: ShingleSpec | undefined;
   // Per-document scratch.
@@ -76,11 +79,15 @@ export class CField {
     this.name = node.name;
     this.type = node.type;
     this.stored = storedTypeOf(node.type);
-    const index = node.type === 'binary' ? false : ((p.index as boolean | undefined) ?? true);
+    // A vector's `index` means Elasticsearch's HNSW graph, not terms: its one term is doc values only.
+    const index =
+      node.type === 'binary' || node.type === 'dense_vector'
+        ? false
+        : ((p.index as boolean | undefined) ?? true);
     const docValues =
       this.stored === 'text' || isRangeType(node.type)
         ? false
-        : ((p.doc_values as boolean | undefined) ?? node.type !== 'binary');
+        : node.type === 'dense_vector' || ((p.doc_values as boolean | undefined) ?? node.type !== 'binary');
     // A binary field keeps its values whatever doc_values says, so that `exists` finds them
     // (Elasticsearch records such fields in _field_names). An alias keeps nothing of its own.
     this.emits = node.type === 'alias' ? false : index || docValues || node.type === 'binary';
@@ -112,6 +119,8 @@ export class CField {
     const resolved: MappedField = { path: node.path, type: this.stored, index, docValues };
     if (isSpecialType(node.type)) resolved.mappedType = node.type;
     if (isRangeType(node.type)) resolved.rangeType = node.type;
+    if (node.type === 'dense_vector') resolved.vector = vectorSpec(p);
+    this.vector = resolved.vector;
     if (this.stored === 'text') {
       resolved.analyzer = (p.analyzer as string | undefined) ?? 'default';
       resolved.searchAnalyzer = (p.search_analyzer as string | undefined) ?? resolved.analyzer;

@@ -277,6 +277,10 @@ function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
     } else if (child.kind === 'field' && child.type === 'geo_point' && isCoordinateArray(value)) {
       parseValue(child, value, ctx, true);
       return;
+    } else if (child.kind === 'field' && child.type === 'dense_vector') {
+      // The array is the one value.
+      parseValue(child, value, ctx, true);
+      return;
     }
     const d = ctx.depth++;
     for (let i = 0; i < value.length; i++) {

@@ -3,10 +3,12 @@
  * parameters (as its Elasticsearch mapper does) and the stored type it behaves as for the query,
  * sort and aggregation side — `binary`, `wildcard`, `constant_keyword` and `flattened` as
  * keyword terms, `match_only_text` as text, `token_count` as an integer, the range types as one
- * encoded term per range (range-values.ts), `alias` as its target.
+ * encoded term per range (range-values.ts), `dense_vector` as one encoded term per vector
+ * (dense-vector.ts), `alias` as its target.
  */
 import { illegalArgument, mapperParsing } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
+import { DENSE_VECTOR_PARAMS, validateDenseVector } from './dense-vector.ts';
 import { javaToString } from './java-text.ts';
 import {
   analyzerParam,
@@ -48,6 +50,7 @@ export const SPECIAL_TYPE_NAMES = [
   'flattened',
   'alias',
   'unsigned_long',
+  'dense_vector',
   ...RANGE_TYPE_NAMES,
 ] as const;
 
@@ -214,6 +217,7 @@ export const SPECIAL_PARAMS: Readonly<Record<SpecialType, ParamSpec[]>> = {
   double_range: rangeParams(false),
   date_range: rangeParams(true),
   ip_range: rangeParams(false),
+  dense_vector: DENSE_VECTOR_PARAMS,
 };
 
 /** Checks that need the whole field definition (required parameters). */
@@ -221,6 +225,7 @@ export function validateSpecialField(name: string, type: SpecialType, params: Re
   if (type === 'token_count' && params.analyzer === undefined) {
     throw illegalArgument(`Analyzer must be set for field [${name}] but wasn't.`);
   }
+  if (type === 'dense_vector') validateDenseVector(name, params);
   if (type === 'alias' && params.path === undefined) {
     throw mapperParsing(`The [path] property must be specified for field [${name}].`);
   }

@@ -5,9 +5,11 @@
  * object gives its leaves to the field and each leaf to its keyed sub-field (`labels.env`),
  * and a range becomes its encoded term.
  */
+
 import { illegalArgument, numberFormat, type ShoalError, xContentParse } from '@shoal/protocol';
 import type { IndexableField } from '../contract.ts';
 import type { CField } from './compiled.ts';
+import { vectorTerm } from './dense-vector.ts';
 import { addNumber, addTerm, type Ctx, location, markIgnored, text } from './document-values.ts';
 import { javaToString } from './java-text.ts';
 import { isPlainObject } from './nodes.ts';
@@ -179,6 +181,9 @@ export function indexSpecialValue(f: CField, value: unknown, ctx: Ctx): void {
     }
     case 'flattened':
       indexFlattened(f, value, ctx);
+      return;
+    case 'dense_vector':
+      addTerm(f, vectorTerm(f.path, f.vector!, value, ctx.id), ctx);
       return;
     case 'unsigned_long':
       addNumber(f, unsignedLong(value, f.coerce), ctx);

@@ -11,4 +11,6 @@ export interface CompileEnv extends ShardContext {
   shardId?: number;
   /** The index's query limits where they are not the defaults. */
   limits?: QueryLimits;
+  /** A knn query's `k` when it names none: the search's size (from + size). */
+  knnDefaultK?: number;
 }

@@ -54,6 +54,13 @@ export function failedToCreateQuery(ctx: ShardContext, cause: ShoalError): Shoal
  * search (keyword, numeric and date fields fall back to their doc values instead).
  */
 export function checkSearchable(ctx: ShardContext, field: ResolvedField): void {
+  // DenseVectorFieldType.termQuery: a vector is only found by the knn query.
+  if (field.vector) {
+    throw failedToCreateQuery(
+      ctx,
+      illegalArgument(`Field [${field.path}] of type [dense_vector] doesn't support term queries`),
+    );
+  }
   // BinaryFieldType: its values are kept (for `exists` and doc values), never searched.
   if (field.mappedType === 'binary')
     throw failedToCreateQuery(ctx, illegalArgument('Binary fields do not support searching'));

@@ -15,6 +15,7 @@ import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './fu
 import { boostingQuery, functionScoreQuery } from './function-score.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
+import { knnQuery, knnScoreDocsQuery } from './knn.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
@@ -34,6 +35,9 @@ import { termsSetQuery } from './terms-set.ts';
 import { ConstantScoreWeight, ConstantWeight, MatchAllWeight, type Weight } from './weights.ts';
 
 const f = Math.fround;
+
+/** A knn query's `k` when neither it nor the search says (the default size). */
+const DEFAULT_KNN_K = 10;
 
 export function compileQuery(node: QueryNode, env: CompileEnv): Weight {
   return compile(node, env, 1, false);
@@ -137,6 +141,10 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return boostingQuery(node, env, boost, filter, compile);
     case 'function_score':
       return functionScoreQuery(node, env, boost, filter, compile);
+    case 'knn':
+      return knnQuery(env, node, boost, env.knnDefaultK ?? DEFAULT_KNN_K, (q) => compile(q, env, 1, true));
+    case 'knn_score_docs':
+      return knnScoreDocsQuery(env, node, boost);
   }
 }
 

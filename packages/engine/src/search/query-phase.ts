@@ -241,6 +241,7 @@ function planQuery(
   }
   const filter = req.slice ? sliceFilter(reader, mapping, req.slice) : liveDocsFilter(reader);
   const env = envOf(reader, mapping, ctx, req.limits);
+  if (req.k > 0) env.knnDefaultK = req.k;
   const post = req.postFilter;
   const weight = withMinScore(
     compileQuery(post === undefined ? req.query : withPostFilter(req.query, post), env),

@@ -85,9 +85,8 @@ function resolveFieldSort(
 ): FieldSort {
   if (spec.geoDistance) return resolveGeoDistanceSort(spec, spec.geoDistance, mapping, ctx);
   if (spec.script) return resolveScriptSort(spec, mapping, ctx);
-  let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format'> | undefined = mapping.field(
-    spec.field,
-  );
+  let field: Pick<ResolvedField, 'path' | 'type' | 'docValues' | 'format' | 'vector'> | undefined =
+    mapping.field(spec.field);
   let unmapped = false;
   if (spec.field === '_id') {
     // Elasticsearch 8 keeps _id out of fielddata unless a cluster setting re-enables it.
@@ -107,6 +106,8 @@ function resolveFieldSort(
     unmapped = true;
   }
   const type = field.type;
+  if (field.vector)
+    throw illegalArgument(`Field [${spec.field}] of type [dense_vector] doesn't support sort`);
   if (type === 'text') {
     throw illegalArgument(
       `Fielddata is disabled on [${spec.field}] in [${ctx.index}]. ${TEXT_FIELDDATA.replace('%s', spec.field)}`,

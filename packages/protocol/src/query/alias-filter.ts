@@ -14,5 +14,7 @@ export function combineAliasFilters(filters: readonly QueryNode[]): QueryNode {
 
 /** `bool { must: query, filter: aliasFilter }`, what a shard reached through filtered aliases runs. */
 export function withAliasFilter(query: QueryNode, aliasFilter: QueryNode): QueryNode {
+  // A knn search picks its nearest neighbours among the alias's documents, not before them.
+  if (query.type === 'knn') return { ...query, filter: [...query.filter, aliasFilter] };
   return { type: 'bool', must: [query], filter: [aliasFilter], should: [], mustNot: [], boost: 1 };
 }

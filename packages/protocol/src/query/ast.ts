@@ -235,7 +235,32 @@ export type QueryNode =
       maxBoost: number;
       minScore?: number;
       boost: number;
+    }
+  | KnnQuery
+  | {
+      /**
+       * The global nearest neighbours a top-level `knn` search found (the coordinator's first
+       * phase), each scoring its similarity: a doc of another index matches nothing here.
+       */
+      type: 'knn_score_docs';
+      docs: { index: string; id: string; score: number }[];
+      boost: number;
     };
+
+/** The `knn` query: each shard's `k` nearest vectors of `field` among the `filter`'s docs. */
+export interface KnnQuery {
+  type: 'knn';
+  field: string;
+  vector: number[];
+  /** Absent: the search's size. */
+  k?: number;
+  numCandidates?: number;
+  /** Docs must match every one of them (before the nearest are chosen). */
+  filter: QueryNode[];
+  /** The least raw similarity (for l2_norm: the largest distance) a doc may have. */
+  similarity?: number;
+  boost: number;
+}
 
 /** One entry of a function_score: an optional filter, the function, its optional weight. */
 export interface ScoreFunctionSpec {

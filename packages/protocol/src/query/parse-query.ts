@@ -19,6 +19,7 @@ import { parseBoosting, parseFunctionScore } from './function-score.ts';
 import { parseFuzzy } from './fuzzy.ts';
 import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
 import type { PathSeg } from './json-location.ts';
+import { parseKnnQuery } from './knn.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
@@ -73,6 +74,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['simple_query_string', parseSimpleQueryString],
   ['query_string', parseQueryStringQuery],
   ['script', parseScriptQuery],
+  ['knn', parseKnnQuery],
 ]);
 
 /**

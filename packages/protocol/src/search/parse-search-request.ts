@@ -5,8 +5,10 @@
  * (which Elasticsearch only discovers on the shards).
  */
 
+import { illegalArgument } from '../errors/catalogue.ts';
 import { isShoalError } from '../errors/shoal-error.ts';
-import type { QueryNode } from '../query/ast.ts';
+import type { KnnQuery, QueryNode } from '../query/ast.ts';
+import { MAX_NUM_CANDIDATES } from '../query/knn.ts';
 import { parsingError } from '../query/local-errors.ts';
 import { here, isObject, newCtx, tokenOf } from '../query/parse-context.ts';
 import { parseInnerQuery } from '../query/parse-query.ts';
@@ -90,6 +92,16 @@ export function parseSearchRequest(
   if (s.slice !== undefined) req.slice = s.slice;
   if (s.collapse !== undefined) req.collapse = s.collapse;
   if (s.rescore !== undefined) req.rescore = s.rescore;
+  if (s.knn !== undefined && s.knn.length > 0) {
+    if (params.search_type !== undefined) {
+      throw illegalArgument(
+        'cannot set [search_type] when using [knn] search, since the search type is determined automatically',
+      );
+    }
+    req.knn = s.knn.map((k) => resolveKnn(k, req.size));
+    // Without a query, the hits are the nearest neighbours alone.
+    if (s.query === undefined) req.query = { type: 'match_none' };
+  }
   if (s.stats !== undefined) req.stats = s.stats;
   if (s.indicesBoost !== undefined && s.indicesBoost.length > 0) req.indicesBoost = s.indicesBoost;
   if (scrollKeepAliveMs !== undefined) req.scrollKeepAliveMs = scrollKeepAliveMs;
@@ -194,4 +206,16 @@ function readCountBody(body: unknown): QueryNode | undefined {
     ctx.path.pop();
   }
   return query;
+}
+
+/**
+ * A top-level knn search with its defaults (KnnSearchBuilder): `k` is the search's size, and
+ * `num_candidates` 1.5 × k (at most 10,000); fewer candidates than k is an error.
+ */
+function resolveKnn(knn: KnnQuery, size: number): KnnQuery {
+  const k = knn.k ?? size;
+  if (k < 1) throw illegalArgument('[k] must be greater than 0');
+  const numCandidates = knn.numCandidates ?? Math.min(Math.ceil(1.5 * k), MAX_NUM_CANDIDATES);
+  if (numCandidates < k) throw illegalArgument('[num_candidates] cannot be less than [k]');
+  return { ...knn, k, numCandidates };
 }

@@ -5,7 +5,8 @@
  */
 
 import { illegalArgument } from '../errors/catalogue.ts';
-import type { QueryNode } from '../query/ast.ts';
+import type { KnnQuery, QueryNode } from '../query/ast.ts';
+import { parseKnnBody } from '../query/knn.ts';
 import { parsingError } from '../query/local-errors.ts';
 import {
   assertSupports,
@@ -75,6 +76,8 @@ export interface SearchSource {
   scriptFields?: ScriptField[];
   /** Every script the body names (filled by the caller that collects them). */
   scripts?: ScriptSpec[];
+  /** Top-level `knn` searches, k and num_candidates as given (resolved against size later). */
+  knn?: KnnQuery[];
   ignoredKeys: string[];
   /** How many `script_fields` the body names (checked against `index.max_script_fields`). */
   scriptFieldsCount?: number;
@@ -230,6 +233,10 @@ function readObjectKey(ctx: ParseCtx, s: SearchSource, key: string, v: Record<st
     case 'runtime_mappings':
       s.runtimeMappings = parseRuntimeMappings(v, ctx);
       break;
+    case 'knn':
+      ctx.path.pop();
+      s.knn = [readKnn(ctx, key, v)];
+      return;
     case 'script_fields':
       // Counted for index.max_script_fields before the fields are read.
       if (typeof v === 'object' && v !== null && !Array.isArray(v))
@@ -276,6 +283,15 @@ function readArrayKey(ctx: ParseCtx, s: SearchSource, key: string, v: unknown[])
       break;
     case 'indices_boost':
       s.indicesBoost = readIndicesBoost(ctx, v);
+      break;
+    case 'knn':
+      s.knn = v.map((entry, i) => {
+        ctx.path.push(i);
+        if (!isObject(entry)) throw unknownKey(ctx, String(i), entry);
+        const node = parseKnnBody(entry, ctx, parseInnerQuery, 'knn');
+        ctx.path.pop();
+        return node;
+      });
       break;
     case 'stats':
       s.stats = v.map((x, i) => {
@@ -365,4 +381,12 @@ function readPit(ctx: ParseCtx, body: Record<string, unknown>): NonNullable<Sear
     throw illegalArgument('point in time id is not provided');
   }
   return keepAliveMs === undefined ? { id } : { id, keepAliveMs };
+}
+
+/** One top-level `knn` search object at `key`. */
+function readKnn(ctx: ParseCtx, key: string, v: Record<string, unknown>): KnnQuery {
+  ctx.path.push(key);
+  const node = parseKnnBody(v, ctx, parseInnerQuery, 'knn');
+  ctx.path.pop();
+  return node;
 }

@@ -1,4 +1,4 @@
-import type { QueryNode } from '../query/ast.ts';
+import type { KnnQuery, QueryNode } from '../query/ast.ts';
 import type { ScriptSpec } from '../script/script-spec.ts';
 import type { AggregationsSpec } from './aggs/spec.ts';
 import type { FieldAndFormat, StoredFieldsSpec } from './fetch-fields.ts';
@@ -65,6 +65,11 @@ export interface SearchRequest {
   stats?: string[];
   /** `scroll` keep-alive (milliseconds) when the request opens a scroll. */
   scrollKeepAliveMs?: number;
+  /**
+   * Top-level `knn` searches, with k and num_candidates resolved: the coordinator finds their
+   * global nearest neighbours first, then runs the query with them (knn-phase.ts).
+   */
+  knn?: KnnQuery[];
   /** `request_cache` when given. */
   requestCache?: boolean;
   /** `runtime_mappings`: fields computed at search time, by name. */
