@@ -181,4 +181,35 @@ describe('dense_vector fields and knn search', () => {
     const notVector = await search('vec', { knn: { ...knn, field: 'name' } });
     expect(notVector.status).toBe(400);
   });
+
+  it('gives scripts the vector functions and the field’s vector', async () => {
+    const moose = [-0.5, 100.0, -13, 14.8, -156.0];
+    const dot = moose.reduce((a, x, i) => a + x * Q[i]!, 0);
+    const norm = (v: number[]) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+    const scored = async (source: string) => {
+      const r = await search('vec', {
+        query: {
+          script_score: {
+            query: { term: { name: 'moose.jpg' } },
+            script: { source, params: { q: Q } },
+          },
+        },
+      });
+      expect(r.status).toBe(200);
+      return r.json.hits.hits[0]._score as number;
+    };
+    expect(await scored("cosineSimilarity(params.q, 'vector') + 1.0")).toBeCloseTo(
+      dot / (norm(moose) * norm(Q)) + 1,
+      5,
+    );
+    expect(await scored("1 / (1 + l2norm(params.q, 'vector'))")).toBeCloseTo(1 / (1 + Math.sqrt(109)), 5);
+    expect(await scored("l1norm(params.q, doc['vector'])")).toBeCloseTo(13, 4);
+    expect(await scored("doc['vector'].magnitude")).toBeCloseTo(norm(moose), 3);
+    expect(await scored("doc['vector'].vectorValue[1]")).toBeCloseTo(100, 5);
+    const bad = await search('mip', {
+      query: { script_score: { query: { match_all: {} }, script: { source: "doc['vector'].value" } } },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json.error)).toContain("use 'vectorValue' or 'magnitude' instead");
+  });
 });

@@ -37,7 +37,7 @@ export function memberExpr(c: AccessCompiler, e: Extract<Expr, { k: 'member' }>)
         const o = o0(f);
         if (o instanceof DocField) {
           f.kind = o.kind === 'long' ? 1 : o.kind === 'double' ? 2 : 0;
-          if (o.values.length > 0) return o.values[0];
+          if (o.values.length > 0 && o.kind !== 'dense_vector') return o.values[0];
         } else if (nullSafe && (o === null || o === undefined)) return null;
         return getMember(o, name);
       }),

@@ -32,6 +32,7 @@ import { binary, unary } from './operators.ts';
 import { ScriptCompileError, ScriptRuntimeError } from './script-error.ts';
 import { compileStatement } from './statements.ts';
 import { STATICS, type StaticType } from './statics.ts';
+import { VECTOR_FUNCTIONS, vectorFunction } from './vector-functions.ts';
 
 export type { ScriptContext } from './frame.ts';
 
@@ -354,6 +355,13 @@ class Compiler {
 
   /** `emit(...)`: hands values to the runtime field the script computes. */
   private contextCall(name: string, args: Expr[], offset: number): CExpr {
+    if (name in VECTOR_FUNCTIONS && args.length === 2) {
+      const [query, field] = args.map((a) => this.expr(a).ev) as [Ev, Ev];
+      return {
+        ev: at(offset, (f: Frame) => vectorFunction(name, f.ctx.doc, query(f), field(f))),
+        type: 'double',
+      };
+    }
     if (name !== 'emit') {
       throw new ScriptCompileError(`Unknown call [${name}] with [${args.length}] arguments.`, offset);
     }

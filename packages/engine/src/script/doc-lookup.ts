@@ -4,8 +4,10 @@
  * booleans, keywords and ips as their values, geo points as points. A field with no doc values
  * (text without fielddata) or no mapping fails as it does in Elasticsearch.
  */
-import type { IndexMapping } from '../contract.ts';
+import type { IndexMapping, VectorFieldSpec } from '../contract.ts';
+import type { SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { decodeVectorInto } from '../mapping/dense-vector.ts';
 import { ScriptRuntimeError } from './script-error.ts';
 import { DateValue, DocField, type DocFieldKind, type DocLookup, GeoPointValue } from './values.ts';
 
@@ -62,6 +64,7 @@ export class SegmentDocLookup implements DocLookup {
       );
     }
     const sf = this.rs?.segment.field(path);
+    if (field.vector) return vectorReader(path, field.vector, sf?.sortedSet);
     const type = field.type as string;
     const kind: DocFieldKind =
       type === 'date' || type === 'date_nanos'
@@ -140,6 +143,25 @@ export class SegmentDocLookup implements DocLookup {
     }
     return () => docField;
   }
+}
+
+/** A dense_vector field: its one vector per doc, decoded from its doc-values term. */
+function vectorReader(path: string, spec: VectorFieldSpec, ss: SortedSetValues | undefined): Reader {
+  const docField = new DocField(path, 'dense_vector', []);
+  const out = docField.values;
+  let last = -1;
+  const scratch = new Float32Array(spec.dims);
+  return (doc) => {
+    if (doc === last || !ss) return docField;
+    last = doc;
+    out.length = 0;
+    const s = ss.starts[doc]!;
+    if (s < ss.starts[doc + 1]!) {
+      decodeVectorInto(ss.terms[ss.ords[s]!]!, spec.elementType, scratch, 0);
+      out.push(Array.from(scratch));
+    }
+    return docField;
+  };
 }
 
 function asDoubles(rs: ReaderSegment, path: string, values: BigInt64Array, nanos: boolean): Float64Array {

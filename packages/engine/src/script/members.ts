@@ -8,6 +8,7 @@
 import { javaDouble } from '@shoal/protocol';
 import { ScriptRuntimeError } from './script-error.ts';
 import { DateValue, DocField, GeoPointValue, InstantValue, javaClassOf } from './values.ts';
+import { magnitudeOf, vectorOf } from './vector-functions.ts';
 
 const EARTH_MEAN_RADIUS = 6371008.7714;
 
@@ -34,6 +35,12 @@ export function arcDistance(lat1: number, lon1: number, lat2: number, lon2: numb
 }
 
 function firstValue(d: DocField): unknown {
+  if (d.kind === 'dense_vector') {
+    throw new ScriptRuntimeError(
+      'unsupported_operation_exception',
+      "accessing a vector field's value through 'get' or 'value' is not supported, use 'vectorValue' or 'magnitude' instead.",
+    );
+  }
   if (d.values.length === 0) {
     throw new ScriptRuntimeError(
       'illegal_state_exception',
@@ -137,6 +144,10 @@ export function getMember(receiver: unknown, name: string): unknown {
         return firstGeo(receiver).lon;
       case 'date':
         return firstValue(receiver);
+      case 'vectorValue':
+        return vectorOf(receiver);
+      case 'magnitude':
+        return magnitudeOf(receiver);
     }
   } else if (receiver instanceof GeoPointValue) {
     if (name === 'lat') return receiver.lat;
@@ -349,6 +360,10 @@ function tryCall(r: unknown, name: string, a: unknown[]): unknown {
       }
       case 'getDate/0':
         return firstValue(r);
+      case 'getVectorValue/0':
+        return vectorOf(r);
+      case 'getMagnitude/0':
+        return magnitudeOf(r);
     }
     return NOT_FOUND;
   }

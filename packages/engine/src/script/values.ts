@@ -6,7 +6,16 @@
  */
 
 /** What a doc field's values are: its Java class in messages, and whether numbers are integral. */
-export type DocFieldKind = 'long' | 'double' | 'string' | 'boolean' | 'date' | 'geo_point' | 'ip' | 'empty';
+export type DocFieldKind =
+  | 'long'
+  | 'double'
+  | 'string'
+  | 'boolean'
+  | 'date'
+  | 'geo_point'
+  | 'ip'
+  | 'dense_vector'
+  | 'empty';
 
 export class GeoPointValue {
   constructor(

@@ -26,6 +26,7 @@ import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
 import { parseRegexp } from './regexp.ts';
 import { parseScriptQuery } from './script-query.ts';
+import { parseScriptScoreQuery } from './script-score-query.ts';
 import { parseSimpleQueryString } from './simple-query-string.ts';
 import { suggest } from './suggest.ts';
 import {
@@ -75,6 +76,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['query_string', parseQueryStringQuery],
   ['script', parseScriptQuery],
   ['knn', parseKnnQuery],
+  ['script_score', parseScriptScoreQuery],
 ]);
 
 /**
