@@ -132,6 +132,7 @@ export class Security {
     }).map((config) => new OidcRealm(config, host.now));
     const samlRealms = samlRealmConfigs({
       settings: host.settings,
+      secureSettings: host.secureSettings ?? {},
       configDir,
       tokenServiceEnabled: tokens !== undefined,
     }).map((config) => new SamlRealm(config, host.now));

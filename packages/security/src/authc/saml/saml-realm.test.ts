@@ -34,6 +34,7 @@ function realm(extra: Record<string, string> = {}, now = () => Date.now()): Saml
       [`${P}.attributes.groups`]: 'groups',
       ...extra,
     },
+    secureSettings: {},
     configDir: dir,
     tokenServiceEnabled: true,
   });

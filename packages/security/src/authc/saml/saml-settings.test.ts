@@ -14,7 +14,7 @@ function configs(realms: Record<string, Record<string, string>>, tokenServiceEna
   const settings: Record<string, string> = {};
   for (const [name, s] of Object.entries(realms))
     for (const [k, v] of Object.entries(s)) settings[`${P}.${name}.${k}`] = v;
-  return samlRealmConfigs({ settings, configDir: '/etc/shoal', tokenServiceEnabled });
+  return samlRealmConfigs({ settings, secureSettings: {}, configDir: '/etc/shoal', tokenServiceEnabled });
 }
 
 describe('samlRealmConfigs', () => {

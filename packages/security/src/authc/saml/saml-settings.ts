@@ -58,6 +58,8 @@ export interface SamlRealmConfig {
 
 export interface SamlSettingsSources {
   settings: Readonly<Record<string, string>>;
+  /** Secure settings (`signing.secure_key_passphrase`, `encryption.secure_key_passphrase`), by full key. */
+  secureSettings: Readonly<Record<string, string>>;
   /** Where relative paths (metadata, keys) are read from. */
   configDir: string;
   /** Whether the token service is on (the realm hands out its tokens). */
@@ -171,7 +173,9 @@ function samlRealmConfig(name: string, src: SamlSettingsSources): SamlRealmConfi
     populateUserMetadata: bool(key('populate_user_metadata'), get('populate_user_metadata'), true),
     reqAuthnContextClassRef: list(get('req_authn_context_class_ref')),
   };
-  const signing = keyPair(key, 'signing', get, path);
+  const passphrase = (prefix: string) =>
+    src.secureSettings[key(`${prefix}.secure_key_passphrase`)] || undefined;
+  const signing = keyPair(key, 'signing', get, path, passphrase('signing'));
   if (signing) {
     const raw = list(get('signing.saml_messages') ?? '*');
     const messages = new Set<SignedMessageType>();
@@ -185,7 +189,7 @@ function samlRealmConfig(name: string, src: SamlSettingsSources): SamlRealmConfi
     }
     config.signing = { ...signing, messages };
   }
-  const encryption = keyPair(key, 'encryption', get, path);
+  const encryption = keyPair(key, 'encryption', get, path, passphrase('encryption'));
   if (encryption) config.encryption = encryption;
   return config;
 }
@@ -224,6 +228,7 @@ function keyPair(
   prefix: 'signing' | 'encryption',
   get: (k: string) => string | undefined,
   path: (p: string) => string,
+  passphrase: string | undefined,
 ): KeyPair | undefined {
   const keyPath = get(`${prefix}.key`);
   const certPath = get(`${prefix}.certificate`);
@@ -233,7 +238,6 @@ function keyPair(
   let privateKey: KeyObject;
   let certificate: X509Certificate;
   try {
-    const passphrase = get(`${prefix}.secure_key_passphrase`);
     privateKey = createPrivateKey({
       key: readFileSync(path(keyPath)),
       ...(passphrase ? { passphrase } : {}),
