@@ -173,6 +173,16 @@ describe('prepare and authenticate', () => {
     expect(await loggedRefusal(from, reason)).toBe(true);
   });
 
+  it('refuses a replayed response', async () => {
+    const content = idp.response({ attributes: ATTRIBUTES, sign: 'both' });
+    expect((await post('authenticate', { content, ids: [] })).status).toBe(200);
+    const from = node.logs.length;
+    const again = await post('authenticate', { content, ids: [] });
+    expect(again.status).toBe(401);
+    expect(again.json.error).toMatchObject(REFUSED);
+    expect(await loggedRefusal(from, 'has already been used')).toBe(true);
+  });
+
   it('validates requests', async () => {
     const none = await post('prepare', {});
     expect(none.status).toBe(400);

@@ -46,6 +46,13 @@ export interface SamlAttributes {
   attributes: SamlAttribute[];
 }
 
+/** A validated Response: what it says of the user, and the assertion it was (for replay checks). */
+export interface ValidatedResponse extends SamlAttributes {
+  assertionId: string;
+  /** Until when the assertion would still be accepted (its earliest NotOnOrAfter plus the skew), if it says. */
+  acceptedUntil: number | undefined;
+}
+
 export interface ValidationContext {
   realm: SamlRealmConfig;
   idp: IdpDescriptor;
@@ -102,7 +109,21 @@ export function validateResponse(
       .find((s) => s !== undefined) ?? null;
   if (attributes.length === 0 && nameId === null)
     samlFailure(`Could not process any SAML attributes in {${P}}Response`);
-  return { nameId, session, attributes };
+  const limits = [
+    attr(child(assertion, A, 'Conditions'), 'NotOnOrAfter'),
+    ...children(child(assertion, A, 'Subject')!, A, 'SubjectConfirmation').map((c) =>
+      attr(child(c, A, 'SubjectConfirmationData'), 'NotOnOrAfter'),
+    ),
+  ]
+    .filter((v) => v !== undefined)
+    .map((v) => instant(v, 'NotOnOrAfter'));
+  return {
+    nameId,
+    session,
+    attributes,
+    assertionId: attr(assertion, 'ID') ?? '',
+    acceptedUntil: limits.length === 0 ? undefined : Math.min(...limits) + ctx.realm.allowedClockSkewMs,
+  };
 }
 
 function checkStatus(response: Element): void {

@@ -127,6 +127,13 @@ describe('SamlRealm', () => {
     await expect(realm().authenticate('<!DOCTYPE x []><x/>', [])).rejects.toThrow('DOCTYPE is not allowed');
   });
 
+  it('refuses an assertion it has already accepted', async () => {
+    const r = realm();
+    const xml = idp.responseXml({ attributes: { uid: ['alice'] } });
+    await r.authenticate(xml, []);
+    await expect(r.authenticate(xml, [])).rejects.toThrow(/SAML assertion \[_\w+\] has already been used/);
+  });
+
   it('builds the LogoutRequest for a token and reads the IdP logout messages', async () => {
     const r = realm({ [`${P}.signing.key`]: 'sp.key', [`${P}.signing.certificate`]: 'sp.crt' });
     const out = await r.logoutRedirect({

@@ -14,6 +14,7 @@ import {
   newMessageId,
   redirectUrl,
 } from './messages.ts';
+import { ReplayCache } from './replay-cache.ts';
 import { type SamlNameId, validateResponse } from './response.ts';
 import { SAML_REALM_TYPE, type SamlRealmConfig } from './saml-settings.ts';
 import { spMetadataXml } from './sp-metadata.ts';
@@ -29,6 +30,7 @@ export interface SamlAuthenticated {
 export class SamlRealm {
   readonly ref: RealmRef;
   private readonly metadata: MetadataSource;
+  private readonly replays: ReplayCache;
 
   constructor(
     readonly config: SamlRealmConfig,
@@ -36,6 +38,7 @@ export class SamlRealm {
   ) {
     this.ref = { name: config.name, type: SAML_REALM_TYPE };
     this.metadata = metadataSource(config.idp.metadata, config.idp.entityId, now);
+    this.replays = new ReplayCache(now);
   }
 
   get name(): string {
@@ -77,10 +80,10 @@ export class SamlRealm {
   async authenticate(xml: string, ids: readonly string[]): Promise<SamlAuthenticated> {
     const idp = await this.idp();
     const attributes = validateResponse(xml, ids, { realm: this.config, idp, now: this.now() });
-    return {
-      user: userFromAttributes(this.config, attributes),
-      tokenMetadata: tokenMetadata(this.name, attributes.nameId, attributes.session),
-    };
+    const user = userFromAttributes(this.config, attributes);
+    if (!this.replays.claim(attributes.assertionId, attributes.acceptedUntil))
+      samlFailure(`SAML assertion [${attributes.assertionId}] has already been used`);
+    return { user, tokenMetadata: tokenMetadata(this.name, attributes.nameId, attributes.session) };
   }
 
   /**
