@@ -71,7 +71,7 @@ export function validateResponse(
   xml: string,
   ids: readonly string[],
   ctx: ValidationContext,
-): SamlAttributes {
+): ValidatedResponse {
   const root = parseXml(xml);
   if (!is(root, P, 'Response')) {
     samlFailure(
