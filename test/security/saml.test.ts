@@ -18,6 +18,7 @@ let node: TestNode;
 let idp: TestSamlIdp;
 let stranger: SigningIdentity;
 let dir: string;
+let spCertPem: string;
 const SP = {
   entityId: 'https://dashboard.test/',
   acs: 'https://dashboard.test/api/security/saml/callback',
@@ -39,6 +40,7 @@ beforeAll(async () => {
   idp = await TestSamlIdp.create('https://idp.test', SP);
   stranger = await rsaIdentity('stranger');
   const sp = await rsaIdentity('dashboard');
+  spCertPem = sp.certPem;
   dir = mkdtempSync(join(tmpdir(), 'shoal-saml-'));
   writeFileSync(join(dir, 'idp-metadata.xml'), idp.metadataXml());
   writeFileSync(join(dir, 'sp.key'), sp.keyPem);
@@ -56,6 +58,8 @@ beforeAll(async () => {
     'signing.key': 'sp.key',
     'signing.certificate': 'sp.crt',
     'signing.saml_messages': 'LogoutRequest,LogoutResponse',
+    'encryption.key': 'sp.key',
+    'encryption.certificate': 'sp.crt',
   };
   node = await startTestNode({
     env: { SHOAL_CONFIG_DIR: dir },
@@ -173,6 +177,13 @@ describe('prepare and authenticate', () => {
     expect(await loggedRefusal(from, reason)).toBe(true);
   });
 
+  it('signs in with an encrypted assertion', async () => {
+    const content = await idp.encryptedResponse({ attributes: ATTRIBUTES, sign: 'assertion' }, spCertPem);
+    const r = await post('authenticate', { content, ids: [] });
+    expect(r.status).toBe(200);
+    expect(r.json.username).toBe('alice');
+  });
+
   it('refuses a replayed response', async () => {
     const content = idp.response({ attributes: ATTRIBUTES, sign: 'both' });
     expect((await post('authenticate', { content, ids: [] })).status).toBe(200);
@@ -267,6 +278,8 @@ describe('logout', () => {
       `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${SP.entityId}">`,
     );
     expect(r.json.metadata).toContain('AuthnRequestsSigned="false"');
+    expect(r.json.metadata).toContain('<md:KeyDescriptor use="signing">');
+    expect(r.json.metadata).toContain('<md:KeyDescriptor use="encryption">');
     const missing = await http(node.url, 'GET', '/_security/saml/metadata/nope', undefined, FACILITATOR);
     expect(missing.json.error.reason).toBe('Cannot find any matching realm for [nope]');
   });

@@ -7,10 +7,18 @@
  * the test plays the browser.
  */
 import 'reflect-metadata';
-import { createPrivateKey, createSign, type KeyObject, randomBytes, webcrypto } from 'node:crypto';
+import {
+  createPrivateKey,
+  createSign,
+  type KeyObject,
+  randomBytes,
+  webcrypto,
+  X509Certificate,
+} from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import * as x509 from '@peculiar/x509';
 import { SignedXml } from 'xml-crypto';
+import { encrypt } from 'xml-encryption';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -155,7 +163,7 @@ export class TestSamlIdp {
       )
       .join('');
     const assertion =
-      `<saml:Assertion ID="${newId()}" IssueInstant="${iso(new Date(now))}" Version="2.0">${issuer}` +
+      `<saml:Assertion xmlns:saml="${ASSERTION}" ID="${newId()}" IssueInstant="${iso(new Date(now))}" Version="2.0">${issuer}` +
       `<saml:Subject><saml:NameID Format="${esc(opts.nameIdFormat ?? TRANSIENT)}">${esc(opts.nameId ?? 'nameid-alice')}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${irt}` +
       ` NotOnOrAfter="${iso(notOnOrAfter)}" Recipient="${esc(opts.recipient ?? this.sp.acs)}"/></saml:SubjectConfirmation></saml:Subject>` +
@@ -178,6 +186,34 @@ export class TestSamlIdp {
   /** A Response as the browser POSTs it: base64 of the XML. */
   response(opts: ResponseOptions = {}): string {
     return Buffer.from(this.responseXml(opts), 'utf8').toString('base64');
+  }
+
+  /**
+   * A Response whose assertion is encrypted (AES-256-GCM, RSA-OAEP key transport) for the SP
+   * certificate `spCertPem`, after the assertion is signed and before the response is.
+   */
+  async encryptedResponse(opts: ResponseOptions, spCertPem: string): Promise<string> {
+    const sign = opts.sign ?? 'assertion';
+    const assertionSigned = sign === 'assertion' || sign === 'both';
+    let xml = this.responseXml({ ...opts, sign: assertionSigned ? 'assertion' : 'none', tamper: undefined });
+    const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+    const rsaPub = new X509Certificate(spCertPem).publicKey.export({ type: 'spki', format: 'pem' });
+    const encryptedData = await new Promise<string>((resolve, reject) =>
+      encrypt(
+        assertion,
+        {
+          rsa_pub: rsaPub,
+          pem: spCertPem,
+          encryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm',
+          keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+        },
+        (e, r) => (e ? reject(e) : resolve(r)),
+      ),
+    );
+    xml = xml.replace(assertion, `<saml:EncryptedAssertion>${encryptedData}</saml:EncryptedAssertion>`);
+    if (sign === 'response' || sign === 'both')
+      xml = signElement(xml, 'Response', opts.signWith ?? this.identity);
+    return Buffer.from(xml, 'utf8').toString('base64');
   }
 
   /** An HTTP-Redirect query string carrying `xml`, signed over the query unless `signed` is false. */

@@ -6,8 +6,8 @@
  * `allowed_clock_skew`), Issuer, one bearer SubjectConfirmation for the ACS, one AuthnStatement;
  * then the NameID, the session index and the attributes.
  */
-import { notImplemented } from '@shoal/protocol';
 import type { Element } from '@xmldom/xmldom';
+import { decryptAssertion } from './decryption.ts';
 import type { IdpDescriptor } from './idp-metadata.ts';
 import type { SamlRealmConfig } from './saml-settings.ts';
 import { signatureOf, validateSignature } from './signature.ts';
@@ -67,11 +67,11 @@ export function idList(ids: readonly string[]): string {
   return `[${ids.join(', ')}]`;
 }
 
-export function validateResponse(
+export async function validateResponse(
   xml: string,
   ids: readonly string[],
   ctx: ValidationContext,
-): ValidatedResponse {
+): Promise<ValidatedResponse> {
   const root = parseXml(xml);
   if (!is(root, P, 'Response')) {
     samlFailure(
@@ -95,13 +95,16 @@ export function validateResponse(
   const encrypted = children(root, A, 'EncryptedAssertion');
   const count = assertions.length + encrypted.length;
   if (count > 1) samlFailure(`Expecting only 1 assertion, but response contains multiple (${count})`);
+  let assertion = assertions[0];
+  // A decrypted assertion is a document of its own: its signature is checked against that text.
+  let assertionXml = xml;
   if (encrypted.length > 0) {
     if (!ctx.realm.encryption)
       samlFailure('SAML assertion [EncryptedAssertion] is encrypted, but no decryption key is available');
-    throw notImplemented('decrypting encrypted SAML assertions');
+    ({ assertion, xml: assertionXml } = await decryptAssertion(encrypted[0]!, ctx.realm.encryption.key));
   }
-  const assertion = assertions[0] ?? samlFailure('No assertions found in SAML response');
-  const attributes = processAssertion(assertion, xml, !signed, ids, ctx);
+  if (!assertion) samlFailure('No assertions found in SAML response');
+  const attributes = processAssertion(assertion, assertionXml, !signed, ids, ctx);
   const nameId = nameIdOf(child(assertion, A, 'Subject'));
   const session =
     children(assertion, A, 'AuthnStatement')

@@ -134,6 +134,29 @@ describe('SamlRealm', () => {
     await expect(r.authenticate(xml, [])).rejects.toThrow(/SAML assertion \[_\w+\] has already been used/);
   });
 
+  it('decrypts an encrypted assertion with the encryption key', async () => {
+    const sp = await rsaIdentity('sp-encryption');
+    writeFileSync(join(dir, 'enc.key'), sp.keyPem);
+    writeFileSync(join(dir, 'enc.crt'), sp.certPem);
+    const r = realm({ [`${P}.encryption.key`]: 'enc.key', [`${P}.encryption.certificate`]: 'enc.crt' });
+    const xmlOfB64 = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+    for (const sign of ['assertion', 'response'] as const) {
+      const content = await idp.encryptedResponse({ attributes: { uid: ['alice'] }, sign }, sp.certPem);
+      expect(xmlOfB64(content)).toContain('<saml:EncryptedAssertion>');
+      expect((await r.authenticate(xmlOfB64(content), [])).user.principal).toBe('alice');
+    }
+    const unsigned = await idp.encryptedResponse(
+      { attributes: { uid: ['alice'] }, sign: 'none' },
+      sp.certPem,
+    );
+    await expect(r.authenticate(xmlOfB64(unsigned), [])).rejects.toThrow('is not signed');
+    const forOther = await idp.encryptedResponse({ attributes: { uid: ['alice'] } }, stranger.certPem);
+    await expect(r.authenticate(xmlOfB64(forOther), [])).rejects.toThrow('Failed to decrypt SAML assertion');
+    await expect(realm().authenticate(xmlOfB64(forOther), [])).rejects.toThrow(
+      'is encrypted, but no decryption key is available',
+    );
+  });
+
   it('builds the LogoutRequest for a token and reads the IdP logout messages', async () => {
     const r = realm({ [`${P}.signing.key`]: 'sp.key', [`${P}.signing.certificate`]: 'sp.crt' });
     const out = await r.logoutRedirect({

@@ -79,7 +79,7 @@ export class SamlRealm {
   /** Validates the IdP's Response; a SamlException says why it was refused. */
   async authenticate(xml: string, ids: readonly string[]): Promise<SamlAuthenticated> {
     const idp = await this.idp();
-    const attributes = validateResponse(xml, ids, { realm: this.config, idp, now: this.now() });
+    const attributes = await validateResponse(xml, ids, { realm: this.config, idp, now: this.now() });
     const user = userFromAttributes(this.config, attributes);
     if (!this.replays.claim(attributes.assertionId, attributes.acceptedUntil))
       samlFailure(`SAML assertion [${attributes.assertionId}] has already been used`);
