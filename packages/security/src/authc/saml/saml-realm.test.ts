@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createVerify, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -60,6 +61,20 @@ describe('SamlRealm', () => {
     expect(xml).toContain('ForceAuthn="true"');
     expect(xml).toContain('Format="urn:f"');
     expect(xml).toContain(`<saml2:Issuer>${SP.entityId}</saml2:Issuer>`);
+  });
+
+  it('signs the AuthnRequest over the query string when the realm signs them', async () => {
+    const p = await realm({ [`${P}.signing.key`]: 'sp.key', [`${P}.signing.certificate`]: 'sp.crt' }).prepare(
+      'rs',
+    );
+    const query = p.redirect.slice(p.redirect.indexOf('?') + 1);
+    const [signed, signature] = query.split('&Signature=');
+    expect(signed).toMatch(
+      /^SAMLRequest=[^&]+&RelayState=rs&SigAlg=http%3A%2F%2Fwww\.w3\.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256$/,
+    );
+    const cert = new X509Certificate(readFileSync(join(dir, 'sp.crt')));
+    const sig = Buffer.from(decodeURIComponent(signature!), 'base64');
+    expect(createVerify('RSA-SHA256').update(signed!).verify(cert.publicKey, sig)).toBe(true);
   });
 
   it('accepts a signed response or a signed assertion, mapping attributes and NameID', async () => {
