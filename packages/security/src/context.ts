@@ -5,6 +5,7 @@ import type { Authenticator } from './authc/authenticator.ts';
 import type { OidcRealm } from './authc/oidc/oidc-realm.ts';
 import type { PasswordHasher } from './authc/password-hash.ts';
 import type { PkiRealm } from './authc/pki-realm.ts';
+import type { SamlRealm } from './authc/saml/saml-realm.ts';
 import { serviceAccountDescriptor } from './authc/service-accounts.ts';
 import type { ServiceTokenService } from './authc/service-tokens.ts';
 import type { TokenService } from './authc/token-service.ts';
@@ -35,6 +36,8 @@ export interface SecurityContext {
   pkiRealms?: PkiRealm[];
   /** The OpenID Connect realms, in order. */
   oidcRealms?: OidcRealm[];
+  /** The SAML realms, in order. */
+  samlRealms?: SamlRealm[];
   /** HTTP TLS as configured (`xpack.security.http.ssl.*`); absent when HTTP is plain. */
   httpSsl?: LoadedHttpSsl;
 }

@@ -15,6 +15,8 @@ import { PASSWORD_HASHING_SETTING, passwordHasher } from './authc/password-hash.
 import { pkiRealmsFrom } from './authc/pki-realm.ts';
 import type { Realm } from './authc/realm.ts';
 import { ReservedRealm } from './authc/reserved-realm.ts';
+import { SamlRealm } from './authc/saml/saml-realm.ts';
+import { samlRealmConfigs } from './authc/saml/saml-settings.ts';
 import { ServiceTokenService } from './authc/service-tokens.ts';
 import { TOKEN_TIMEOUT_SETTING, TokenService } from './authc/token-service.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
@@ -41,6 +43,7 @@ import { profileRoutes } from './rest/profiles.ts';
 import { roleMappingRoutes } from './rest/role-mappings.ts';
 import { roleRoutes } from './rest/roles.ts';
 import type { SecurityRoute } from './rest/route.ts';
+import { samlRoutes } from './rest/saml.ts';
 import { serviceAccountRoutes } from './rest/service-accounts.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { sslRoutes } from './rest/ssl.ts';
@@ -127,6 +130,12 @@ export class Security {
       configDir,
       tokenServiceEnabled: tokens !== undefined,
     }).map((config) => new OidcRealm(config, host.now));
+    const samlRealms = samlRealmConfigs({
+      settings: host.settings,
+      secureSettings: host.secureSettings ?? {},
+      configDir,
+      tokenServiceEnabled: tokens !== undefined,
+    }).map((config) => new SamlRealm(config, host.now));
     const authenticator = new Authenticator(realms, ttl, host.now, apiKeys, serviceTokens, tokens);
     const roleMappings = new RoleMappingStore(host.store);
     const privileges = new ApplicationPrivilegeStore(host.store);
@@ -144,6 +153,7 @@ export class Security {
       profiles: host.profiles ? new ProfileService(host.profiles, host.now) : undefined,
       pkiRealms: pkiRealmsFrom(host.settings, configDir),
       oidcRealms,
+      samlRealms,
       httpSsl,
     });
   }
@@ -254,6 +264,7 @@ function allRoutes(ctx: SecurityContext): SecurityRoute[] {
     ...sslRoutes(ctx),
     ...delegatePkiRoutes(ctx),
     ...oidcRoutes(ctx),
+    ...samlRoutes(ctx),
     ...enrollmentRoutes(ctx),
   ];
 }

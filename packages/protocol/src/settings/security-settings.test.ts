@@ -25,9 +25,18 @@ describe('security node settings', () => {
     expect(() => validateSettings({ 'xpack.security.authc.realms.pki.p.colour': 'x' }, 'cluster')).toThrow(
       /unknown setting \[xpack\.security\.authc\.realms\.pki\.p\.colour\]/,
     );
-    expect(() => validateSettings({ 'xpack.security.authc.realms.saml.s.order': '1' }, 'cluster')).toThrow(
+    expect(() => validateSettings({ 'xpack.security.authc.realms.ldap.l.order': '1' }, 'cluster')).toThrow(
       expect.objectContaining({ status: 501 }),
     );
+    expect(() =>
+      validateSettings({ 'xpack.security.authc.realms.saml.s.sp.acs': 'https://sp/acs' }, 'cluster'),
+    ).not.toThrow();
+    expect(() =>
+      validateSettings({ 'xpack.security.authc.realms.saml.s.sp.colour': 'x' }, 'cluster'),
+    ).toThrow(/unknown setting \[xpack\.security\.authc\.realms\.saml\.s\.sp\.colour\]/);
+    expect(() =>
+      validateSettings({ 'xpack.security.authc.realms.saml.s.signing.keystore.path': 'k.p12' }, 'cluster'),
+    ).toThrow(expect.objectContaining({ status: 501 }));
   });
 
   it('accept OIDC realm settings, and refuse its client secret among them (a secure setting)', () => {

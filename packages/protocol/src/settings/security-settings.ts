@@ -68,6 +68,34 @@ const REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
     'allowed_clock_skew',
     'populate_user_metadata',
   ],
+  // SamlRealmSettings, with keys and certificates as PEM files.
+  saml: [
+    'order',
+    'enabled',
+    'idp.metadata.path',
+    'idp.metadata.http.refresh',
+    'idp.entity_id',
+    'idp.use_single_logout',
+    'sp.entity_id',
+    'sp.acs',
+    'sp.logout',
+    ...['principal', 'groups', 'name', 'mail', 'dn'].flatMap((a) => [
+      `attributes.${a}`,
+      `attribute_patterns.${a}`,
+    ]),
+    'nameid_format',
+    'nameid.allow_create',
+    'nameid.sp_qualifier',
+    'force_authn',
+    'populate_user_metadata',
+    'allowed_clock_skew',
+    'req_authn_context_class_ref',
+    'signing.key',
+    'signing.certificate',
+    'signing.saml_messages',
+    'encryption.key',
+    'encryption.certificate',
+  ],
 };
 
 /**
@@ -77,6 +105,16 @@ const REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
  */
 const REALM_SETTINGS_NOT_OFFERED: Record<string, readonly string[] | undefined> = {
   oidc: ['ssl.', 'http.', 'authorization_realms', 'rp.client_auth_jwt_signature_algorithm'],
+  saml: [
+    'ssl.',
+    'idp.metadata.http.min_refresh',
+    'idp.metadata.http.fail_on_error',
+    'authorization_realms',
+    'signing.keystore.',
+    'encryption.keystore.',
+    'exclude_roles',
+    'private_attributes',
+  ],
 };
 
 /**
@@ -86,6 +124,7 @@ const REALM_SETTINGS_NOT_OFFERED: Record<string, readonly string[] | undefined> 
  */
 const SECURE_REALM_SETTINGS: Record<string, readonly string[] | undefined> = {
   oidc: ['rp.client_secret'],
+  saml: ['signing.secure_key_passphrase', 'encryption.secure_key_passphrase'],
 };
 
 /** Whether `key` names a secure realm setting (`xpack.security.authc.realms.oidc.<name>.rp.client_secret`). */

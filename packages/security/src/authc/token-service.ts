@@ -259,6 +259,31 @@ export class TokenService {
     return { invalidated, previouslyInvalidated, notFound: false };
   }
 
+  /**
+   * Invalidates both tokens of every live pair of `realm` whose metadata has each entry of
+   * `metadata` (TokenService.findActiveTokensForRealm, as SAML's IdP-initiated logout uses it);
+   * answers how many pairs that was.
+   */
+  async invalidatePairsWithMetadata(realm: string, metadata: Record<string, unknown>): Promise<number> {
+    const now = this.now();
+    const matches = (await this.tokens.all()).filter((r) => {
+      if (r.access.authentication.realm.name !== realm || now > r.creation + REFRESH_TOKEN_LIFETIME_MS)
+        return false;
+      if (r.access.invalidated && (!r.refresh || r.refresh.invalidated)) return false;
+      const mine = r.access.metadata ?? {};
+      return Object.entries(metadata).every(([k, v]) => (mine[k] ?? null) === v);
+    });
+    for (const r of matches) {
+      this.cache.delete(r.id);
+      await this.tokens.update({
+        ...r,
+        access: { ...r.access, invalidated: true },
+        refresh: r.refresh ? { ...r.refresh, invalidated: true } : null,
+      });
+    }
+    return matches.length;
+  }
+
   /** Removes the documents of pairs whose refresh tokens have expired (ExpiredTokenRemover). */
   private async sweep(): Promise<void> {
     const now = this.now();

@@ -81,6 +81,7 @@ const DEFS: Record<string, Def> = {
   manage_saml: {
     grant: [
       'cluster:admin/ext/security/saml/*',
+      'cluster:monitor/ext/security/saml/metadata',
       'cluster:admin/ext/security/token/invalidate',
       'cluster:admin/ext/security/token/refresh',
     ],
