@@ -5,7 +5,10 @@ import { bulkRoutes } from './rest/bulk.ts';
 import { bulkByScrollRoutes } from './rest/bulk-by-scroll.ts';
 import { cacheClearRoutes } from './rest/cache-clear.ts';
 import { catRoutes } from './rest/cat.ts';
+import { catAliasRoutes } from './rest/cat-aliases.ts';
+import { catCountRoutes } from './rest/cat-count.ts';
 import { catNodesRoutes } from './rest/cat-nodes.ts';
+import { catTemplateRoutes } from './rest/cat-templates.ts';
 import { catTransformRoutes } from './rest/cat-transforms.ts';
 import { clusterRoutes } from './rest/cluster.ts';
 import { clusterStateRoutes } from './rest/cluster-state.ts';
@@ -65,6 +68,9 @@ export function allRoutes(): Route<NodeServices>[] {
     ...aliasRoutes(),
     ...flushMergeRoutes(),
     ...cacheClearRoutes(),
+    ...catCountRoutes(),
+    ...catAliasRoutes(),
+    ...catTemplateRoutes(),
     ...indexStatsRoutes(),
     ...indexTemplateRoutes(),
     ...rolloverRoutes(),

@@ -1,4 +1,4 @@
-/** `_cat/indices`, `_cat/shards`, `_cat/health`, `_cat/count`. */
+/** `_cat/indices`, `_cat/shards`, `_cat/health`. */
 import { formatByteSize, illegalArgument } from '@shoal/protocol';
 import type { ShardStats } from '@shoal/shard';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';

@@ -14,13 +14,22 @@ function queryLimitsOption(meta: IndexMetadata) {
   return limits ? { limits } : {};
 }
 
-export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
-  const { query, minScore, terminateAfter } = parseCountRequest(req.json(), req.query, { path: req.path });
+/**
+ * `params` and `body` are the request's own unless a caller counts for another API (`_cat/count`
+ * passes only the parameters `_count` knows, and no body).
+ */
+export async function executeCount(
+  req: RestRequest,
+  s: NodeServices,
+  params: Record<string, string> = req.query,
+  body: unknown = req.json(),
+): Promise<Record<string, unknown>> {
+  const { query, minScore, terminateAfter } = parseCountRequest(body, params, { path: req.path });
   const targets = searchShardTargets(
     s,
     req.params.index,
-    indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS),
-    req.query,
+    indicesOptionsFrom(params, SEARCH_INDICES_OPTIONS),
+    params,
   );
   const failures: ShardFailure[] = [];
   let count = 0;
