@@ -20,7 +20,7 @@ export * from './mapping/index.ts';
 export { pipelineScripts } from './script/pipeline-scripts.ts';
 export { type CompiledScript, compileScript } from './script/script.ts';
 export { runWriteScript, sourceBytes, type WriteScript } from './script/write-script.ts';
-export { checkExplainable, type ExplainResult, type Explanation, explainQuery } from './search/explain.ts';
+export { type ExplainResult, type Explanation, explainQuery } from './search/explain.ts';
 export { executeFetch, type FetchedDocs, fetchDocs } from './search/fetch-phase.ts';
 export { DEFAULT_MAX_REGEX_LENGTH, DEFAULT_MAX_TERMS_COUNT } from './search/query-limits.ts';
 export { checkQuery, countQuery, executeQuery, type QueryContext, queryShard } from './search/query-phase.ts';

@@ -101,6 +101,7 @@ export {
   renderRuntimeField,
 } from './search/runtime-mappings.ts';
 export type { ScriptField } from './search/script-fields.ts';
+export { readQueryStringParams } from './search/search-params.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   type SearchRequest,

@@ -10,9 +10,11 @@ import {
   notImplemented,
   parseJson,
   parseQuery,
+  parseQueryString,
   parsingException,
   type QueryNode,
   RawJson,
+  readQueryStringParams,
   ShoalError,
   withAliasFilter,
 } from '@shoal/protocol';
@@ -27,9 +29,11 @@ import { queryLimits } from './shard-request.ts';
 
 /** The body's `query` (RestActions.getQueryContent): nothing else is allowed beside it. */
 function explainQueryOf(req: RestRequest): QueryNode {
-  if (req.query.q !== undefined) throw notImplemented('explaining a [query_string] query');
   if (req.query.stored_fields !== undefined)
     throw notImplemented('the [stored_fields] parameter of [_explain]');
+  // `q` (with df, analyzer, default_operator, lenient) stands for the body (RestExplainAction).
+  const q = readQueryStringParams(req.query, `/${req.params.index}/_explain/${req.params.id}`);
+  if (q) return parseQueryString(q.q, q.options);
   const body = req.body && req.body.length > 0 ? req.json() : undefined;
   if (body === undefined || body === null) throw actionRequestValidation(['query is missing']);
   if (typeof body !== 'object' || Array.isArray(body))

@@ -1,6 +1,8 @@
+import type { QueryNode } from '@shoal/protocol';
 import type { IndexMapping, QueryLimits } from '../contract.ts';
 import type { ShardReader } from '../index/shard-reader.ts';
 import type { ShardContext } from './field-values.ts';
+import type { Weight } from './weights.ts';
 
 /** What compiling a query against one reader needs. */
 export interface CompileEnv extends ShardContext {
@@ -11,4 +13,9 @@ export interface CompileEnv extends ShardContext {
   shardId?: number;
   /** The index's query limits where they are not the defaults. */
   limits?: QueryLimits;
+  /**
+   * When set, the query node each compiled weight came from (`_explain` and `_validate/query`
+   * describe weights by the query that built them); searches leave it unset.
+   */
+  sources?: WeakMap<Weight, QueryNode>;
 }
