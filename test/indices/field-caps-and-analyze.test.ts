@@ -225,4 +225,44 @@ describe('_validate/query (indices.validate_query/10_basic)', () => {
     expect(refused.json.valid).toBe(false);
     expect(refused.json.explanations[0]).toMatchObject({ index: 'fc1', valid: false });
   });
+
+  it('explains a valid query as Lucene prints it, rewritten on shards when asked', async () => {
+    const all = await http(url, 'GET', '/fc1/_validate/query?explain=true');
+    expect(all.json).toMatchObject({ valid: true, _shards: { failed: 0 } });
+    expect(all.json.explanations).toEqual([{ index: 'fc1', valid: true, explanation: '*:*' }]);
+    const body = {
+      query: {
+        bool: {
+          should: [{ match: { text: 'Foo Bar' } }],
+          must: [{ term: { keyword: 'x' } }],
+          filter: [{ range: { number: { gte: 1 } } }],
+        },
+      },
+    };
+    const r = await http(url, 'POST', '/fc1/_validate/query?explain=true', body);
+    expect(r.json.explanations[0].explanation).toBe(
+      '+keyword:x (text:foo text:bar) #number:[1.0 TO Infinity]',
+    );
+    const q = await http(url, 'GET', '/fc1/_validate/query?explain=true&q=text:hello');
+    expect(q.json.explanations[0].explanation).toBe('text:hello');
+    const rewritten = await http(url, 'POST', '/fc1/_validate/query?explain=true&rewrite=true', body);
+    expect(rewritten.json.explanations).toEqual([
+      { index: 'fc1', valid: true, explanation: '+keyword:x (text:foo text:bar) #number:[1.0 TO Infinity]' },
+    ]);
+    const perShard = await http(
+      url,
+      'POST',
+      '/fc1,fc2/_validate/query?explain=true&rewrite=true&all_shards=true',
+      {
+        query: { match_phrase: { text: 'a b' } },
+      },
+    );
+    expect(perShard.json._shards.total).toBe(perShard.json.explanations.length);
+    expect(perShard.json.explanations[0]).toEqual({
+      index: 'fc1',
+      shard: 0,
+      valid: true,
+      explanation: 'text:"a b"',
+    });
+  });
 });

@@ -112,6 +112,7 @@ export {
 export { parseSearchTemplateRequest, type SearchTemplateRequest } from './search/search-template-request.ts';
 export type { NumericType, SortMode, SortOrder, SortSpec, SortValue } from './search/sort-spec.ts';
 export { applySourceFilter } from './search/source-filter.ts';
+export { paramAsBoolean } from './search/url-params.ts';
 export {
   type AutoCreateExpression,
   autoCreateDecision,

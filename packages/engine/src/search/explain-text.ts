@@ -190,9 +190,11 @@ function termsText(name: string, values: JsonScalar[], env: CompileEnv): string 
     });
     return bounds.length === 1 ? bounds[0]! : bounds.join(' ');
   }
-  const nums = values.map((v) =>
-    numberText(fd.type, toFieldNumber(fd.type, v, env, false, fd.scalingFactor)),
-  );
+  // Point set queries keep their values sorted.
+  const nums = values
+    .map((v) => toFieldNumber(fd.type, v, env, false, fd.scalingFactor))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((v) => numberText(fd.type, v));
   return nums.length === 1 ? `${fd.path}:[${nums[0]} TO ${nums[0]}]` : `${fd.path}:{${nums.join(' ')}}`;
 }
 
