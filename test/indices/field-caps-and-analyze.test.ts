@@ -183,8 +183,95 @@ describe('_analyze', () => {
     const unknown = await http(url, 'POST', '/_analyze', { analyzer: 'nope', text: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.reason).toBe('failed to find global analyzer [nope]');
-    const chain = await http(url, 'POST', '/_analyze', { tokenizer: 'standard', text: 'x' });
-    expect(chain.status).toBe(501);
+    const chain = await http(url, 'POST', '/_analyze', { tokenizer: 'nope', text: 'x' });
+    expect(chain.status).toBe(400);
+    expect(chain.json.error.reason).toBe('failed to find global tokenizer under [nope]');
+    const normalizer = await http(url, 'POST', '/_analyze', {
+      text: 'ABc',
+      explain: true,
+      filter: ['word_delimiter'],
+    });
+    expect(normalizer.status).toBe(400);
+    expect(normalizer.json.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'Custom normalizer may not use filter [word_delimiter]',
+    });
+    const named = await http(url, 'POST', '/_analyze', {
+      analyzer: 'standard',
+      filter: ['lowercase'],
+      text: 'x',
+    });
+    expect(named.status).toBe(400);
+    expect(named.json.error.reason).toContain('cannot define extra components on a named analyzer');
+  });
+
+  it('custom chains: tokenizer, filters and char filters, inline or by name', async () => {
+    const r = await http(url, 'POST', '/_analyze', {
+      text: 'kimchy is the <b>dude</b>',
+      char_filter: ['html_strip'],
+      tokenizer: 'whitespace',
+      filter: ['uppercase', { type: 'synonym', synonyms: ['DUDE => MAN'] }],
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.tokens).toEqual([
+      { token: 'KIMCHY', start_offset: 0, end_offset: 6, type: 'word', position: 0 },
+      { token: 'IS', start_offset: 7, end_offset: 9, type: 'word', position: 1 },
+      { token: 'THE', start_offset: 10, end_offset: 13, type: 'word', position: 2 },
+      { token: 'MAN', start_offset: 17, end_offset: 25, type: 'SYNONYM', position: 3 },
+    ]);
+    const q = await http(
+      url,
+      'GET',
+      '/_analyze?tokenizer=keyword&filter=lowercase,asciifolding&text=%C3%89t%C3%A9',
+    );
+    expect(q.json.tokens.map((t: { token: string }) => t.token)).toEqual(['ete']);
+  });
+
+  it('explains each step of a custom chain, with the attributes asked for', async () => {
+    const r = await http(url, 'POST', '/_analyze', {
+      text: 'foo bar buzz',
+      tokenizer: 'standard',
+      explain: true,
+      filter: [{ type: 'stop', stopwords: ['foo', 'buzz'] }],
+    });
+    expect(r.json.detail.custom_analyzer).toBe(true);
+    expect(r.json.detail.tokenizer.name).toBe('standard');
+    expect(r.json.detail.tokenizer.tokens).toHaveLength(3);
+    expect(r.json.detail.tokenizer.tokens[0]).toEqual({
+      token: 'foo',
+      start_offset: 0,
+      end_offset: 3,
+      type: '<ALPHANUM>',
+      position: 0,
+      bytes: '[66 6f 6f]',
+      positionLength: 1,
+      termFrequency: 1,
+    });
+    expect(r.json.detail.tokenfilters[0].name).toBe('__anonymous__stop');
+    expect(r.json.detail.tokenfilters[0].tokens.map((t: { token: string }) => t.token)).toEqual(['bar']);
+    const attrs = await http(url, 'POST', '/_analyze', {
+      text: '<text>This is troubled</text>',
+      char_filter: ['html_strip'],
+      filter: ['snowball'],
+      tokenizer: 'standard',
+      explain: true,
+      attributes: ['keyword'],
+    });
+    const d = attrs.json.detail;
+    expect(d.charfilters).toEqual([{ name: 'html_strip', filtered_text: ['This is troubled'] }]);
+    expect(d.tokenizer.tokens[0].token).toBe('This');
+    expect(d.tokenfilters[0].name).toBe('snowball');
+    expect(
+      d.tokenfilters[0].tokens.map((t: { token: string; keyword: boolean }) => [t.token, t.keyword]),
+    ).toEqual([
+      ['This', false],
+      ['is', false],
+      ['troubl', false],
+    ]);
+    expect(d.tokenfilters[0].tokens[0].bytes).toBeUndefined();
+    const norm = await http(url, 'POST', '/_analyze', { text: 'ABc', explain: true, filter: ['lowercase'] });
+    expect(norm.json.detail.tokenizer).toMatchObject({ name: 'keyword', tokens: [{ token: 'ABc' }] });
+    expect(norm.json.detail.tokenfilters[0]).toMatchObject({ name: 'lowercase', tokens: [{ token: 'abc' }] });
   });
 });
 
