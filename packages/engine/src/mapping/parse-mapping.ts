@@ -48,7 +48,7 @@ function boolOption(v: unknown, name: string): boolean {
 function parseDynamic(v: unknown): Dynamic {
   const s = javaToString(v).toLowerCase();
   if (s === 'strict') return 'strict';
-  if (s === 'runtime') throw notImplemented('[dynamic: runtime]');
+  if (s === 'runtime') return 'runtime';
   return boolOption(v, 'dynamic.dynamic') ? 'true' : 'false';
 }
 
