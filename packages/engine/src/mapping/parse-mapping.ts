@@ -6,7 +6,6 @@
 import {
   illegalArgument,
   mapperParsing,
-  notImplemented,
   parseException,
   parseRuntimeField,
   type RuntimeFieldSpec,
