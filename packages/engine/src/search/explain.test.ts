@@ -159,6 +159,10 @@ describe('explainQuery', () => {
       },
       { query_string: { query: 'title:quick OR tag:b' } },
       { simple_query_string: { query: 'quick +dog', fields: ['title'] } },
+      { simple_query_string: { query: 'qu* | "quick dog"~1 | dgo~1', fields: ['title'] } },
+      { match_bool_prefix: { title: 'quick br' } },
+      { match_phrase_prefix: { title: 'quick br' } },
+      { fuzzy: { title: 'quikc' } },
     ];
     for (const json of queries) {
       const query = parseQuery(json);
