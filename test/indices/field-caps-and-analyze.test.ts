@@ -227,6 +227,65 @@ describe('_analyze', () => {
     expect(q.json.tokens.map((t: { token: string }) => t.token)).toEqual(['ete']);
   });
 
+  it('components and analyzers an index defines in its analysis settings', async () => {
+    const created = await http(url, 'PUT', '/an1', {
+      settings: {
+        index: {
+          analysis: {
+            tokenizer: { trigram: { type: 'ngram', min_gram: 3, max_gram: 3 } },
+            filter: {
+              synonym: { type: 'synonym', synonyms: ['kimchy => shay'] },
+              syn2: {
+                type: 'synonym',
+                synonyms: [
+                  '<p>kimchy</p> => shay',
+                  'dude => <html>elasticsearch</html>',
+                  '<font>abides</font> => man!',
+                ],
+              },
+            },
+            analyzer: {
+              withCharfilter: {
+                tokenizer: 'whitespace',
+                char_filter: ['html_strip'],
+                filter: ['syn2'],
+              },
+            },
+            normalizer: { folding: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+          },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const tri = await http(url, 'POST', '/an1/_analyze', {
+      tokenizer: 'trigram',
+      filter: ['synonym'],
+      text: 'kimchy',
+    });
+    expect(tri.status, tri.text).toBe(200);
+    expect(tri.json.tokens.map((t: { token: string }) => t.token)).toEqual(['sha', 'hay']);
+    const custom = await http(url, 'POST', '/an1/_analyze', {
+      analyzer: 'withCharfilter',
+      text: 'kimchy is the dude <html>abides</html>',
+    });
+    expect(custom.json.tokens.map((t: { token: string }) => t.token)).toEqual([
+      'shay',
+      'is',
+      'the',
+      'elasticsearch',
+      'man!',
+    ]);
+    const norm = await http(url, 'POST', '/an1/_analyze', { normalizer: 'folding', text: 'ÉtÉ' });
+    expect(norm.json.tokens).toEqual([
+      { token: 'ete', start_offset: 0, end_offset: 3, type: 'word', position: 0 },
+    ]);
+    const lower = await http(url, 'POST', '/an1/_analyze', { normalizer: 'lowercase', text: 'AbC' });
+    expect(lower.json.tokens[0].token).toBe('abc');
+    const noIndex = await http(url, 'POST', '/_analyze', { normalizer: 'lowercase', text: 'AbC' });
+    expect(noIndex.status).toBe(400);
+    expect(noIndex.json.error.reason).toBe('analysis based on a normalizer requires an index');
+  });
+
   it('explains each step of a custom chain, with the attributes asked for', async () => {
     const r = await http(url, 'POST', '/_analyze', {
       text: 'foo bar buzz',

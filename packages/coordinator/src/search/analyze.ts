@@ -9,6 +9,7 @@
 import { type Analyzer, buildChain, type ChainToken, type Component, getAnalyzer } from '@shoal/engine';
 import { actionRequestValidation, illegalArgument, notImplemented } from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
+import { type IndexAnalysis, indexAnalysis } from './index-analysis.ts';
 
 export interface AnalyzeRequest {
   analyzer?: string;
@@ -20,6 +21,7 @@ export interface AnalyzeRequest {
   charFilters: Component[];
   /** The extended token attributes `explain` shows (all when absent). */
   attributes?: string[];
+  normalizer?: string;
 }
 
 const KNOWN_KEYS = new Set([
@@ -44,9 +46,6 @@ export function parseAnalyzeRequest(body: unknown, query: Record<string, string>
         `Unknown parameter [${key}] in request body or parameter is of the wrong type[${typeof b[key] === 'object' ? 'START_OBJECT' : 'VALUE_STRING'}] `,
       );
   }
-  if (b.normalizer !== undefined || query.normalizer !== undefined) {
-    throw notImplemented('[normalizer] in _analyze (index normalizers; give [filter] and [char_filter])');
-  }
   const rawText = b.text ?? query.text;
   const texts = rawText === undefined ? [] : Array.isArray(rawText) ? rawText.map(String) : [String(rawText)];
   const tokenizer = component(b.tokenizer ?? query.tokenizer, 'tokenizer');
@@ -61,6 +60,8 @@ export function parseAnalyzeRequest(body: unknown, query: Record<string, string>
   if (tokenizer !== undefined) out.tokenizer = tokenizer;
   const analyzer = b.analyzer ?? query.analyzer;
   const field = b.field ?? query.field;
+  const normalizer = b.normalizer ?? query.normalizer;
+  if (normalizer !== undefined) out.normalizer = String(normalizer);
   if (analyzer !== undefined) out.analyzer = String(analyzer);
   if (field !== undefined) out.field = String(field);
   const attributes = b.attributes ?? query.attributes;
@@ -69,6 +70,8 @@ export function parseAnalyzeRequest(body: unknown, query: Record<string, string>
   const errors: string[] = [];
   if (texts.length === 0) errors.push('text is missing');
   const custom = tokenizer !== undefined || filters.length > 0 || charFilters.length > 0;
+  if (normalizer !== undefined && (tokenizer !== undefined || analyzer !== undefined))
+    errors.push('tokenizer/analyze should be null if normalizer is specified');
   if (custom && analyzer !== undefined) errors.push('cannot define extra components on a named analyzer');
   if (custom && analyzer === undefined && field !== undefined)
     errors.push('cannot define extra components on a field-specific analyzer');
@@ -132,8 +135,13 @@ function pick(
 }
 
 export function analyze(req: AnalyzeRequest, index: IndexMetadata | undefined): Record<string, unknown> {
+  const analysis = indexAnalysis(index);
+  if (req.normalizer !== undefined) return analyzeNormalizer(req, index, analysis);
   if (req.tokenizer !== undefined || req.filters.length > 0 || req.charFilters.length > 0)
-    return analyzeChain(req);
+    return analyzeChain(req, analysis);
+  // An analyzer the index defines (a custom one: its tokenizer, filters and char filters).
+  const defined = req.analyzer !== undefined ? analysis.analyzers.get(req.analyzer) : undefined;
+  if (defined !== undefined) return analyzeDefined(req, req.analyzer!, defined, analysis);
   const { analyzer, name, gap } = pick(req, index);
   const tokens: Record<string, unknown>[] = [];
   let positionBase = 0;
@@ -207,10 +215,72 @@ function detailToken(t: ChainToken, attributes: string[] | undefined): Record<st
   return out;
 }
 
-function analyzeChain(req: AnalyzeRequest): Record<string, unknown> {
+function listSetting(v: unknown): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v.map(String) : listOf(v);
+}
+
+/** An analyzer of the index's settings: a custom chain (a built-in type only without parameters). */
+function analyzeDefined(
+  req: AnalyzeRequest,
+  name: string,
+  def: Record<string, unknown>,
+  analysis: IndexAnalysis,
+): Record<string, unknown> {
+  const type =
+    def.type === undefined ? (def.tokenizer !== undefined ? 'custom' : undefined) : String(def.type);
+  if (type !== 'custom') {
+    const builtin = type !== undefined ? getAnalyzer(type) : undefined;
+    const extra = Object.keys(def).filter((k) => k !== 'type');
+    if (!builtin || extra.length > 0)
+      throw notImplemented(`the index analyzer [${name}] of type [${type}] in _analyze`);
+    return analyze({ ...req, analyzer: type }, undefined);
+  }
+  if (def.tokenizer === undefined)
+    throw illegalArgument(`Custom Analyzer [${name}] must be configured with a tokenizer`);
+  const gap = def.position_increment_gap === undefined ? 100 : Number(def.position_increment_gap);
+  return analyzeChain(
+    {
+      ...req,
+      tokenizer: String(def.tokenizer),
+      filters: listSetting(def.filter),
+      charFilters: listSetting(def.char_filter),
+    },
+    analysis,
+    gap,
+  );
+}
+
+/** A normalizer: `lowercase` (built in), or one of the index's (its filters and char filters). */
+function analyzeNormalizer(
+  req: AnalyzeRequest,
+  index: IndexMetadata | undefined,
+  analysis: IndexAnalysis,
+): Record<string, unknown> {
+  if (!index) throw illegalArgument('analysis based on a normalizer requires an index');
+  const name = req.normalizer!;
+  const def = analysis.normalizers.get(name);
+  if (def !== undefined) {
+    return analyzeChain(
+      { ...req, filters: listSetting(def.filter), charFilters: listSetting(def.char_filter) },
+      analysis,
+    );
+  }
+  if (name === 'lowercase')
+    return analyzeChain({ ...req, filters: ['lowercase'], charFilters: [] }, analysis);
+  throw illegalArgument(`failed to find normalizer under [${name}]`);
+}
+
+function analyzeChain(
+  req: AnalyzeRequest,
+  analysis: IndexAnalysis,
+  positionGap = 0,
+): Record<string, unknown> {
   const spec = {
     filters: req.filters,
     charFilters: req.charFilters,
+    lookup: analysis.lookup,
+    positionGap,
     ...(req.tokenizer ? { tokenizer: req.tokenizer } : {}),
   };
   const run = buildChain(spec).run(req.texts);

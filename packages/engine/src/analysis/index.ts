@@ -12,6 +12,7 @@ export {
   type ChainRun,
   type ChainSpec,
   type Component,
+  type ComponentKind,
 } from './chain/custom-chain.ts';
 export { standardType } from './chain/tokenizers.ts';
 export { analyzerNames, getAnalyzer, hasAnalyzer } from './registry.ts';

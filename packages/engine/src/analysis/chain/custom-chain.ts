@@ -13,10 +13,16 @@ import { buildTokenizer, type Tokenizer } from './tokenizers.ts';
 /** A component as a request gives it: a name, or settings with a `type`. */
 export type Component = string | ComponentSettings;
 
+export type ComponentKind = 'tokenizer' | 'token filter' | 'char_filter';
+
 export interface ChainSpec {
   tokenizer?: Component;
   filters: Component[];
   charFilters: Component[];
+  /** Components an index defines (`index.analysis.*`), found by name before the built-ins. */
+  lookup?: (kind: ComponentKind, name: string) => ComponentSettings | undefined;
+  /** Positions added between the texts of a list (a custom analyzer's position_increment_gap). */
+  positionGap?: number;
 }
 
 export interface ChainRun {
@@ -49,10 +55,20 @@ interface Named<T> {
 
 function resolve<T>(
   c: Component,
-  kind: 'tokenizer' | 'token filter' | 'char_filter',
+  kind: ComponentKind,
   build: (type: string, s: ComponentSettings) => T | undefined,
   known: Set<string>,
+  lookup: ChainSpec['lookup'],
 ): Named<T> {
+  const defined = typeof c === 'string' ? lookup?.(kind, c) : undefined;
+  if (defined !== undefined) {
+    const type = defined.type;
+    if (typeof type !== 'string') throw illegalArgument(`${kind} [${c}] must have a type associated with it`);
+    const impl = build(type, defined);
+    if (impl !== undefined) return { name: c as string, type, impl };
+    if (known.has(type)) throw notImplemented(`the [${type}] ${kind} in _analyze`);
+    throw illegalArgument(`failed to find global ${kind} under [${type}]`);
+  }
   const inline = typeof c === 'object' && c !== null;
   const settings: ComponentSettings = inline ? c : {};
   const type = inline ? settings.type : c;
@@ -75,13 +91,14 @@ export interface Chain {
 export function buildChain(spec: ChainSpec): Chain {
   const normalizer = spec.tokenizer === undefined;
   const charFilters = spec.charFilters.map((c) =>
-    resolve<CharFilter>(c, 'char_filter', buildCharFilter, new Set()),
+    resolve<CharFilter>(c, 'char_filter', buildCharFilter, new Set(), spec.lookup),
   );
   const tokenizer = resolve<Tokenizer>(
     spec.tokenizer ?? 'keyword',
     'tokenizer',
     buildTokenizer,
     ES_TOKENIZERS,
+    spec.lookup,
   );
   if (normalizer) {
     for (const c of charFilters) {
@@ -101,7 +118,8 @@ export function buildChain(spec: ChainSpec): Chain {
       return tokens.map((x) => x.term);
     };
     if (normalizer) {
-      const type = typeof f === 'string' ? f : String(f.type);
+      const defined = typeof f === 'string' ? spec.lookup?.('token filter', f) : undefined;
+      const type = defined ? String(defined.type) : typeof f === 'string' ? f : String(f.type);
       if (!NORMALIZING_FILTERS.has(type))
         throw illegalArgument(`Custom normalizer may not use filter [${type}]`);
     }
@@ -111,6 +129,7 @@ export function buildChain(spec: ChainSpec): Chain {
         'token filter',
         (type, s) => buildTokenFilter(type, s, analyzeRule),
         ES_FILTERS,
+        spec.lookup,
       ),
     );
   }
@@ -160,7 +179,7 @@ export function buildChain(spec: ChainSpec): Chain {
             });
             last = Math.max(last, x.position);
           }
-          positionBase[i]! += last + 1;
+          positionBase[i]! += last + 1 + (spec.positionGap ?? 0);
         });
         offsetBase += text.length + 1;
       }
