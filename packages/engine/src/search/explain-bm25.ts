@@ -69,11 +69,22 @@ export function explainTerm(w: TermWeight, x: ExplainEnv): Explained {
   const normByte = p.norms ? p.norms[d]! : 1;
   const score = w.bm25.score(freq, normByte);
   const stats = fieldStats(x.reader, w.field);
-  const idf = idfOf(w.bm25.idf, docFreq(x.reader, w.field, w.term), stats.docCount);
+  const idf = idfOf(w.bm25.idf, termDocFreq(w, x, stats.docCount), stats.docCount);
   const freqExpl = ex(freq, 'freq, occurrences of term within document');
   return match(score, `weight(${w.field}:${w.term} in ${d}) [PerFieldSimilarity], result of:`, [
     bm25Score(x, w.field, w.bm25.boost, idf, freqExpl, normByte, score),
   ]);
+}
+
+/**
+ * The document frequency the term's idf was computed from: the index's, or the one a blended
+ * query (cross_fields) gave it, recovered from the idf (idf = ln(1 + (N - n + 0.5) / (n + 0.5))).
+ */
+function termDocFreq(w: TermWeight, x: ExplainEnv, docCount: number): number {
+  const n = docFreq(x.reader, w.field, w.term);
+  if (bm25Idf(n, docCount) === w.bm25.idf) return n;
+  const blended = Math.round((docCount + 1) / Math.exp(w.bm25.idf) - 0.5);
+  return bm25Idf(blended, docCount) === w.bm25.idf ? blended : n;
 }
 
 /** Lucene's PhraseWeight#explain: BM25 over the phrase frequency, idf summed over its terms. */

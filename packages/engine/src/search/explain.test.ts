@@ -189,6 +189,26 @@ describe('explainQuery', () => {
     expect(miss.explanation!.description).toMatch(/^n:\[2 TO 9223372036854775807\] doesn't match id \d+$/);
   });
 
+  it('shows the blended document frequency of a cross_fields term', () => {
+    const two = corpus({ title: { type: 'text' }, body: { type: 'text' } }, [
+      ['1', { title: 'fox', body: 'fox fox' }],
+      ['2', { title: 'dog', body: 'fox' }],
+      ['3', { title: 'cat', body: 'fox' }],
+    ]);
+    const query = parseQuery({
+      multi_match: { query: 'fox', fields: ['title', 'body'], type: 'cross_fields' },
+    });
+    const e = explain(two, query, '1').explanation!;
+    expect(e.value).toBe(scoreOf(two, query, '1'));
+    const title = find(e, 'weight(title:fox')!;
+    const n = find(title, 'n, number of documents containing term')!;
+    // The title's own document frequency is 1; blending gives it the body's 3.
+    expect(n.value).toBe(3);
+    const idf = find(e, 'idf, computed as')!;
+    const N = find(e, 'N, total number of documents with field')!.value;
+    expect(idf.value).toBe(shortestFloatDecimal(Math.log(1 + (N - n.value + 0.5) / (n.value + 0.5))));
+  });
+
   it('explains a phrase with its phrase frequency and summed idf', () => {
     const e = explain(c, parseQuery({ match_phrase: { title: 'quick dog' } }), '2').explanation!;
     expect(e.description).toMatch(/^weight\(title:"quick dog" in \d+\) \[PerFieldSimilarity\], result of:$/);
