@@ -8,7 +8,9 @@ beforeAll(async () => {
   node = await startTestNode();
   const created = await http(node.url, 'PUT', '/ex', {
     settings: { number_of_shards: 1 },
-    mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' } } },
+    mappings: {
+      properties: { title: { type: 'text' }, tag: { type: 'keyword', store: true }, n: { type: 'long' } },
+    },
     aliases: { only_b: { filter: { term: { tag: 'b' } } } },
   });
   expect(created.status).toBe(200);
@@ -120,6 +122,14 @@ describe('_explain', () => {
     expect(r.json.get).toEqual({ found: true, _source: { tag: 'b' } });
     const none = await explain('2', { query: { match_all: {} } }, '?_source=false');
     expect(none.json.get).toBeUndefined();
+    const stored = await explain('2', { query: { match_all: {} } }, '?stored_fields=tag');
+    expect(stored.json.get).toEqual({ found: true, fields: { tag: ['b'] } });
+    const both = await explain('2', { query: { match_all: {} } }, '?stored_fields=tag,_source');
+    expect(both.json.get).toEqual({
+      found: true,
+      _source: { title: 'quick quick dog', tag: 'b', n: 2 },
+      fields: { tag: ['b'] },
+    });
   });
 
   it('refuses a body without a query and queries it cannot explain', async () => {
