@@ -31,6 +31,13 @@ describe('describeQuery', () => {
     );
     expect(text({ prefix: { title: 'fo' } })).toBe('title:fo*');
     expect(text({ terms: { n: [2, 1] } })).toBe('n:{1 2}');
+    expect(text({ constant_score: { filter: { term: { tag: 'a' } }, boost: 3 } })).toBe(
+      '(ConstantScore(tag:a))^3.0',
+    );
+    expect(text({ bool: { must: [{ range: { n: { gte: 1, boost: 2 } } }] } })).toBe(
+      '+(n:[1 TO 9223372036854775807])^2.0',
+    );
+    expect(text({ bool: { must_not: [{ term: { tag: 'a' } }] } })).toBe('-tag:a #*:*');
   });
 
   it('rewrites against a shard reader when given one', () => {

@@ -52,27 +52,33 @@ function unprintable(w: Weight): never {
   throw notImplemented(`describing a [${w.constructor.name}] query (its Lucene form is not written out)`);
 }
 
-/** Lucene's Query#toString of the weight's query. */
+/** A BoostQuery's toString: `(query)^boost`. */
+function boosted(plain: string, boost: number): string {
+  return boost === 1 ? plain : `(${plain})${boostSuffix(boost)}`;
+}
+
+/**
+ * The query of a constant-score weight without its boost (what Lucene's ConstantScoreWeight
+ * names in an explanation, the boost then appended as `^2.0`).
+ */
+export function constantText(w: MatchAllWeight | ConstantWeight | ConstantScoreWeight, t: TextEnv): string {
+  if (w instanceof MatchAllWeight) return '*:*';
+  if (w instanceof ConstantWeight) return leafText(w, t);
+  const node = t.sources.get(w);
+  // `_index` queries match the whole shard or nothing; a runtime field's queries are
+  // constant-scored by the field, not by a constant_score query.
+  if (node && 'field' in node && node.field === '_index') return '*:*';
+  if (node && node.type !== 'constant_score') return nodeText(node, t.env);
+  return `ConstantScore(${queryString(w.inner, t)})`;
+}
+
+/** Lucene's Query#toString of the weight's query (boosted clauses as BoostQuery prints them). */
 export function queryString(w: Weight, t: TextEnv): string {
-  if (w instanceof MatchAllWeight) return `*:*${boostSuffix(w.score)}`;
+  if (w instanceof MatchAllWeight || w instanceof ConstantWeight || w instanceof ConstantScoreWeight)
+    return boosted(constantText(w, t), w.score);
   if (w instanceof MatchNoneWeight) return 'MatchNoDocsQuery("")';
-  if (w instanceof TermWeight) {
-    const plain = `${w.field}:${w.term}`;
-    return w.bm25.boost === 1 ? plain : `(${plain})${boostSuffix(w.bm25.boost)}`;
-  }
-  if (w instanceof PhraseWeight) {
-    const plain = phraseText(w);
-    return w.bm25.boost === 1 ? plain : `(${plain})${boostSuffix(w.bm25.boost)}`;
-  }
-  if (w instanceof ConstantWeight) return `${leafText(w, t)}${boostSuffix(w.score)}`;
-  if (w instanceof ConstantScoreWeight) {
-    const node = t.sources.get(w);
-    // `_index` queries match the whole shard or nothing; a runtime field's queries are
-    // constant-scored by the field, not by a constant_score query.
-    if (node && 'field' in node && node.field === '_index') return `*:*${boostSuffix(w.score)}`;
-    if (node && node.type !== 'constant_score') return `${nodeText(node, t.env)}${boostSuffix(w.score)}`;
-    return `ConstantScore(${queryString(w.inner, t)})${boostSuffix(w.score)}`;
-  }
+  if (w instanceof TermWeight) return boosted(`${w.field}:${w.term}`, w.bm25.boost);
+  if (w instanceof PhraseWeight) return boosted(phraseText(w), w.bm25.boost);
   if (w instanceof BoolWeight) return boolText(w, t);
   if (w instanceof DisMaxWeight) {
     const tie = w.tieBreaker === 0 ? '' : `~${javaFloat(w.tieBreaker)}`;
@@ -95,11 +101,13 @@ function boolText(w: BoolWeight, t: TextEnv): string {
     const s = queryString(c, t);
     return `${prefix}${c instanceof BoolWeight ? `(${s})` : s}`;
   };
+  // In the order BoolQueryBuilder adds them: must, must_not, should, filter.
   const clauses = [
     ...w.must.map(part('+')),
-    ...w.should.map(part('')),
     ...w.mustNot.map(part('-')),
-    ...w.filter.map(part('#')),
+    ...w.should.map(part('')),
+    // The match-all filter of a bool of only negative clauses (Queries.fixNegativeQueryIfNeeded).
+    ...w.filter.map((c) => (c instanceof MatchAllWeight && c.score === 0 ? '#*:*' : part('#')(c))),
   ];
   const msm = w.minShouldMatch > 0 && w.must.length + w.filter.length > 0 ? `~${w.minShouldMatch}` : '';
   return `${clauses.join(' ')}${msm}`;

@@ -92,7 +92,29 @@ describe('explainQuery', () => {
     const miss = explain(c, query, '1');
     expect(miss.matched).toBe(false);
     expect(miss.explanation!.value).toBe(0);
-    expect(miss.explanation!.description).toBe('no match on required clause (tag:b)');
+    expect(miss.explanation!.description).toBe(
+      'Failure to meet condition(s) of required/prohibited clause(s)',
+    );
+    const reasons = miss.explanation!.details.map((d) => d.description);
+    expect(reasons).toContain('match on prohibited clause (title:fox)');
+    expect(reasons).toContain('no match on required clause (tag:b)');
+  });
+
+  it('explains a bool of one clause as the clause Lucene rewrites it to', () => {
+    const one = q.bool({ must: [q.match('title', 'dog')] });
+    const e = explain(c, one, '2').explanation!;
+    expect(e.description).toMatch(/^weight\(title:dog in \d+\)/);
+    expect(e.value).toBe(scoreOf(c, one, '2'));
+    const filter = q.bool({ filter: [q.term('tag', 'b')] });
+    expect(explain(c, filter, '2').explanation).toEqual({
+      value: 0,
+      description: 'ConstantScore(tag:b)^0.0',
+      details: [],
+    });
+    const msm = q.bool({ should: [q.term('tag', 'a'), q.term('tag', 'b')], msm: '2' });
+    expect(explain(c, msm, '1').explanation!.description).toBe(
+      'Failure to match minimum number of optional clauses: 2',
+    );
   });
 
   it('explains match_all and constant_score', () => {

@@ -15,7 +15,7 @@ import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
 import { explainPhrase, explainTerm } from './explain-bm25.ts';
 import { explainBoosting, explainFunctionScore } from './explain-functions.ts';
-import { queryString } from './explain-text.ts';
+import { boostSuffix, constantText, queryString } from './explain-text.ts';
 import {
   type ExplainEnv,
   type Explained,
@@ -85,7 +85,7 @@ export function explainQuery(
 }
 
 export function explainWeight(w: Weight, x: ExplainEnv): Explained {
-  if (w instanceof MatchAllWeight) return match(w.score, queryString(w, x));
+  if (w instanceof MatchAllWeight) return match(w.score, `*:*${boostSuffix(w.score)}`);
   if (w instanceof MatchNoneWeight) return noMatch('no matching docs');
   if (w instanceof TermWeight) return explainTerm(w, x);
   if (w instanceof PhraseWeight) return explainPhrase(w, x);
@@ -99,40 +99,56 @@ export function explainWeight(w: Weight, x: ExplainEnv): Explained {
 
 /** Lucene's ConstantScoreWeight#explain: the query and its boost, or why it does not match. */
 function explainConstant(w: ConstantWeight | ConstantScoreWeight, x: ExplainEnv): Explained {
-  const text = queryString(w, x);
+  const text = constantText(w, x);
   const score = scoreOf(w, x);
   if (score === null) return noMatch(`${text} doesn't match id ${x.d}`);
-  return match(score, text);
+  return match(score, `${text}${boostSuffix(w.score)}`);
 }
 
-/** Lucene's BooleanWeight#explain: the scoring clauses summed, filters shown with 0. */
+/**
+ * Lucene's BooleanWeight#explain, over the clauses in the order Elasticsearch adds them (must,
+ * must_not, should, filter): the scoring clauses summed, filters shown with 0. A bool of one
+ * clause is explained as BooleanQuery#rewrite leaves it: the clause itself (a lone filter as a
+ * constant score of 0).
+ */
 function explainBool(w: BoolWeight, x: ExplainEnv): Explained {
+  const clauses = w.must.length + w.mustNot.length + w.should.length + w.filter.length;
+  if (clauses === 1 && w.must.length === 1) return explainWeight(w.must[0]!, x);
+  if (clauses === 1 && w.should.length === 1 && w.minShouldMatch <= 1) return explainWeight(w.should[0]!, x);
+  if (clauses === 1 && w.filter.length === 1) {
+    const text = `ConstantScore(${queryString(w.filter[0]!, x)})`;
+    const inner = explainWeight(w.filter[0]!, x);
+    return inner.matched ? match(0, `${text}^0.0`) : noMatch(`${text} doesn't match id ${x.d}`);
+  }
   const subs: Explanation[] = [];
-  for (const c of w.must) {
-    const e = explainWeight(c, x);
-    if (!e.matched) return noMatch(`no match on required clause (${queryString(c, x)})`, [e.e]);
-    subs.push(e.e);
-  }
-  for (const c of w.filter) {
-    const e = explainWeight(c, x);
-    if (!e.matched) return noMatch(`no match on required clause (${queryString(c, x)})`, [e.e]);
-    subs.push(ex(0, 'match on required clause, product of:', [ex(0, '# clause'), e.e]));
-  }
-  for (const c of w.mustNot) {
-    const e = explainWeight(c, x);
-    if (e.matched) return noMatch(`match on prohibited clause (${queryString(c, x)})`, [e.e]);
-  }
-  let shouldMatched = 0;
-  for (const c of w.should) {
+  let fail = false;
+  let matchCount = 0;
+  let shouldMatchCount = 0;
+  const clause = (c: Weight, occur: 'must' | 'must_not' | 'should' | 'filter') => {
     const e = explainWeight(c, x);
     if (e.matched) {
-      subs.push(e.e);
-      shouldMatched++;
+      if (occur === 'must' || occur === 'should') subs.push(e.e);
+      else if (occur === 'filter')
+        subs.push(ex(0, 'match on required clause, product of:', [ex(0, '# clause'), e.e]));
+      else {
+        subs.push(ex(0, `match on prohibited clause (${queryString(c, x)})`, [e.e]));
+        fail = true;
+      }
+      if (occur !== 'must_not') matchCount++;
+      if (occur === 'should') shouldMatchCount++;
+    } else if (occur === 'must' || occur === 'filter') {
+      subs.push(ex(0, `no match on required clause (${queryString(c, x)})`, [e.e]));
+      fail = true;
     }
-  }
-  if (w.minShouldMatch > 0 && shouldMatched === 0) return noMatch('No matching clauses');
-  if (shouldMatched < w.minShouldMatch) {
-    return noMatch('Failure to meet condition(s) of required/prohibited clause(s)');
+  };
+  for (const c of w.must) clause(c, 'must');
+  for (const c of w.mustNot) clause(c, 'must_not');
+  for (const c of w.should) clause(c, 'should');
+  for (const c of w.filter) clause(c, 'filter');
+  if (fail) return noMatch('Failure to meet condition(s) of required/prohibited clause(s)', subs);
+  if (matchCount === 0) return noMatch('No matching clauses', subs);
+  if (shouldMatchCount < w.minShouldMatch) {
+    return noMatch(`Failure to match minimum number of optional clauses: ${w.minShouldMatch}`, subs);
   }
   const score = scoreOf(w, x);
   // The clauses say it matches; the scorer must agree, or the explanation would not be the engine's.
