@@ -42,5 +42,7 @@ describe('describeQuery', () => {
 
   it('rewrites against a shard reader when given one', () => {
     expect(text({ match: { title: { query: 'fop', fuzziness: 1 } } }, true)).toContain('title:foo');
+    expect(text({ bool: { must: [{ match: { title: 'foo' } }] } })).toBe('+title:foo');
+    expect(text({ bool: { must: [{ match: { title: 'foo' } }] } }, true)).toBe('title:foo');
   });
 });

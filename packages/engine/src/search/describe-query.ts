@@ -28,11 +28,11 @@ export function describeQuery(
   ctx: DescribeContext,
   limits?: QueryLimits,
 ): string {
-  if (reader) return describeOn(reader, mapping, query, ctx, limits);
+  if (reader) return describeOn(reader, mapping, query, ctx, limits, true);
   const snapshot = new ReaderSnapshot(0, []);
   const empty = snapshot.acquire();
   try {
-    return describeOn(empty, mapping, query, ctx, limits);
+    return describeOn(empty, mapping, query, ctx, limits, false);
   } finally {
     empty.release();
     snapshot.decRef();
@@ -44,7 +44,8 @@ function describeOn(
   mapping: IndexMapping,
   query: QueryNode,
   ctx: DescribeContext,
-  limits?: QueryLimits,
+  limits: QueryLimits | undefined,
+  rewritten: boolean,
 ): string {
   ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
   const sources = new WeakMap<Weight, QueryNode>();
@@ -58,5 +59,5 @@ function describeOn(
     sources,
     ...(limits ? { limits } : {}),
   };
-  return queryString(compileQuery(query, env), { env, sources });
+  return queryString(compileQuery(query, env), { env, sources, rewritten });
 }

@@ -42,6 +42,8 @@ const INT_MAX = 2 ** 31 - 1;
 export interface TextEnv {
   env: CompileEnv;
   sources: WeakMap<Weight, QueryNode>;
+  /** Print the query as IndexSearcher#rewrite leaves it (a bool of one clause is that clause). */
+  rewritten?: boolean;
 }
 
 export function boostSuffix(boost: number): string {
@@ -97,6 +99,11 @@ export function queryString(w: Weight, t: TextEnv): string {
 }
 
 function boolText(w: BoolWeight, t: TextEnv): string {
+  if (t.rewritten && w.must.length + w.mustNot.length + w.should.length + w.filter.length === 1) {
+    if (w.must.length === 1) return queryString(w.must[0]!, t);
+    if (w.should.length === 1 && w.minShouldMatch <= 1) return queryString(w.should[0]!, t);
+    if (w.filter.length === 1) return `(ConstantScore(${queryString(w.filter[0]!, t)}))^0.0`;
+  }
   const part = (prefix: string) => (c: Weight) => {
     const s = queryString(c, t);
     return `${prefix}${c instanceof BoolWeight ? `(${s})` : s}`;
