@@ -165,6 +165,11 @@ export function nodeText(node: QueryNode, env: CompileEnv): string {
       return '*:*';
     case 'script':
       return `ScriptQuery(${scriptText(node.script)})`;
+    case 'geo_distance': {
+      // LatLonPointDistanceQuery#toString (strict validation leaves the center as given).
+      const path = env.mapping.field(node.field)?.path ?? node.field;
+      return `${path}:${javaDouble(node.lat)},${javaDouble(node.lon)} +/- ${javaDouble(node.distance)} meters`;
+    }
     default:
       throw notImplemented(`describing a [${node.type}] query (its Lucene form is not written out)`);
   }

@@ -231,6 +231,13 @@ describe('explainQuery', () => {
     expect(idf.value).toBe(shortestFloatDecimal(Math.log(1 + (N - n.value + 0.5) / (n.value + 0.5))));
   });
 
+  it('names a geo_distance query as Lucene prints it', () => {
+    const geo = corpus({ loc: { type: 'geo_point' } }, [['1', { loc: { lat: 1, lon: 2 } }]]);
+    const query = parseQuery({ geo_distance: { distance: '10km', loc: { lat: 1, lon: 2 } } });
+    const e = explain(geo, query, '1').explanation!;
+    expect(e).toEqual({ value: 1, description: 'loc:1.0,2.0 +/- 10000.0 meters', details: [] });
+  });
+
   it('explains a phrase with its phrase frequency and summed idf', () => {
     const e = explain(c, parseQuery({ match_phrase: { title: 'quick dog' } }), '2').explanation!;
     expect(e.description).toMatch(/^weight\(title:"quick dog" in \d+\) \[PerFieldSimilarity\], result of:$/);
