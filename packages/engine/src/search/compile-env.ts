@@ -8,14 +8,14 @@ import type { Weight } from './weights.ts';
 export interface CompileEnv extends ShardContext {
   reader: ShardReader;
   mapping: IndexMapping;
-  nowMillis: number;
-  /** The shard's number (random_score salts its seed with it); 0 when not given. */
-  shardId?: number;
-  /** The index's query limits where they are not the defaults. */
-  limits?: QueryLimits;
   /**
    * When set, the query node each compiled weight came from (`_explain` and `_validate/query`
    * describe weights by the query that built them); searches leave it unset.
    */
   sources?: WeakMap<Weight, QueryNode>;
+  nowMillis: number;
+  /** The shard's number (random_score salts its seed with it); 0 when not given. */
+  shardId?: number;
+  /** The index's query limits where they are not the defaults. */
+  limits?: QueryLimits;
 }
