@@ -179,6 +179,35 @@ describe('scripted _update', () => {
     expect(await source('up5', '1')).toEqual({ n: 11 });
     expect(await source('up5', '2')).toEqual({ n: 100 });
   });
+
+  it('a missing stored script fails its _bulk item only', async () => {
+    await http(url, 'PUT', '/up6/_doc/1?refresh=true', { n: 1 });
+    const r = await http(
+      url,
+      'POST',
+      '/_bulk',
+      ndjson([
+        { update: { _index: 'up6', _id: '1' } },
+        { script: { id: 'no_such_script' } },
+        { update: { _index: 'up6', _id: '1' } },
+        { script: 'ctx._source.n = 2' },
+      ]),
+      { 'content-type': 'application/x-ndjson' },
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.errors).toBe(true);
+    expect(r.json.items[0].update).toMatchObject({
+      _index: 'up6',
+      _id: '1',
+      status: 404,
+      error: {
+        type: 'resource_not_found_exception',
+        reason: 'unable to find script [no_such_script] in cluster state',
+      },
+    });
+    expect(r.json.items[1].update).toMatchObject({ result: 'updated', status: 200 });
+    expect(await source('up6', '1')).toEqual({ n: 2 });
+  });
 });
 
 describe('_update_by_query with a script', () => {
@@ -203,6 +232,22 @@ describe('_update_by_query with a script', () => {
     expect(await source('ubq1', '1')).toEqual({ level: 9, last_updated: '2016-01-02T00:00:00Z', v: 1 });
     expect(await source('ubq1', '2')).toEqual({ level: 10, last_updated: '2016-01-01T12:10:30Z' });
     expect(await source('ubq1', '3')).toBeUndefined();
+  });
+
+  it('ctx._version is the document version with or without version=true', async () => {
+    await bulk(url, 'ubq5', [['1', { n: 1 }]]);
+    await http(url, 'PUT', '/ubq5/_doc/1?refresh=true', { n: 2 });
+    for (const [params, version] of [
+      ['', 2],
+      ['&version=true', 3],
+      ['&version=false', 4],
+    ] as const) {
+      const r = await http(url, 'POST', `/ubq5/_update_by_query?refresh=true${params}`, {
+        script: 'ctx._source.v = ctx._version',
+      });
+      expect(r.json, params).toMatchObject({ updated: 1, failures: [] });
+      expect((await source('ubq5', '1'))!.v, params).toBe(version);
+    }
   });
 
   it('the short form, and a stored script', async () => {

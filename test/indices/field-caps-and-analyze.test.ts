@@ -183,8 +183,154 @@ describe('_analyze', () => {
     const unknown = await http(url, 'POST', '/_analyze', { analyzer: 'nope', text: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.reason).toBe('failed to find global analyzer [nope]');
-    const chain = await http(url, 'POST', '/_analyze', { tokenizer: 'standard', text: 'x' });
-    expect(chain.status).toBe(501);
+    const chain = await http(url, 'POST', '/_analyze', { tokenizer: 'nope', text: 'x' });
+    expect(chain.status).toBe(400);
+    expect(chain.json.error.reason).toBe('failed to find global tokenizer under [nope]');
+    const normalizer = await http(url, 'POST', '/_analyze', {
+      text: 'ABc',
+      explain: true,
+      filter: ['word_delimiter'],
+    });
+    expect(normalizer.status).toBe(400);
+    expect(normalizer.json.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'Custom normalizer may not use filter [word_delimiter]',
+    });
+    const named = await http(url, 'POST', '/_analyze', {
+      analyzer: 'standard',
+      filter: ['lowercase'],
+      text: 'x',
+    });
+    expect(named.status).toBe(400);
+    expect(named.json.error.reason).toContain('cannot define extra components on a named analyzer');
+  });
+
+  it('custom chains: tokenizer, filters and char filters, inline or by name', async () => {
+    const r = await http(url, 'POST', '/_analyze', {
+      text: 'kimchy is the <b>dude</b>',
+      char_filter: ['html_strip'],
+      tokenizer: 'whitespace',
+      filter: ['uppercase', { type: 'synonym', synonyms: ['DUDE => MAN'] }],
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.tokens).toEqual([
+      { token: 'KIMCHY', start_offset: 0, end_offset: 6, type: 'word', position: 0 },
+      { token: 'IS', start_offset: 7, end_offset: 9, type: 'word', position: 1 },
+      { token: 'THE', start_offset: 10, end_offset: 13, type: 'word', position: 2 },
+      { token: 'MAN', start_offset: 17, end_offset: 25, type: 'SYNONYM', position: 3 },
+    ]);
+    const q = await http(
+      url,
+      'GET',
+      '/_analyze?tokenizer=keyword&filter=lowercase,asciifolding&text=%C3%89t%C3%A9',
+    );
+    expect(q.json.tokens.map((t: { token: string }) => t.token)).toEqual(['ete']);
+  });
+
+  it('components and analyzers an index defines in its analysis settings', async () => {
+    const created = await http(url, 'PUT', '/an1', {
+      settings: {
+        index: {
+          analysis: {
+            tokenizer: { trigram: { type: 'ngram', min_gram: 3, max_gram: 3 } },
+            filter: {
+              synonym: { type: 'synonym', synonyms: ['kimchy => shay'] },
+              syn2: {
+                type: 'synonym',
+                synonyms: [
+                  '<p>kimchy</p> => shay',
+                  'dude => <html>elasticsearch</html>',
+                  '<font>abides</font> => man!',
+                ],
+              },
+            },
+            analyzer: {
+              withCharfilter: {
+                tokenizer: 'whitespace',
+                char_filter: ['html_strip'],
+                filter: ['syn2'],
+              },
+            },
+            normalizer: { folding: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+          },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const tri = await http(url, 'POST', '/an1/_analyze', {
+      tokenizer: 'trigram',
+      filter: ['synonym'],
+      text: 'kimchy',
+    });
+    expect(tri.status, tri.text).toBe(200);
+    expect(tri.json.tokens.map((t: { token: string }) => t.token)).toEqual(['sha', 'hay']);
+    const custom = await http(url, 'POST', '/an1/_analyze', {
+      analyzer: 'withCharfilter',
+      text: 'kimchy is the dude <html>abides</html>',
+    });
+    expect(custom.json.tokens.map((t: { token: string }) => t.token)).toEqual([
+      'shay',
+      'is',
+      'the',
+      'elasticsearch',
+      'man!',
+    ]);
+    const norm = await http(url, 'POST', '/an1/_analyze', { normalizer: 'folding', text: 'ÉtÉ' });
+    expect(norm.json.tokens).toEqual([
+      { token: 'ete', start_offset: 0, end_offset: 3, type: 'word', position: 0 },
+    ]);
+    const lower = await http(url, 'POST', '/an1/_analyze', { normalizer: 'lowercase', text: 'AbC' });
+    expect(lower.json.tokens[0].token).toBe('abc');
+    const noIndex = await http(url, 'POST', '/_analyze', { normalizer: 'lowercase', text: 'AbC' });
+    expect(noIndex.status).toBe(400);
+    expect(noIndex.json.error.reason).toBe('analysis based on a normalizer requires an index');
+  });
+
+  it('explains each step of a custom chain, with the attributes asked for', async () => {
+    const r = await http(url, 'POST', '/_analyze', {
+      text: 'foo bar buzz',
+      tokenizer: 'standard',
+      explain: true,
+      filter: [{ type: 'stop', stopwords: ['foo', 'buzz'] }],
+    });
+    expect(r.json.detail.custom_analyzer).toBe(true);
+    expect(r.json.detail.tokenizer.name).toBe('standard');
+    expect(r.json.detail.tokenizer.tokens).toHaveLength(3);
+    expect(r.json.detail.tokenizer.tokens[0]).toEqual({
+      token: 'foo',
+      start_offset: 0,
+      end_offset: 3,
+      type: '<ALPHANUM>',
+      position: 0,
+      bytes: '[66 6f 6f]',
+      positionLength: 1,
+      termFrequency: 1,
+    });
+    expect(r.json.detail.tokenfilters[0].name).toBe('__anonymous__stop');
+    expect(r.json.detail.tokenfilters[0].tokens.map((t: { token: string }) => t.token)).toEqual(['bar']);
+    const attrs = await http(url, 'POST', '/_analyze', {
+      text: '<text>This is troubled</text>',
+      char_filter: ['html_strip'],
+      filter: ['snowball'],
+      tokenizer: 'standard',
+      explain: true,
+      attributes: ['keyword'],
+    });
+    const d = attrs.json.detail;
+    expect(d.charfilters).toEqual([{ name: 'html_strip', filtered_text: ['This is troubled'] }]);
+    expect(d.tokenizer.tokens[0].token).toBe('This');
+    expect(d.tokenfilters[0].name).toBe('snowball');
+    expect(
+      d.tokenfilters[0].tokens.map((t: { token: string; keyword: boolean }) => [t.token, t.keyword]),
+    ).toEqual([
+      ['This', false],
+      ['is', false],
+      ['troubl', false],
+    ]);
+    expect(d.tokenfilters[0].tokens[0].bytes).toBeUndefined();
+    const norm = await http(url, 'POST', '/_analyze', { text: 'ABc', explain: true, filter: ['lowercase'] });
+    expect(norm.json.detail.tokenizer).toMatchObject({ name: 'keyword', tokens: [{ token: 'ABc' }] });
+    expect(norm.json.detail.tokenfilters[0]).toMatchObject({ name: 'lowercase', tokens: [{ token: 'abc' }] });
   });
 });
 
@@ -224,5 +370,45 @@ describe('_validate/query (indices.validate_query/10_basic)', () => {
     });
     expect(refused.json.valid).toBe(false);
     expect(refused.json.explanations[0]).toMatchObject({ index: 'fc1', valid: false });
+  });
+
+  it('explains a valid query as Lucene prints it, rewritten on shards when asked', async () => {
+    const all = await http(url, 'GET', '/fc1/_validate/query?explain=true');
+    expect(all.json).toMatchObject({ valid: true, _shards: { failed: 0 } });
+    expect(all.json.explanations).toEqual([{ index: 'fc1', valid: true, explanation: '*:*' }]);
+    const body = {
+      query: {
+        bool: {
+          should: [{ match: { text: 'Foo Bar' } }],
+          must: [{ term: { keyword: 'x' } }],
+          filter: [{ range: { number: { gte: 1 } } }],
+        },
+      },
+    };
+    const r = await http(url, 'POST', '/fc1/_validate/query?explain=true', body);
+    expect(r.json.explanations[0].explanation).toBe(
+      '+keyword:x (text:foo text:bar) #number:[1.0 TO Infinity]',
+    );
+    const q = await http(url, 'GET', '/fc1/_validate/query?explain=true&q=text:hello');
+    expect(q.json.explanations[0].explanation).toBe('text:hello');
+    const rewritten = await http(url, 'POST', '/fc1/_validate/query?explain=true&rewrite=true', body);
+    expect(rewritten.json.explanations).toEqual([
+      { index: 'fc1', valid: true, explanation: '+keyword:x (text:foo text:bar) #number:[1.0 TO Infinity]' },
+    ]);
+    const perShard = await http(
+      url,
+      'POST',
+      '/fc1,fc2/_validate/query?explain=true&rewrite=true&all_shards=true',
+      {
+        query: { match_phrase: { text: 'a b' } },
+      },
+    );
+    expect(perShard.json._shards.total).toBe(perShard.json.explanations.length);
+    expect(perShard.json.explanations[0]).toEqual({
+      index: 'fc1',
+      shard: 0,
+      valid: true,
+      explanation: 'text:"a b"',
+    });
   });
 });

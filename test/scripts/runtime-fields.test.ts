@@ -208,6 +208,51 @@ describe('runtime fields in a mapping', () => {
   });
 });
 
+describe('dynamic: runtime', () => {
+  it('maps new fields as runtime fields of their detected type, read from _source', async () => {
+    const created = await http(url, 'PUT', '/rt-dyn', {
+      settings: { number_of_shards: 1 },
+      mappings: { dynamic: 'runtime', properties: { title: { type: 'text' } } },
+    });
+    expect(created.status, created.text).toBe(200);
+    const docs = [
+      { title: 'one', tag: 'a', n: 1, when: '2021-01-01', meta: { on: true } },
+      { title: 'two', tag: 'b', n: 2.5, when: '2021-06-01', meta: { on: false } },
+      { title: 'three', tag: 'a', n: 3 },
+    ];
+    const lines = docs.flatMap((d, i) => [{ index: { _index: 'rt-dyn', _id: String(i + 1) } }, d]);
+    const r = await http(url, 'POST', '/_bulk?refresh=true', ndjson(lines), {
+      'content-type': 'application/x-ndjson',
+    });
+    expect(r.json.errors, r.text).toBe(false);
+    const mapping = (await http(url, 'GET', '/rt-dyn/_mapping')).json['rt-dyn'].mappings;
+    expect(mapping).toEqual({
+      dynamic: 'runtime',
+      runtime: {
+        'meta.on': { type: 'boolean' },
+        n: { type: 'long' },
+        tag: { type: 'keyword' },
+        when: { type: 'date' },
+      },
+      properties: { title: { type: 'text' } },
+    });
+    const found = await search(
+      {
+        query: { bool: { filter: [{ term: { tag: 'a' } }, { range: { when: { gte: '2020-12-01' } } }] } },
+        aggs: { tags: { terms: { field: 'tag' } }, on: { terms: { field: 'meta.on' } } },
+      },
+      'rt-dyn',
+    );
+    expect(found.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1']);
+    expect(found.json.aggregations.tags.buckets).toEqual([{ key: 'a', doc_count: 1 }]);
+    const all = await search({ size: 0, aggs: { tags: { terms: { field: 'tag' } } } }, 'rt-dyn');
+    expect(all.json.aggregations.tags.buckets).toEqual([
+      { key: 'a', doc_count: 2 },
+      { key: 'b', doc_count: 1 },
+    ]);
+  });
+});
+
 describe('runtime_mappings in a search', () => {
   it('defines fields for one search, shadowing mapped ones, usable everywhere', async () => {
     const r = await search({

@@ -8,7 +8,9 @@ beforeAll(async () => {
   node = await startTestNode();
   const created = await http(node.url, 'PUT', '/ex', {
     settings: { number_of_shards: 1 },
-    mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' }, n: { type: 'long' } } },
+    mappings: {
+      properties: { title: { type: 'text' }, tag: { type: 'keyword', store: true }, n: { type: 'long' } },
+    },
     aliases: { only_b: { filter: { term: { tag: 'b' } } } },
   });
   expect(created.status).toBe(200);
@@ -120,6 +122,14 @@ describe('_explain', () => {
     expect(r.json.get).toEqual({ found: true, _source: { tag: 'b' } });
     const none = await explain('2', { query: { match_all: {} } }, '?_source=false');
     expect(none.json.get).toBeUndefined();
+    const stored = await explain('2', { query: { match_all: {} } }, '?stored_fields=tag');
+    expect(stored.json.get).toEqual({ found: true, fields: { tag: ['b'] } });
+    const both = await explain('2', { query: { match_all: {} } }, '?stored_fields=tag,_source');
+    expect(both.json.get).toEqual({
+      found: true,
+      _source: { title: 'quick quick dog', tag: 'b', n: 2 },
+      fields: { tag: ['b'] },
+    });
   });
 
   it('refuses a body without a query and queries it cannot explain', async () => {
@@ -128,8 +138,83 @@ describe('_explain', () => {
     const missing = await http(node.url, 'POST', '/ex/_explain/1');
     expect(missing.status).toBe(400);
     expect(missing.json.error.type).toBe('action_request_validation_exception');
-    const r = await explain('1', { query: { range: { n: { gte: 1 } } } });
+    const r = await explain('1', {
+      query: { terms_set: { tag: { terms: ['a'], minimum_should_match_field: 'n' } } },
+    });
     expect(r.status).toBe(501);
-    expect(r.json.error.reason).toContain('explaining a [range] query');
+    expect(r.json.error.reason).toContain('explaining a [terms_set] query');
+  });
+
+  it('explains the other query types, valued at the _score of _search', async () => {
+    for (const query of [
+      { range: { n: { gte: 2 } } },
+      { terms: { tag: ['a', 'b'] } },
+      { exists: { field: 'tag' } },
+      { prefix: { title: 'qu' } },
+      { wildcard: { title: 'do?' } },
+      { regexp: { title: 'la.*' } },
+      { ids: { values: ['1', '2'] } },
+      { match_phrase: { title: 'quick dog' } },
+      { multi_match: { query: 'quick b', fields: ['title', 'tag'] } },
+      { multi_match: { query: 'quick dog', fields: ['title^2', 'tag'], type: 'most_fields' } },
+      { multi_match: { query: 'quick dog', fields: ['title', 'tag'], type: 'cross_fields' } },
+      { dis_max: { queries: [{ match: { title: 'dog' } }, { term: { tag: 'b' } }], tie_breaker: 0.5 } },
+      {
+        function_score: {
+          query: { match: { title: 'quick dog' } },
+          functions: [
+            { filter: { term: { tag: 'b' } }, weight: 2 },
+            { field_value_factor: { field: 'n', factor: 1.5, modifier: 'sqrt' } },
+            { linear: { n: { origin: 0, scale: 4 } } },
+            { random_score: { seed: 3, field: '_seq_no' } },
+            { script_score: { script: { source: '_score * params.k', params: { k: 2 } } } },
+          ],
+          score_mode: 'multiply',
+          boost_mode: 'sum',
+        },
+      },
+      {
+        boosting: {
+          positive: { match: { title: 'dog' } },
+          negative: { term: { tag: 'b' } },
+          negative_boost: 0.2,
+        },
+      },
+      { query_string: { query: 'quick OR tag:b', default_field: 'title' } },
+      { simple_query_string: { query: 'dog -lazy', fields: ['title'] } },
+    ]) {
+      const expected = await scores(query);
+      expect(expected.size, JSON.stringify(query)).toBeGreaterThan(0);
+      for (const [id, score] of expected) {
+        const r = await explain(id, { query });
+        expect(r.status, JSON.stringify(r.json)).toBe(200);
+        expect(r.json.matched).toBe(true);
+        expect(r.json.explanation.value, `${JSON.stringify(query)} ${id}`).toBe(score);
+      }
+    }
+    const range = await explain('3', { query: { range: { n: { gt: 2 } } } });
+    expect(range.json.explanation).toEqual({
+      value: 1,
+      description: 'n:[3 TO 9223372036854775807]',
+      details: [],
+    });
+    const fvf = await explain('2', {
+      query: { function_score: { query: { term: { tag: 'b' } }, field_value_factor: { field: 'n' } } },
+    });
+    expect(fvf.json.explanation.description).toBe('function score, product of:');
+    expect(fvf.json.explanation.details[1].details[0]).toEqual({
+      value: 2,
+      description: "field value function: none(doc['n'].value * factor=1.0)",
+      details: [],
+    });
+  });
+
+  it('takes the query from q=', async () => {
+    const r = await http(node.url, 'GET', '/ex/_explain/2?q=title:quick');
+    expect(r.status).toBe(200);
+    expect(r.json.matched).toBe(true);
+    expect(r.json.explanation.value).toBe((await scores({ match: { title: 'quick' } })).get('2'));
+    const miss = await http(node.url, 'GET', '/ex/_explain/3?q=quick&df=title');
+    expect(miss.json.matched).toBe(false);
   });
 });

@@ -108,6 +108,7 @@ export {
   renderRuntimeField,
 } from './search/runtime-mappings.ts';
 export type { ScriptField } from './search/script-fields.ts';
+export { readQueryStringParams } from './search/search-params.ts';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   type SearchRequest,
@@ -118,6 +119,7 @@ export {
 export { parseSearchTemplateRequest, type SearchTemplateRequest } from './search/search-template-request.ts';
 export type { NumericType, SortMode, SortOrder, SortSpec, SortValue } from './search/sort-spec.ts';
 export { applySourceFilter } from './search/source-filter.ts';
+export { paramAsBoolean } from './search/url-params.ts';
 export {
   type AutoCreateExpression,
   autoCreateDecision,

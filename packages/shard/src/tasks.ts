@@ -126,6 +126,8 @@ export type WorkerTask =
   | { t: 'refresh'; key: ShardKey }
   /** `_explain`: how the document with `id` scores against `query` (explain.ts in the engine). */
   | { t: 'explain'; key: ShardKey; id: string; query: QueryNode; limits?: QueryLimits }
+  /** `_validate/query?rewrite=true`: the query as Lucene prints it, built on the shard's reader. */
+  | { t: 'describe'; key: ShardKey; query: QueryNode; limits?: QueryLimits }
   | WireQueryTask
   | {
       t: 'count';
@@ -222,6 +224,7 @@ export interface TaskResults extends ContextTaskResults {
   query: QueryTaskResult;
   count: { count: number; terminatedEarly?: boolean };
   explain: ExplainResult;
+  describe: { explanation: string };
   fetch: ShardFetchResult;
   release: { released: number };
   stats: { shards: ShardStats[] };

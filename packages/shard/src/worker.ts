@@ -11,6 +11,7 @@ import { threadId, workerData } from 'node:worker_threads';
 import {
   clearFilterCache,
   countQuery,
+  describeQuery,
   executeFetch,
   executeQuery,
   explainQuery,
@@ -163,6 +164,21 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           nowMillis: Date.now(),
         };
         return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits);
+      } finally {
+        reader.release();
+      }
+    }
+    case 'describe': {
+      const h = host(task.key);
+      const reader = h.engine.acquireReader();
+      try {
+        const ctx = {
+          index: h.spec.index,
+          indexUuid: h.spec.indexUuid,
+          shardId: h.spec.shardId,
+          nowMillis: Date.now(),
+        };
+        return { explanation: describeQuery(reader, h.mapping, task.query, ctx, task.limits) };
       } finally {
         reader.release();
       }

@@ -1,13 +1,14 @@
 /** `GET|POST /_validate/query` and `/{index}/_validate/query`, and `/{index}/_explain/{id}`. */
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
+import { describeOnShards } from '../search/describe-on-shards.ts';
 import { explainAction } from '../search/explain-action.ts';
 import { validateQuery } from '../search/validate-query.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 
-function handler(req: RestRequest, s: NodeServices): RestResponse {
+async function handler(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const indices = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
-  return { status: 200, body: validateQuery(req.json(), req.query, indices) };
+  return { status: 200, body: await validateQuery(req.json(), req.query, indices, describeOnShards(s)) };
 }
 
 export function validateQueryRoutes(): Route<NodeServices>[] {

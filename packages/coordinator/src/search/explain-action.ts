@@ -7,16 +7,18 @@ import {
   actionRequestValidation,
   applySourceFilter,
   indexNotFound,
-  notImplemented,
   parseJson,
   parseQuery,
+  parseQueryString,
   parsingException,
   type QueryNode,
   RawJson,
+  readQueryStringParams,
   ShoalError,
   withAliasFilter,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse } from '../http/rest-types.ts';
+import { storedFieldsAsk, storedFieldsJson } from '../rest/get-stored-fields.ts';
 import { sourceFilterFromParams } from '../rest/source-params.ts';
 import type { NodeServices } from '../services.ts';
 import { docShard } from '../state/document-routing.ts';
@@ -27,9 +29,9 @@ import { queryLimits } from './shard-request.ts';
 
 /** The body's `query` (RestActions.getQueryContent): nothing else is allowed beside it. */
 function explainQueryOf(req: RestRequest): QueryNode {
-  if (req.query.q !== undefined) throw notImplemented('explaining a [query_string] query');
-  if (req.query.stored_fields !== undefined)
-    throw notImplemented('the [stored_fields] parameter of [_explain]');
+  // `q` (with df, analyzer, default_operator, lenient) stands for the body (RestExplainAction).
+  const q = readQueryStringParams(req.query, `/${req.params.index}/_explain/${req.params.id}`);
+  if (q) return parseQueryString(q.q, q.options);
   const body = req.body && req.body.length > 0 ? req.json() : undefined;
   if (body === undefined || body === null) throw actionRequestValidation(['query is missing']);
   if (typeof body !== 'object' || Array.isArray(body))
@@ -83,16 +85,22 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
     matched: r.matched,
     explanation: r.explanation,
   };
-  // ExplainResponse: the document's `get` only when its source is asked for.
+  // ExplainResponse: the document's `get` only when its source or stored fields are asked for.
   const filter = sourceFilterFromParams(req.query);
-  const asked = req.query._source !== undefined || req.query._source_includes !== undefined;
-  if (asked && filter.enabled) {
+  const stored = storedFieldsAsk(req.query);
+  const sourceAsked =
+    (req.query._source !== undefined || req.query._source_includes !== undefined) && filter.enabled;
+  // A `_source` among the stored fields asks for the source too (ShardGetService).
+  const withSource = sourceAsked || (filter.enabled && stored?.names.includes('_source') === true);
+  if (withSource || stored) {
     const got = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
     const get: Record<string, unknown> = { found: got.found };
-    if (got.source) {
+    if (got.source && withSource) {
       const filtered = filter.includes.length > 0 || filter.excludes.length > 0;
       get._source = filtered ? applySourceFilter(parseJson(got.source), filter) : new RawJson(got.source);
     }
+    const fields = stored && got.found ? storedFieldsJson(s, meta.name, stored, got.source) : undefined;
+    if (fields) get.fields = fields;
     body.get = get;
   }
   return { status: 200, body };

@@ -11,6 +11,7 @@ import {
   illegalArgument,
   parseJson,
   parseUpdateBody,
+  resourceNotFound,
   type ShoalError,
   tokenOf,
   type VersionType,
@@ -181,7 +182,21 @@ export function parseBulkBody(body: Buffer | undefined, defaults: BulkDefaults):
         if (hasTemplates) {
           throw illegalArgument(`Update request in line [${lineNo}] does not accept dynamic_templates`);
         }
-        const u = parseUpdateBody(parseJson(doc), defaults.storedScript);
+        // A missing stored script fails this item only (on its shard, in Elasticsearch).
+        let missingScript: string | undefined;
+        const stored = defaults.storedScript;
+        const resolve = stored
+          ? (id: string) => {
+              const found = stored(id);
+              if (found) return found;
+              missingScript = id;
+              return { source: '', lang: 'painless' };
+            }
+          : undefined;
+        const u = parseUpdateBody(parseJson(doc), resolve);
+        if (missingScript !== undefined) {
+          item.failure = resourceNotFound(`unable to find script [${missingScript}] in cluster state`);
+        }
         if (u.script) {
           item.script = { source: u.script.source!, params: u.script.params };
           item.scriptedUpsert = u.scriptedUpsert === true;

@@ -1,4 +1,4 @@
-import { type DocWriteCheck, docWriteValidation, type WireError } from '@shoal/protocol';
+import { type DocWriteCheck, docWriteValidation, type ShoalError, type WireError } from '@shoal/protocol';
 
 /** One document operation of a bulk (or single-document) request, as the coordinator routes it. */
 export interface WriteItem {
@@ -23,6 +23,11 @@ export interface WriteItem {
   /** update: a script (its source resolved) instead of a partial document. */
   script?: { source: string; params: Record<string, unknown> };
   scriptedUpsert?: boolean;
+  /**
+   * A failure of this item alone, known while reading the request (a stored script that does
+   * not exist): the item fails once its index is resolved, as its shard would fail it.
+   */
+  failure?: ShoalError;
 }
 
 /** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */

@@ -256,6 +256,11 @@ export async function executeWrites(
           }
           item.id = autoId();
         }
+        if (item.failure) {
+          const wire = item.failure.toWire();
+          results[pos] = { index: meta.name, id: item.id, status: wire.status, error: wire };
+          return;
+        }
         const shardId = docShard(meta, item.id, item.routing);
         const copy = services.shards.primary(meta.uuid, shardId)!;
         const gkey = copy.key;

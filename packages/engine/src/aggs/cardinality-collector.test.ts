@@ -55,4 +55,23 @@ describe('cardinality by ordinal', () => {
     expect(all.registers).toBeUndefined();
     expect(new Set(all.values).size).toBe(2700);
   });
+
+  it('counts the values of a script, alone or over a field', () => {
+    const alone = specsOf({
+      c: { cardinality: { script: { source: "doc['n'].value % 10", params: {} }, precision_threshold: 100 } },
+    });
+    const a = partialsOf(shard, alone)[0] as CardinalityPartial;
+    expect(new Set(a.values)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => String(i))));
+    const over = specsOf({
+      c: {
+        cardinality: {
+          field: 'n',
+          script: { source: '_value * 2', params: {} },
+          precision_threshold: 40_000,
+        },
+      },
+    });
+    const o = partialsOf(shard, over)[0] as CardinalityPartial;
+    expect(new Set(o.values)).toEqual(new Set(Array.from({ length: 2700 }, (_, i) => i * 2)));
+  });
 });

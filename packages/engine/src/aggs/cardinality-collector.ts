@@ -2,7 +2,9 @@
  * cardinality: per bucket, the distinct values exactly until there are more than
  * `precision_threshold`, then a HyperLogLog++ sketch (protocol cardinality-sketch.ts). Values
  * are the keyword or ip term, the number (64-bit values of long fields stay exact), the date in
- * millis, or the geo point's `lat,lon`.
+ * millis, or the geo point's `lat,lon`. A `script` gives the values instead: alone, as their
+ * string form (Elasticsearch reads a script's values as bytes); over a field's `_value`, numbers
+ * stay numbers.
  */
 import {
   type AggPartial,
@@ -15,6 +17,7 @@ import {
 } from '@shoal/protocol';
 import type { GeoValues, NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { DateValue } from '../script/values.ts';
 import {
   distinctHashes,
   keywordDistinct,
@@ -32,6 +35,7 @@ import {
   normalizeLong,
   resolveSource,
 } from './field-source.ts';
+import { ScriptValues, scriptString } from './script-values.ts';
 
 export class CardinalityCollector implements AggCollector {
   private readonly src: FieldSource;
@@ -44,8 +48,13 @@ export class CardinalityCollector implements AggCollector {
   private longs: Extract<NumericValues, { kind: 'long' }> | null = null;
   private doubles: DoubleView | null = null;
   private geo: GeoValues | null = null;
+  private readonly script: ScriptValues | null;
+  /** A value script over a field's `_value` (rather than a script alone). */
+  private readonly valueScript: boolean;
 
   constructor(spec: CardinalitySpec, env: AggEnv) {
+    this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
+    this.valueScript = spec.source.field !== '';
     this.src = resolveSource(spec.source, 'cardinality', ANY_KINDS, env);
     this.threshold = spec.precisionThreshold;
     this.precision = precisionFromThreshold(spec.precisionThreshold);
@@ -58,6 +67,10 @@ export class CardinalityCollector implements AggCollector {
     this.longs = null;
     this.doubles = null;
     this.geo = null;
+    if (this.script !== null) {
+      this.script.setSegment(rs);
+      return;
+    }
     const sf = this.src.kind === 'unmapped' ? undefined : rs.segment.field(this.src.path);
     if (!sf) return;
     if (sf.sortedSet) this.ords = sf.sortedSet;
@@ -68,6 +81,12 @@ export class CardinalityCollector implements AggCollector {
 
   collect(doc: number, owner: number): void {
     let found = false;
+    if (this.script !== null) {
+      const n = this.script.fill(doc);
+      for (let i = 0; i < n; i++) this.add(owner, this.scriptValue(this.script.buf[i]));
+      if (n === 0 && this.missing !== undefined) this.add(owner, this.missing);
+      return;
+    }
     const ss = this.ords;
     if (ss !== null) {
       for (let i = ss.starts[doc]!; i < ss.starts[doc + 1]!; i++) {
@@ -148,8 +167,18 @@ export class CardinalityCollector implements AggCollector {
     return true;
   }
 
-  /** The segment's values by ordinal; null for geo points (counted doc by doc). */
+  private scriptValue(v: unknown): DistinctValue {
+    if (this.valueScript) {
+      if (typeof v === 'number') return v;
+      if (typeof v === 'bigint') return normalizeLong(v);
+      if (v instanceof DateValue) return v.millis;
+    }
+    return scriptString(v);
+  }
+
+  /** The segment's values by ordinal; null for geo points and scripts (counted doc by doc). */
   private distinctTable(rs: ReaderSegment): SegmentDistinct | null {
+    if (this.script !== null) return null;
     if (this.ords !== null) return keywordDistinct(rs, this.src.path, this.ords);
     if (this.longs !== null) return numberDistinct(rs, this.src.path, this.longs);
     if (this.doubles !== null) return numberDistinct(rs, this.src.path, this.doubles);

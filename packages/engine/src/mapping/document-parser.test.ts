@@ -116,6 +116,50 @@ describe('dynamic mapping', () => {
     });
   });
 
+  it('makes new fields runtime fields of the detected type with dynamic runtime', () => {
+    const m = createIndexMapping(
+      {
+        dynamic: 'runtime',
+        properties: { k: { type: 'keyword' }, strict: { type: 'object', dynamic: 'strict' } },
+      },
+      opts,
+    );
+    const r = m.parseDocument(
+      '1',
+      bytes({
+        k: 'x',
+        s: 'hello',
+        d: '2015-01-01',
+        n: 5,
+        f: 1.5,
+        b: true,
+        o: { x: { y: 'z' } },
+        arr: [1, 2],
+        nul: null,
+      }),
+    );
+    expect(r.doc.fields.map((f) => f.path)).toEqual(['k']);
+    expect(r.dynamicUpdate).toEqual({
+      runtime: {
+        s: { type: 'keyword' },
+        d: { type: 'date' },
+        n: { type: 'long' },
+        f: { type: 'double' },
+        b: { type: 'boolean' },
+        'o.x.y': { type: 'keyword' },
+        arr: { type: 'long' },
+      },
+    });
+    const merged = indexDynamic(m, { s: 'hello', o: { x: { y: 'z' } } });
+    expect(
+      merged.parseDocument('2', bytes({ s: 'again', o: { x: { y: 'q' } } })).dynamicUpdate,
+    ).toBeUndefined();
+    expect(merged.toJSON()).toMatchObject({ dynamic: 'runtime', runtime: { s: { type: 'keyword' } } });
+    expect(thrown(() => m.parseDocument('3', bytes({ strict: { new: 1 } }))).type).toBe(
+      'strict_dynamic_mapping_exception',
+    );
+  });
+
   it('leaves unmapped fields alone with dynamic false, and objects inherit it', () => {
     const m = createIndexMapping(
       {

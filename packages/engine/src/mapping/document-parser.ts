@@ -136,8 +136,44 @@ function templateDef(
 /** A new object, or the leaf field an `object` dynamic template makes of it (flattened, geo_point…). */
 function newObjectOrField(obj: CObject, name: string, ctx: Ctx): CObject | CField {
   const def = templateDef(obj, name, 'object', 'object', ctx);
+  if (!def && obj.dynamic === 'runtime') return runtimeObject(obj, name, ctx);
   if (!def || def.type === 'object' || def.type === 'nested') return newObject(obj, name, ctx, def);
   return fieldFromDef(obj, name, def, ctx);
+}
+
+/**
+ * Under `dynamic: runtime` a new object is not mapped (Elasticsearch adds no object field): its
+ * leaves become runtime fields named by their full path. The object exists for this parse only.
+ */
+function runtimeObject(obj: CObject, name: string, ctx: Ctx): CObject {
+  const path = childPath(obj.path, name);
+  const created = new CObject({ kind: 'object', name, path, children: new Map() }, obj, 'runtime');
+  ctx.overlay ??= new Map();
+  ctx.overlay.set(path, created);
+  return created;
+}
+
+/** The runtime field type `dynamic: runtime` gives a new value (keyword, not text, for strings). */
+function runtimeDefinition(value: unknown, ctx: Ctx): Record<string, unknown> {
+  const def = dynamicDefinition(value, ctx);
+  if (def.type === 'text') return { type: 'keyword' };
+  if (def.type === 'float') return { type: 'double' };
+  return def;
+}
+
+/** A new leaf under `dynamic: runtime`: a runtime field of the detected type, unless one exists. */
+function newRuntimeField(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
+  const path = childPath(obj.path, name);
+  const pending = ctx.update?.runtime as Record<string, unknown> | undefined;
+  if (ctx.m.runtimeNames.has(path) || pending?.[path] !== undefined) return;
+  countNew(ctx, 1);
+  if (!ctx.update) {
+    ctx.update = {};
+    ctx.updateNodes = new Map([['', ctx.update]]);
+  }
+  const runtime = (ctx.update.runtime as Record<string, unknown> | undefined) ?? {};
+  runtime[path] = runtimeDefinition(value, ctx);
+  ctx.update.runtime = runtime;
 }
 
 function newObject(obj: CObject, name: string, ctx: Ctx, template?: Record<string, unknown>): CObject {
@@ -196,7 +232,7 @@ function templateObject(name: string, path: string, def: Record<string, unknown>
   };
   if (def.dynamic !== undefined) {
     const d = javaToString(def.dynamic);
-    node.dynamic = d === 'strict' ? 'strict' : d === 'false' ? 'false' : 'true';
+    node.dynamic = d === 'strict' ? 'strict' : d === 'false' ? 'false' : d === 'runtime' ? 'runtime' : 'true';
   }
   if (def.enabled !== undefined) node.enabled = def.enabled === true || def.enabled === 'true';
   return node;
@@ -216,6 +252,13 @@ function dynamicTypeOf(def: Record<string, unknown>): DynamicType {
     default:
       return 'string';
   }
+}
+
+/** Whether a dynamic template maps the new field (it then becomes a mapped field, even under runtime). */
+function hasTemplate(obj: CObject, name: string, value: unknown, ctx: Ctx): boolean {
+  const def = dynamicDefinition(value, ctx);
+  const type = dynamicTypeOf(def);
+  return templateDef(obj, name, type, type === 'string' ? 'text' : (def.type as string), ctx) !== undefined;
 }
 
 function newField(obj: CObject, name: string, value: unknown, ctx: Ctx): CField {
@@ -307,6 +350,10 @@ function walkEntry(obj: CObject, name: string, value: unknown, ctx: Ctx): void {
   if (child === undefined) {
     if (obj.dynamic === 'strict') throw strictError(obj, name, ctx);
     if (obj.dynamic === 'false') return;
+    if (obj.dynamic === 'runtime' && !hasTemplate(obj, name, value, ctx)) {
+      newRuntimeField(obj, name, value, ctx);
+      return;
+    }
     child = newField(obj, name, value, ctx);
   }
   if (child.kind === 'object') {

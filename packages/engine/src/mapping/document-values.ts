@@ -34,6 +34,8 @@ export interface DocumentParserMapping {
   numericDetection: boolean;
   dynamicDateFormats: readonly string[];
   settings: IndexSettingsView;
+  /** The names of the mapping's runtime fields (`dynamic: runtime` adds no field twice). */
+  runtimeNames: ReadonlySet<string>;
 }
 
 /** The state of one document parse. */

@@ -106,6 +106,7 @@ export class ShoalIndexMapping implements IndexMapping {
       numericDetection: root.numericDetection ?? false,
       dynamicDateFormats: root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS,
       settings,
+      runtimeNames: new Set(Object.keys(root.runtime ?? {}).filter((k) => root.runtime?.[k])),
     };
   }
 

@@ -5,7 +5,8 @@
 import type { RuntimeFieldSpec } from '@shoal/protocol';
 import type { LeafType } from './params.ts';
 
-export type Dynamic = 'true' | 'false' | 'strict';
+/** `runtime`: new fields become runtime fields of the type detected, read from `_source`. */
+export type Dynamic = 'true' | 'false' | 'strict' | 'runtime';
 
 export interface FieldNode {
   readonly kind: 'field';

@@ -6,7 +6,6 @@
 import {
   illegalArgument,
   mapperParsing,
-  notImplemented,
   parseException,
   parseRuntimeField,
   type RuntimeFieldSpec,
@@ -48,7 +47,7 @@ function boolOption(v: unknown, name: string): boolean {
 function parseDynamic(v: unknown): Dynamic {
   const s = javaToString(v).toLowerCase();
   if (s === 'strict') return 'strict';
-  if (s === 'runtime') throw notImplemented('[dynamic: runtime]');
+  if (s === 'runtime') return 'runtime';
   return boolOption(v, 'dynamic.dynamic') ? 'true' : 'false';
 }
 

@@ -324,7 +324,6 @@ describe('the runtime section', () => {
   });
 
   it('answers what Shoal lacks with 501', () => {
-    expect(thrown(() => createIndexMapping({ dynamic: 'runtime' }, opts)).status).toBe(501);
     expect(thrown(() => createIndexMapping({ runtime: { r: { type: 'composite' } } }, opts)).status).toBe(
       501,
     );

@@ -78,6 +78,24 @@ export function decay(fn: Decay, env: CompileEnv): (rs: ReaderSegment) => LeafFu
   };
 }
 
+/**
+ * What a decay function's explanation prints (DecayFunctionBuilder's getDistanceString and
+ * explainFunction): the origin, the offset and the processed scale, for numeric and date fields;
+ * undefined for geo points.
+ */
+export function decayParams(
+  fn: Decay,
+  env: CompileEnv,
+): { origin: number; offset: number; scale: number } | undefined {
+  const field = env.mapping.field(fn.field);
+  if (!field || field.type === 'geo_point') return undefined;
+  const params =
+    field.type === 'date' || field.type === 'date_nanos'
+      ? dateParams(fn.params, field, env)
+      : numberParams(fn.params, env);
+  return { origin: params.origin, offset: params.offset, scale: decayCurve(fn, params, env).scale };
+}
+
 /** AbstractDistanceScoreFunction's checks, then DecayFunction.processScale. */
 function decayCurve(fn: Decay, params: { scale: number; offset: number; decay: number }, env: CompileEnv) {
   if (!(params.scale > 0))

@@ -1,4 +1,4 @@
-import { type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
+import { parseQuery, type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
 import { describe, expect, it } from 'vitest';
 import { type Explanation, explainQuery } from './explain.ts';
 import { type Corpus, corpus, ctx, q } from './test-corpus.test-support.ts';
@@ -92,7 +92,29 @@ describe('explainQuery', () => {
     const miss = explain(c, query, '1');
     expect(miss.matched).toBe(false);
     expect(miss.explanation!.value).toBe(0);
-    expect(miss.explanation!.description).toBe('no match on required clause (tag:b)');
+    expect(miss.explanation!.description).toBe(
+      'Failure to meet condition(s) of required/prohibited clause(s)',
+    );
+    const reasons = miss.explanation!.details.map((d) => d.description);
+    expect(reasons).toContain('match on prohibited clause (title:fox)');
+    expect(reasons).toContain('no match on required clause (tag:b)');
+  });
+
+  it('explains a bool of one clause as the clause Lucene rewrites it to', () => {
+    const one = q.bool({ must: [q.match('title', 'dog')] });
+    const e = explain(c, one, '2').explanation!;
+    expect(e.description).toMatch(/^weight\(title:dog in \d+\)/);
+    expect(e.value).toBe(scoreOf(c, one, '2'));
+    const filter = q.bool({ filter: [q.term('tag', 'b')] });
+    expect(explain(c, filter, '2').explanation).toEqual({
+      value: 0,
+      description: 'ConstantScore(tag:b)^0.0',
+      details: [],
+    });
+    const msm = q.bool({ should: [q.term('tag', 'a'), q.term('tag', 'b')], msm: '2' });
+    expect(explain(c, msm, '1').explanation!.description).toBe(
+      'Failure to match minimum number of optional clauses: 2',
+    );
   });
 
   it('explains match_all and constant_score', () => {
@@ -110,10 +132,164 @@ describe('explainQuery', () => {
     expect(explain(c, q.all(), 'nope')).toEqual({ found: false, matched: false });
   });
 
-  it('refuses queries it does not explain with 501 naming them', () => {
-    expect(() => explain(c, q.range('n', { gte: 1 }), '1')).toThrow(/explaining a \[range\] query/);
-    expect(() => explain(c, q.bool({ must: [q.prefix('title', 'qu')] }), '1')).toThrow(/\[prefix\]/);
-    // A term on a numeric field is a points query, not a scored term.
-    expect(() => explain(c, q.term('n', 1), '1')).toThrow(/explaining this query/);
+  it('explains every query type valued at the _score of each hit', () => {
+    const queries: unknown[] = [
+      { range: { n: { gte: 2 } } },
+      { terms: { tag: ['a', 'b'] } },
+      { exists: { field: 'title' } },
+      { prefix: { title: 'qu' } },
+      { wildcard: { title: 'qu*k' } },
+      { regexp: { title: 'qu.*' } },
+      { ids: { values: ['1', '3'] } },
+      { match_phrase: { title: 'quick dog' } },
+      { match_phrase: { title: { query: 'quick dog', slop: 2 } } },
+      { multi_match: { query: 'quick a', fields: ['title', 'tag'] } },
+      { multi_match: { query: 'quick dog', fields: ['title', 'tag'], type: 'most_fields' } },
+      { multi_match: { query: 'quick dog', fields: ['title', 'tag'], type: 'cross_fields' } },
+      { dis_max: { queries: [{ match: { title: 'dog' } }, { term: { tag: 'b' } }], tie_breaker: 0.3 } },
+      {
+        function_score: {
+          query: { match: { title: 'dog' } },
+          field_value_factor: { field: 'n', modifier: 'log1p', factor: 2 },
+        },
+      },
+      {
+        function_score: {
+          query: { match: { title: 'quick' } },
+          functions: [
+            { filter: { term: { tag: 'a' } }, weight: 3 },
+            { gauss: { n: { origin: 1, scale: 2 } } },
+            { random_score: { seed: 7, field: '_seq_no' }, weight: 2 },
+          ],
+          score_mode: 'sum',
+          boost_mode: 'avg',
+        },
+      },
+      {
+        function_score: {
+          query: { match_all: {} },
+          exp: { n: { origin: 0, scale: 1 } },
+          boost_mode: 'replace',
+        },
+      },
+      {
+        boosting: {
+          positive: { match: { title: 'quick' } },
+          negative: { term: { tag: 'a' } },
+          negative_boost: 0.5,
+        },
+      },
+      { query_string: { query: 'title:quick OR tag:b' } },
+      { simple_query_string: { query: 'quick +dog', fields: ['title'] } },
+      { simple_query_string: { query: 'qu* | "quick dog"~1 | dgo~1', fields: ['title'] } },
+      { match_bool_prefix: { title: 'quick br' } },
+      { match_phrase_prefix: { title: 'quick br' } },
+      { fuzzy: { title: 'quikc' } },
+    ];
+    for (const json of queries) {
+      const query = parseQuery(json);
+      const hits = c.search(query).hits;
+      expect(hits.length, JSON.stringify(json)).toBeGreaterThan(0);
+      for (const id of c.ids(query)) {
+        const r = explain(c, query, id);
+        expect(r.matched, JSON.stringify(json)).toBe(true);
+        expect(r.explanation!.value, `${JSON.stringify(json)} ${id}`).toBe(scoreOf(c, query, id));
+      }
+    }
+  });
+
+  it('names constant-score sets as Lucene prints them', () => {
+    const text = (json: unknown, id: string) => explain(c, parseQuery(json), id).explanation!.description;
+    expect(text({ range: { n: { gte: 2 } } }, '2')).toBe('n:[2 TO 9223372036854775807]');
+    expect(text({ range: { n: { gt: 1, lt: 3, boost: 2 } } }, '2')).toBe('n:[2 TO 2]^2.0');
+    expect(text({ terms: { tag: ['b', 'a'] } }, '1')).toBe('tag:(a b)');
+    expect(text({ exists: { field: 'tag' } }, '1')).toBe('FieldExistsQuery [field=tag]');
+    expect(text({ prefix: { title: 'qu' } }, '1')).toBe('title:qu*');
+    expect(text({ ids: { values: ['1'] } }, '1')).toBe('_id:([fe 1f])');
+    const miss = explain(c, parseQuery({ range: { n: { gte: 2 } } }), '1');
+    expect(miss.matched).toBe(false);
+    expect(miss.explanation!.description).toMatch(/^n:\[2 TO 9223372036854775807\] doesn't match id \d+$/);
+  });
+
+  it('shows the blended document frequency of a cross_fields term', () => {
+    const two = corpus({ title: { type: 'text' }, body: { type: 'text' } }, [
+      ['1', { title: 'fox', body: 'fox fox' }],
+      ['2', { title: 'dog', body: 'fox' }],
+      ['3', { title: 'cat', body: 'fox' }],
+    ]);
+    const query = parseQuery({
+      multi_match: { query: 'fox', fields: ['title', 'body'], type: 'cross_fields' },
+    });
+    const e = explain(two, query, '1').explanation!;
+    expect(e.value).toBe(scoreOf(two, query, '1'));
+    const title = find(e, 'weight(title:fox')!;
+    const n = find(title, 'n, number of documents containing term')!;
+    // The title's own document frequency is 1; blending gives it the body's 3.
+    expect(n.value).toBe(3);
+    const idf = find(e, 'idf, computed as')!;
+    const N = find(e, 'N, total number of documents with field')!.value;
+    expect(idf.value).toBe(shortestFloatDecimal(Math.log(1 + (N - n.value + 0.5) / (n.value + 0.5))));
+  });
+
+  it('names a geo_distance query as Lucene prints it', () => {
+    const geo = corpus({ loc: { type: 'geo_point' } }, [['1', { loc: { lat: 1, lon: 2 } }]]);
+    const query = parseQuery({ geo_distance: { distance: '10km', loc: { lat: 1, lon: 2 } } });
+    const e = explain(geo, query, '1').explanation!;
+    expect(e).toEqual({ value: 1, description: 'loc:1.0,2.0 +/- 10000.0 meters', details: [] });
+  });
+
+  it('explains a phrase with its phrase frequency and summed idf', () => {
+    const e = explain(c, parseQuery({ match_phrase: { title: 'quick dog' } }), '2').explanation!;
+    expect(e.description).toMatch(/^weight\(title:"quick dog" in \d+\) \[PerFieldSimilarity\], result of:$/);
+    expect(find(e, 'idf, sum of:')!.details).toHaveLength(2);
+    expect(find(e, 'phraseFreq=1.0')!.value).toBe(1);
+  });
+
+  it('words function_score as Elasticsearch does', () => {
+    const e = explain(
+      c,
+      parseQuery({
+        function_score: {
+          query: { match: { title: 'dog' } },
+          field_value_factor: { field: 'n', modifier: 'log1p', factor: 2 },
+        },
+      }),
+      '3',
+    ).explanation!;
+    expect(e.description).toBe('function score, product of:');
+    const [query, min] = e.details;
+    expect(query!.description).toMatch(/^weight\(title:dog/);
+    expect(min!.description).toBe('min of:');
+    expect(min!.details.map((d) => d.description)).toEqual([
+      "field value function: log1p(doc['n'].value * factor=2.0)",
+      'maxBoost',
+    ]);
+    expect(min!.details[0]!.value).toBe(shortestFloatDecimal(Math.log10(7)));
+    const boosted = explain(
+      c,
+      parseQuery({
+        boosting: {
+          positive: { match: { title: 'quick' } },
+          negative: { term: { tag: 'a' } },
+          negative_boost: 0.5,
+        },
+      }),
+      '1',
+    ).explanation!;
+    expect(boosted.description).toBe('product of:');
+    expect(boosted.details[1]).toEqual({
+      value: 0.5,
+      description: 'Matched boosting query tag:a',
+      details: [],
+    });
+  });
+
+  it('names a script query by its script, and refuses queries it does not explain with 501', () => {
+    const e = explain(c, parseQuery({ script: { script: "doc['n'].value > 1" } }), '2').explanation!;
+    expect(e.description).toBe(
+      "ScriptQuery(Script{type=inline, lang='painless', idOrCode='doc['n'].value > 1', options={}, params={}})",
+    );
+    const set = parseQuery({ terms_set: { tag: { terms: ['a'], minimum_should_match_field: 'n' } } });
+    expect(() => explain(c, set, '1')).toThrow(/explaining a \[terms_set\] query/);
   });
 });

@@ -1,31 +1,46 @@
 /**
- * `_explain`: how one document scores against a query, worded as Lucene's Weight#explain.
- * The explanation is read off the same compiled Weights the query phase scores with, so its
- * top value is the document's `_score`. Only the weights whose scoring is written out here are
- * explained (match_all, match_none, term and match on text and keyword fields, bool,
- * constant_score); any other query answers 501 rather than an explanation that would not be
- * the engine's.
+ * `_explain`: how one document scores against a query, worded as Lucene's Weight#explain (and
+ * Elasticsearch's for function_score). The explanation is read off the same compiled Weights
+ * the query phase scores with, and every compound level takes its value from the weight's own
+ * scorer, so the top value is the document's `_score`. A weight whose scoring is not written
+ * out here answers 501 naming its query rather than an explanation that would not be the
+ * engine's.
  */
-import { javaFloat, notImplemented, type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
+import { type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
 import type { IndexMapping, QueryLimits } from '../contract.ts';
-import { NORM_LENGTH_TABLE } from '../index/norms.ts';
-import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
+import type { ShardReader } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
-import { B, K1 } from './bm25.ts';
 import { BoolWeight } from './bool-weight.ts';
+import type { CompileEnv } from './compile-env.ts';
+import { DisMaxWeight } from './dis-max-weight.ts';
+import { explainPhrase, explainTerm } from './explain-bm25.ts';
+import { explainBoosting, explainFunctionScore } from './explain-functions.ts';
+import { boostSuffix, constantText, queryString } from './explain-text.ts';
+import {
+  type ExplainEnv,
+  type Explained,
+  type Explanation,
+  ex,
+  match,
+  noMatch,
+  scoreOf,
+  unexplained,
+} from './explanation.ts';
+import { BoostingWeight, FunctionScoreWeight } from './function-score.ts';
+import { PhraseWeight } from './phrase-weight.ts';
 import { compileQuery } from './query-compiler.ts';
 import type { QueryContext } from './query-phase.ts';
-import { docFreq, fieldStats, termOrdinal } from './term-stats.ts';
 import { topLevelFields } from './top-level-fields.ts';
-import { ConstantScoreWeight, MatchAllWeight, MatchNoneWeight, TermWeight, type Weight } from './weights.ts';
+import {
+  ConstantScoreWeight,
+  ConstantWeight,
+  MatchAllWeight,
+  MatchNoneWeight,
+  TermWeight,
+  type Weight,
+} from './weights.ts';
 
-const f = Math.fround;
-
-export interface Explanation {
-  value: number;
-  description: string;
-  details: Explanation[];
-}
+export type { Explanation } from './explanation.ts';
 
 export interface ExplainResult {
   /** Whether a live document has the id. */
@@ -37,21 +52,6 @@ export interface ExplainResult {
   doc?: number;
 }
 
-/** Query types whose compiled weights are explained; others answer 501 before compiling. */
-const EXPLAINED = new Set(['match_all', 'match_none', 'term', 'match', 'bool', 'constant_score']);
-
-/** Throws 501 for the first query in the tree that is not explained. */
-export function checkExplainable(node: QueryNode): void {
-  if (!EXPLAINED.has(node.type)) throw notImplemented(`explaining a [${node.type}] query`);
-  if (node.type === 'match' && node.fuzziness !== undefined) {
-    throw notImplemented('explaining a [match] query with [fuzziness]');
-  }
-  if (node.type === 'bool') {
-    for (const c of [...node.must, ...node.filter, ...node.should, ...node.mustNot]) checkExplainable(c);
-  }
-  if (node.type === 'constant_score') checkExplainable(node.filter);
-}
-
 export function explainQuery(
   reader: ShardReader,
   mapping: IndexMapping,
@@ -60,184 +60,118 @@ export function explainQuery(
   ctx: QueryContext,
   limits?: QueryLimits,
 ): ExplainResult {
-  checkExplainable(query);
   // Runtime fields of the mapping, as the query phase sees them.
   ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
-  const env = {
+  const sources = new WeakMap<Weight, QueryNode>();
+  const env: CompileEnv = {
     reader,
     mapping: topLevelFields(mapping),
     index: ctx.index,
     indexUuid: ctx.indexUuid,
     nowMillis: ctx.nowMillis,
     shardId: ctx.shardId,
+    sources,
     ...(limits ? { limits } : {}),
   };
   const weight = compileQuery(query, env);
   for (const rs of reader.segments) {
     const d = rs.segment.docOfId(id);
     if (d < 0 || !rs.liveDocs.isLive(d)) continue;
-    const explanation = explainWeight(weight, rs, d, reader);
+    const x: ExplainEnv = { env, sources, reader, rs, d, explain: (w) => explainWeight(w, x) };
+    const explanation = explainWeight(weight, x);
     return { found: true, matched: explanation.matched, explanation: explanation.e, doc: rs.docBase + d };
   }
   return { found: false, matched: false };
 }
 
-interface Explained {
-  matched: boolean;
-  e: Explanation;
-}
-
-function ex(value: number, description: string, details: Explanation[] = []): Explanation {
-  return { value: shortestFloatDecimal(value), description, details };
-}
-
-function match(value: number, description: string, details: Explanation[] = []): Explained {
-  return { matched: true, e: ex(value, description, details) };
-}
-
-function noMatch(description: string, details: Explanation[] = []): Explained {
-  return { matched: false, e: ex(0, description, details) };
-}
-
-/** The weight's score of segment doc `d`, as its scorer computes it; null when it does not match. */
-function scoreOf(w: Weight, rs: ReaderSegment, d: number): number | null {
-  const s = w.scorer(rs, true);
-  if (!s) return null;
-  return s.advance(d) === d ? s.score() : null;
-}
-
-function unexplained(): never {
-  throw notImplemented(
-    'explaining this query (explained: match_all, match_none, term and match on text and keyword fields, bool, constant_score)',
-  );
-}
-
-function boostSuffix(boost: number): string {
-  return boost === 1 ? '' : `^${javaFloat(boost)}`;
-}
-
-/** Lucene's Query#toString of the weight's query. */
-export function queryString(w: Weight): string {
-  if (w instanceof MatchAllWeight) return `*:*${boostSuffix(w.score)}`;
-  if (w instanceof MatchNoneWeight) return 'MatchNoDocsQuery("")';
-  if (w instanceof TermWeight) {
-    const plain = `${w.field}:${w.term}`;
-    return w.bm25.boost === 1 ? plain : `(${plain})${boostSuffix(w.bm25.boost)}`;
-  }
-  if (w instanceof ConstantScoreWeight)
-    return `ConstantScore(${queryString(w.inner)})${boostSuffix(w.score)}`;
-  if (w instanceof BoolWeight) {
-    const part = (prefix: string) => (c: Weight) => {
-      const s = queryString(c);
-      return `${prefix}${c instanceof BoolWeight ? `(${s})` : s}`;
-    };
-    const clauses = [
-      ...w.must.map(part('+')),
-      ...w.should.map(part('')),
-      ...w.mustNot.map(part('-')),
-      ...w.filter.map(part('#')),
-    ];
-    const msm = w.minShouldMatch > 0 && w.must.length + w.filter.length > 0 ? `~${w.minShouldMatch}` : '';
-    return `${clauses.join(' ')}${msm}`;
-  }
-  return unexplained();
-}
-
-export function explainWeight(w: Weight, rs: ReaderSegment, d: number, reader: ShardReader): Explained {
-  if (w instanceof MatchAllWeight) return match(w.score, queryString(w));
+export function explainWeight(w: Weight, x: ExplainEnv): Explained {
+  if (w instanceof MatchAllWeight) return match(w.score, `*:*${boostSuffix(w.score)}`);
   if (w instanceof MatchNoneWeight) return noMatch('no matching docs');
-  if (w instanceof TermWeight) return explainTerm(w, rs, d, reader);
-  if (w instanceof ConstantScoreWeight) {
-    const inner = explainWeight(w.inner, rs, d, reader);
-    if (!inner.matched) return inner;
-    return match(w.score, queryString(w));
+  if (w instanceof TermWeight) return explainTerm(w, x);
+  if (w instanceof PhraseWeight) return explainPhrase(w, x);
+  if (w instanceof ConstantWeight || w instanceof ConstantScoreWeight) return explainConstant(w, x);
+  if (w instanceof BoolWeight) return explainBool(w, x);
+  if (w instanceof DisMaxWeight) return explainDisMax(w, x);
+  if (w instanceof FunctionScoreWeight) return explainFunctionScore(w, x);
+  if (w instanceof BoostingWeight) return explainBoosting(w, x);
+  return unexplained(w, x);
+}
+
+/** Lucene's ConstantScoreWeight#explain: the query and its boost, or why it does not match. */
+function explainConstant(w: ConstantWeight | ConstantScoreWeight, x: ExplainEnv): Explained {
+  const text = constantText(w, x);
+  const score = scoreOf(w, x);
+  if (score === null) return noMatch(`${text} doesn't match id ${x.d}`);
+  return match(score, `${text}${boostSuffix(w.score)}`);
+}
+
+/**
+ * Lucene's BooleanWeight#explain, over the clauses in the order Elasticsearch adds them (must,
+ * must_not, should, filter): the scoring clauses summed, filters shown with 0. A bool of one
+ * clause is explained as BooleanQuery#rewrite leaves it: the clause itself (a lone filter as a
+ * constant score of 0).
+ */
+function explainBool(w: BoolWeight, x: ExplainEnv): Explained {
+  const clauses = w.must.length + w.mustNot.length + w.should.length + w.filter.length;
+  if (clauses === 1 && w.must.length === 1) return explainWeight(w.must[0]!, x);
+  if (clauses === 1 && w.should.length === 1 && w.minShouldMatch <= 1) return explainWeight(w.should[0]!, x);
+  if (clauses === 1 && w.filter.length === 1) {
+    const text = `ConstantScore(${queryString(w.filter[0]!, x)})`;
+    const inner = explainWeight(w.filter[0]!, x);
+    return inner.matched ? match(0, `${text}^0.0`) : noMatch(`${text} doesn't match id ${x.d}`);
   }
-  if (w instanceof BoolWeight) return explainBool(w, rs, d, reader);
-  return unexplained();
-}
-
-/** Lucene's TermWeight#explain with BM25Similarity's explanation of the score. */
-function explainTerm(w: TermWeight, rs: ReaderSegment, d: number, reader: ShardReader): Explained {
-  const p = rs.segment.field(w.field)?.postings;
-  const t = termOrdinal(p, w.term);
-  if (!p || t < 0) return noMatch('no matching term');
-  const from = p.starts[t]!;
-  const to = p.starts[t + 1]!;
-  const at = lowerBound(p.docs, from, to, d);
-  if (at >= to || p.docs[at] !== d) return noMatch('no matching term');
-  const freq = p.freqs ? p.freqs[at]! : 1;
-  const normByte = p.norms ? p.norms[d]! : 1;
-  const score = w.bm25.score(freq, normByte);
-  const stats = fieldStats(reader, w.field);
-  const n = docFreq(reader, w.field, w.term);
-  const avgdl = f(stats.sumTotalTermFreq / stats.docCount);
-  const dl = f(NORM_LENGTH_TABLE[normByte]!);
-  const k1 = f(K1);
-  const b = f(B);
-  const normValue = f(k1 * f(f(1 - b) + f(f(b * dl) / avgdl)));
-  const tf = f(freq / (freq + normValue));
-  const idf = ex(w.bm25.idf, 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:', [
-    ex(n, 'n, number of documents containing term'),
-    ex(stats.docCount, 'N, total number of documents with field'),
-  ]);
-  const tfExpl = ex(tf, 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:', [
-    ex(freq, 'freq, occurrences of term within document'),
-    ex(k1, 'k1, term saturation parameter'),
-    ex(b, 'b, length normalization parameter'),
-    ex(dl, normByte > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
-    ex(avgdl, 'avgdl, average length of field'),
-  ]);
-  const freqText = Number.isInteger(freq) ? freq.toFixed(1) : String(freq);
-  const scoreExpl = ex(score, `score(freq=${freqText}), computed as boost * idf * tf from:`, [
-    ex(w.bm25.boost, 'boost'),
-    idf,
-    tfExpl,
-  ]);
-  return match(score, `weight(${w.field}:${w.term} in ${d}) [PerFieldSimilarity], result of:`, [scoreExpl]);
-}
-
-/** Lucene's BooleanWeight#explain: the scoring clauses summed, filters shown with 0. */
-function explainBool(w: BoolWeight, rs: ReaderSegment, d: number, reader: ShardReader): Explained {
   const subs: Explanation[] = [];
-  for (const c of w.must) {
-    const e = explainWeight(c, rs, d, reader);
-    if (!e.matched) return noMatch(`no match on required clause (${queryString(c)})`, [e.e]);
-    subs.push(e.e);
-  }
-  for (const c of w.filter) {
-    const e = explainWeight(c, rs, d, reader);
-    if (!e.matched) return noMatch(`no match on required clause (${queryString(c)})`, [e.e]);
-    subs.push(ex(0, 'match on required clause, product of:', [ex(0, '# clause'), e.e]));
-  }
-  for (const c of w.mustNot) {
-    const e = explainWeight(c, rs, d, reader);
-    if (e.matched) return noMatch(`match on prohibited clause (${queryString(c)})`, [e.e]);
-  }
-  let shouldMatched = 0;
-  for (const c of w.should) {
-    const e = explainWeight(c, rs, d, reader);
+  let fail = false;
+  let matchCount = 0;
+  let shouldMatchCount = 0;
+  const clause = (c: Weight, occur: 'must' | 'must_not' | 'should' | 'filter') => {
+    const e = explainWeight(c, x);
     if (e.matched) {
-      subs.push(e.e);
-      shouldMatched++;
+      if (occur === 'must' || occur === 'should') subs.push(e.e);
+      else if (occur === 'filter')
+        subs.push(ex(0, 'match on required clause, product of:', [ex(0, '# clause'), e.e]));
+      else {
+        subs.push(ex(0, `match on prohibited clause (${queryString(c, x)})`, [e.e]));
+        fail = true;
+      }
+      if (occur !== 'must_not') matchCount++;
+      if (occur === 'should') shouldMatchCount++;
+    } else if (occur === 'must' || occur === 'filter') {
+      subs.push(ex(0, `no match on required clause (${queryString(c, x)})`, [e.e]));
+      fail = true;
     }
+  };
+  for (const c of w.must) clause(c, 'must');
+  for (const c of w.mustNot) clause(c, 'must_not');
+  for (const c of w.should) clause(c, 'should');
+  for (const c of w.filter) clause(c, 'filter');
+  if (fail) return noMatch('Failure to meet condition(s) of required/prohibited clause(s)', subs);
+  if (matchCount === 0) return noMatch('No matching clauses', subs);
+  if (shouldMatchCount < w.minShouldMatch) {
+    return noMatch(`Failure to match minimum number of optional clauses: ${w.minShouldMatch}`, subs);
   }
-  if (w.minShouldMatch > 0 && shouldMatched === 0) return noMatch('No matching clauses');
-  if (shouldMatched < w.minShouldMatch) {
-    return noMatch('Failure to meet condition(s) of required/prohibited clause(s)');
-  }
-  const score = scoreOf(w, rs, d);
+  const score = scoreOf(w, x);
   // The clauses say it matches; the scorer must agree, or the explanation would not be the engine's.
-  if (score === null) return unexplained();
+  if (score === null) return unexplained(w, x);
   return match(score, 'sum of:', subs);
 }
 
-function lowerBound(docs: ArrayLike<number>, from: number, to: number, d: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < d) lo = mid + 1;
-    else hi = mid;
+/** Lucene's DisjunctionMaxWeight#explain: the best clause plus tie_breaker × the others. */
+function explainDisMax(w: DisMaxWeight, x: ExplainEnv): Explained {
+  const subs: Explanation[] = [];
+  for (const c of w.clauses) {
+    const e = explainWeight(c, x);
+    if (e.matched) subs.push(e.e);
   }
-  return lo;
+  if (subs.length === 0) return noMatch('No matching clause');
+  const score = scoreOf(w, x);
+  if (score === null) return unexplained(w, x);
+  if (w.clauses.length === 1) return { matched: true, e: subs[0]! };
+  const desc = w.tieBreaker === 0 ? 'max of:' : `max plus ${javaFloatText(w.tieBreaker)} times others of:`;
+  return match(score, desc, subs);
+}
+
+function javaFloatText(v: number): string {
+  const s = String(shortestFloatDecimal(v));
+  return s.includes('.') || s.includes('e') ? s : `${s}.0`;
 }

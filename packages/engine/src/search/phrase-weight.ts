@@ -73,6 +73,15 @@ export class PhraseWeight implements Weight {
     return { kind: 'docs', docs: found.docs, scores };
   }
 
+  /** The phrase's frequency in segment doc `d` (0 when it does not hold the phrase). */
+  freqOf(rs: ReaderSegment, d: number): number {
+    const p = rs.segment.field(this.field)?.postings;
+    if (!p?.positions || !p.positionStarts) return 0;
+    const { docs, freqs } = this.phraseFreqs(p, rs);
+    const i = docs.indexOf(d);
+    return i < 0 ? 0 : freqs[i]!;
+  }
+
   /** The segment's docs holding the phrase, with the phrase's frequency in each. */
   private phraseFreqs(p: Postings, rs: ReaderSegment): { docs: Int32Array; freqs: Int32Array } {
     const none = { docs: new Int32Array(0), freqs: new Int32Array(0) };

@@ -56,6 +56,13 @@ function withField(
 }
 
 function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: boolean): Weight {
+  const w = compileNode(node, env, parentBoost, filter);
+  // The innermost node a weight came from describes it (a weight may be passed up unchanged).
+  if (env.sources && !env.sources.has(w)) env.sources.set(w, node);
+  return w;
+}
+
+function compileNode(node: QueryNode, env: CompileEnv, parentBoost: number, filter: boolean): Weight {
   const boost = 'boost' in node ? f(parentBoost * node.boost) : parentBoost;
   switch (node.type) {
     case 'match_all':

@@ -360,11 +360,16 @@ export function prefixQuery(
 ): Weight {
   requireStringField(env, field, 'prefix');
   const path = field.path;
+  let w: ConstantWeight;
   if (ci) {
     const re = new RegExp(`^${escapeRegExp(value)}`, 'iu');
-    return new ConstantWeight((rs) => dictionaryDocs(rs, path, allTerms, (t) => re.test(t)), f(boost));
+    w = new ConstantWeight((rs) => dictionaryDocs(rs, path, allTerms, (t) => re.test(t)), f(boost));
+  } else {
+    w = new ConstantWeight((rs) => dictionaryDocs(rs, path, prefixRange(value)), f(boost));
   }
-  return new ConstantWeight((rs) => dictionaryDocs(rs, path, prefixRange(value)), f(boost));
+  // Full-text queries build prefixes without a query node of their own: explain names them by one.
+  env.sources?.set(w, { type: 'prefix', field: path, value, boost, caseInsensitive: ci });
+  return w;
 }
 
 /** Text fields normalise the pattern with their search analyzer (lowercase for the built-ins). */

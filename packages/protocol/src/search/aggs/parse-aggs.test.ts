@@ -146,9 +146,9 @@ describe('the aggregation tree', () => {
       status: 501,
       reason: 'partitions in the [include] of a terms aggregation is not implemented in Shoal',
     });
-    expect(failure({ a: { cardinality: { script: { source: '1' } } } })).toMatchObject({
+    expect(failure({ a: { string_stats: { script: { source: '1' } } } })).toMatchObject({
       status: 501,
-      reason: 'scripts in the [cardinality] aggregation is not implemented in Shoal',
+      reason: 'scripts in the [string_stats] aggregation is not implemented in Shoal',
     });
     expect(failure({ a: { histogram: { field: 'x', interval: 1, hard_bounds: { min: 0 } } } })).toMatchObject(
       {

@@ -27,6 +27,7 @@ export interface SourceDraft {
 /** The aggregations that run a `script` in Shoal. */
 const SCRIPTABLE = new Set([
   'value_count',
+  'cardinality',
   'avg',
   'sum',
   'min',
