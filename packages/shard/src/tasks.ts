@@ -16,7 +16,7 @@ import type {
   ShardWriteOutcome,
   ShardWriteResult,
 } from '@shoal/engine';
-import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
+import type { FieldVisibility, QueryNode, SourceFilter, WireError } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults } from './context-tasks.ts';
@@ -136,6 +136,8 @@ export type WorkerTask =
       terminateAfter?: number;
       /** The index's query limits where they are not the defaults. */
       limits?: QueryLimits;
+      /** The fields the count may see (a query on another matches nothing). */
+      fieldVisibility?: FieldVisibility;
     }
   | {
       t: 'fetch';

@@ -231,6 +231,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           },
           task.minScore,
           task.limits,
+          task.fieldVisibility,
         );
         // terminate_after: the shard stops collecting once that many docs are counted.
         const limit = task.terminateAfter;

@@ -8,7 +8,7 @@
  * matching doc (aggs/aggregate-shard.ts), so the hit paths stay unchanged.
  */
 
-import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
+import { type FieldVisibility, type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
 import { aggregateShard } from '../aggs/aggregate-shard.ts';
 import { QueryDocs } from '../aggs/query-docs.ts';
 import type {
@@ -19,6 +19,7 @@ import type {
   ShardQueryRequest,
   ShardQueryResult,
 } from '../contract.ts';
+import { fieldSubsetReader } from '../index/field-subset-reader.ts';
 import { ReaderSnapshot, type ShardReader } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { checkCollapseField, collectCollapsed } from './collapse.ts';
@@ -117,7 +118,12 @@ function runQuery(
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): { result: ShardQueryResult; found: Collected } {
-  const { reader, mapping } = withRuntimeFields(shardReader, shardMapping, req.runtimeMappings, ctx.index);
+  const { reader, mapping } = withRuntimeFields(
+    fieldSubsetReader(shardReader, req.fieldVisibility),
+    shardMapping,
+    req.runtimeMappings,
+    ctx.index,
+  );
   const plan = planQuery(reader, mapping, req, ctx);
   const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
@@ -172,8 +178,14 @@ export function countQuery(
   ctx: QueryContext,
   minScore?: number,
   limits?: QueryLimits,
+  fieldVisibility?: FieldVisibility,
 ): number {
-  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
+  ({ reader, mapping } = withRuntimeFields(
+    fieldSubsetReader(reader, fieldVisibility),
+    mapping,
+    undefined,
+    ctx.index,
+  ));
   const cancel = new CancelCheck(ctx);
   const compiled = compileQuery(query, envOf(reader, mapping, ctx, limits));
   const weight = minScore === undefined ? compiled : new MinScoreWeight(compiled, minScore);
