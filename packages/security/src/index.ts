@@ -8,6 +8,7 @@ export { generatePassword } from './authc/bootstrap.ts';
 export { USERS_FILE, USERS_ROLES_FILE } from './authc/file-realm.ts';
 export { passwordHasher } from './authc/password-hash.ts';
 export type { User } from './authc/user.ts';
+export type { DocumentFieldAccess, IndexAccess } from './authz/index-access.ts';
 export type {
   IndexNamespace,
   NodeIdentity,

@@ -17,6 +17,7 @@ import { ServiceTokenService } from './authc/service-tokens.ts';
 import { TOKEN_TIMEOUT_SETTING, TokenService } from './authc/token-service.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { ContextOwners } from './authz/context-owners.ts';
+import type { IndexAccess } from './authz/index-access.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
@@ -76,7 +77,19 @@ export interface GuardResult {
   index?: string;
   /** `_bulk` items the user may not write, by position: answered with their 403, not run. */
   deniedItems?: ReadonlyMap<number, Error>;
+  /**
+   * The documents and fields the user may read of an index (document- and field-level
+   * security); unset when the user's roles restrict neither.
+   */
+  access?: IndexAccess;
 }
+
+/** The action whose role entries restrict a composite request's reads (its items'). */
+const READ_ITEM_ACTIONS: Record<string, string> = {
+  'indices:data/read/msearch': 'indices:data/read/search',
+  'indices:data/read/msearch/template': 'indices:data/read/search',
+  'indices:data/read/mget': 'indices:data/read/get',
+};
 
 /** The actions that open, continue or release a scroll or point-in-time context. */
 const CONTEXT_ACTIONS = new Set([
@@ -188,6 +201,10 @@ export class Security {
     const out: GuardResult = { authentication: auth };
     if (result.index !== undefined) out.index = result.index;
     if (result.deniedItems !== undefined) out.deniedItems = result.deniedItems;
+    if (role.restrictsDocumentsOrFields && action.startsWith('indices:data/read/')) {
+      const read = READ_ITEM_ACTIONS[action] ?? action;
+      out.access = (names) => role.documentFieldAccess(read, names, auth.user);
+    }
     return out;
   }
 
