@@ -203,6 +203,8 @@ export interface ShardQueryRequest {
   collapse?: { field: string };
   /** `runtime_mappings` of the search (over the mapping's own `runtime` fields). */
   runtimeMappings?: RuntimeMappings;
+  /** The only documents the search may see; the others read as deleted (restricted-reader.ts). */
+  documentFilter?: QueryNode;
   /** The fields the search may see; the others read as absent (field-subset-reader.ts). */
   fieldVisibility?: FieldVisibility;
 }

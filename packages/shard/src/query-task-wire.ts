@@ -85,6 +85,7 @@ export interface WireQueryExtras
     | 'terminateAfter'
     | 'collapse'
     | 'runtimeMappings'
+    | 'documentFilter'
     | 'fieldVisibility'
   > {
   /** Any sort but `_score` descending. */
@@ -137,6 +138,7 @@ function copyOptional(
   if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
   if (from.collapse !== undefined) to.collapse = from.collapse;
   if (from.runtimeMappings !== undefined) to.runtimeMappings = from.runtimeMappings;
+  if (from.documentFilter !== undefined) to.documentFilter = from.documentFilter;
   if (from.fieldVisibility !== undefined) to.fieldVisibility = from.fieldVisibility;
 }
 

@@ -136,6 +136,8 @@ export type WorkerTask =
       terminateAfter?: number;
       /** The index's query limits where they are not the defaults. */
       limits?: QueryLimits;
+      /** The only documents the count may see. */
+      documentFilter?: QueryNode;
       /** The fields the count may see (a query on another matches nothing). */
       fieldVisibility?: FieldVisibility;
     }

@@ -231,7 +231,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           },
           task.minScore,
           task.limits,
-          task.fieldVisibility,
+          task,
         );
         // terminate_after: the shard stops collecting once that many docs are counted.
         const limit = task.terminateAfter;

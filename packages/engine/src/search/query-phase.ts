@@ -8,7 +8,7 @@
  * matching doc (aggs/aggregate-shard.ts), so the hit paths stay unchanged.
  */
 
-import { type FieldVisibility, type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
+import { type QueryNode, type SortValue, taskCancelled } from '@shoal/protocol';
 import { aggregateShard } from '../aggs/aggregate-shard.ts';
 import { QueryDocs } from '../aggs/query-docs.ts';
 import type {
@@ -19,7 +19,6 @@ import type {
   ShardQueryRequest,
   ShardQueryResult,
 } from '../contract.ts';
-import { fieldSubsetReader } from '../index/field-subset-reader.ts';
 import { ReaderSnapshot, type ShardReader } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { checkCollapseField, collectCollapsed } from './collapse.ts';
@@ -31,6 +30,7 @@ import { MinScoreWeight } from './min-score.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
 import { rescoreHits } from './rescore.ts';
+import { type ReadRestriction, restrictedReader } from './restricted-reader.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
 import { sliceFilter } from './slice.ts';
 import { valueReader } from './sort-doc-values.ts';
@@ -119,7 +119,7 @@ function runQuery(
   ctx: QueryContext,
 ): { result: ShardQueryResult; found: Collected } {
   const { reader, mapping } = withRuntimeFields(
-    fieldSubsetReader(shardReader, req.fieldVisibility),
+    restrictedReader(shardReader, shardMapping, req, ctx),
     shardMapping,
     req.runtimeMappings,
     ctx.index,
@@ -178,10 +178,10 @@ export function countQuery(
   ctx: QueryContext,
   minScore?: number,
   limits?: QueryLimits,
-  fieldVisibility?: FieldVisibility,
+  restriction: ReadRestriction = {},
 ): number {
   ({ reader, mapping } = withRuntimeFields(
-    fieldSubsetReader(reader, fieldVisibility),
+    restrictedReader(reader, mapping, restriction, ctx),
     mapping,
     undefined,
     ctx.index,

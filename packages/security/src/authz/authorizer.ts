@@ -158,7 +158,8 @@ export class Authorizer {
     if (items && action === BULK) return this.bulkItems(auth, role, items, deny);
     if (items) {
       for (const item of items) this.checkItem(role, item, deny);
-      if (updates && items.some((i) => restricts(auth, role, i))) throw securityException(UPDATE_REFUSED, 400);
+      if (updates && items.some((i) => restricts(auth, role, i)))
+        throw securityException(UPDATE_REFUSED, 400);
       return NONE;
     }
     return this.authorizeExpression(role, req, action, deny);

@@ -94,7 +94,7 @@ export function fieldSecurityError(fs: FieldSecurity): string | undefined {
   const grant = fs.grant ?? ['*'];
   const except = fs.except ?? [];
   if ([...grant, ...except].some(isRegex)) {
-    throw notImplemented('regular expressions (/…/) in a role\'s [field_security]');
+    throw notImplemented("regular expressions (/…/) in a role's [field_security]");
   }
   if (globsSubsetOf(except, fieldRuleOf(fs).include)) return undefined;
   return `Exceptions for field permissions must be a subset of the granted fields but ${except.join(',')} is not a subset of ${grant.join(',')}`;

@@ -29,7 +29,10 @@ export interface EntryRestriction {
 }
 
 /** One permission's restrictions, from the entries that grant the action on the index. */
-export function layerAccess(entries: readonly EntryRestriction[], user: User): DocumentFieldAccess | undefined {
+export function layerAccess(
+  entries: readonly EntryRestriction[],
+  user: User,
+): DocumentFieldAccess | undefined {
   if (entries.length === 0) return undefined;
   let queries: unknown[] | undefined = [];
   let rules: FieldRule[] | undefined = [];

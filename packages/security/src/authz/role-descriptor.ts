@@ -7,11 +7,11 @@
 import { notImplemented, parseException } from '@shoal/protocol';
 import { roleApplicationErrors } from './application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
+import { fieldSecurityError } from './field-security.ts';
 import { type GlobalPrivileges, globalJson, parseGlobal } from './global-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilegeOrPattern } from './index-privileges.ts';
 import { isObject, typeName } from './json-tokens.ts';
 import { regexError } from './patterns.ts';
-import { fieldSecurityError } from './field-security.ts';
 
 export interface FieldSecurity {
   grant?: string[];
@@ -59,7 +59,9 @@ function parseFieldSecurity(role: string, val: unknown): FieldSecurity {
     );
   }
   if (Object.keys(val).length === 0) {
-    throw parseException(`failed to parse indices privileges for role [${role}]. "field_security" must not be empty.`);
+    throw parseException(
+      `failed to parse indices privileges for role [${role}]. "field_security" must not be empty.`,
+    );
   }
   const fieldSecurity: FieldSecurity = {};
   for (const [fk, fv] of Object.entries(val)) {

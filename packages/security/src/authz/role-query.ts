@@ -24,7 +24,7 @@ function checkAllowed(node: unknown): void {
     if (k === 'terms' && isObject(v)) {
       for (const [field, values] of Object.entries(v)) {
         if (field !== 'boost' && field !== '_name' && isObject(values)) {
-          throw illegalArgument('terms query with terms lookup isn\'t supported as part of a role query');
+          throw illegalArgument("terms query with terms lookup isn't supported as part of a role query");
         }
       }
     }
@@ -48,7 +48,9 @@ function isTemplate(json: unknown): json is { template: unknown } {
 function verified(text: string): unknown {
   const json = parsedJson(text);
   if (!isObject(json)) {
-    throw parseException(`expected [START_OBJECT] but found [${Array.isArray(json) ? 'START_ARRAY' : 'VALUE'}] instead`);
+    throw parseException(
+      `expected [START_OBJECT] but found [${Array.isArray(json) ? 'START_ARRAY' : 'VALUE'}] instead`,
+    );
   }
   checkAllowed(json);
   parseQuery(json);
@@ -77,7 +79,7 @@ export function checkRoleQueries(d: RoleDescriptor): void {
 
 function templateSource(template: unknown): { source: string; params: Record<string, unknown> } {
   if (typeof template === 'string') return { source: template, params: {} };
-  if (!isObject(template)) throw parseException('the role query\'s [template] must be an object or a string');
+  if (!isObject(template)) throw parseException("the role query's [template] must be an object or a string");
   if (template.id !== undefined) throw notImplemented('stored scripts as a role query template');
   const { source, params } = template;
   return {
