@@ -89,6 +89,10 @@ const READ_ITEM_ACTIONS: Record<string, string> = {
   'indices:data/read/msearch': 'indices:data/read/search',
   'indices:data/read/msearch/template': 'indices:data/read/search',
   'indices:data/read/mget': 'indices:data/read/get',
+  // What these read is their source, searched.
+  'indices:data/write/reindex': 'indices:data/read/search',
+  'indices:data/write/update/byquery': 'indices:data/read/search',
+  'indices:data/write/delete/byquery': 'indices:data/read/search',
 };
 
 /** The actions that open, continue or release a scroll or point-in-time context. */
@@ -201,7 +205,10 @@ export class Security {
     const out: GuardResult = { authentication: auth };
     if (result.index !== undefined) out.index = result.index;
     if (result.deniedItems !== undefined) out.deniedItems = result.deniedItems;
-    if (role.restrictsDocumentsOrFields && action.startsWith('indices:data/read/')) {
+    if (
+      role.restrictsDocumentsOrFields &&
+      (action.startsWith('indices:data/read/') || READ_ITEM_ACTIONS[action] !== undefined)
+    ) {
       const read = READ_ITEM_ACTIONS[action] ?? action;
       out.access = (names) => role.documentFieldAccess(read, names, auth.user);
     }

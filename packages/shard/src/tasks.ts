@@ -123,7 +123,17 @@ export type WorkerTask =
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
   | { t: 'refresh'; key: ShardKey }
   /** `_explain`: how the document with `id` scores against `query` (explain.ts in the engine). */
-  | { t: 'explain'; key: ShardKey; id: string; query: QueryNode; limits?: QueryLimits }
+  | {
+      t: 'explain';
+      key: ShardKey;
+      id: string;
+      query: QueryNode;
+      limits?: QueryLimits;
+      /** The only documents the explain may see. */
+      documentFilter?: QueryNode;
+      /** The fields the explain may see. */
+      fieldVisibility?: FieldVisibility;
+    }
   | WireQueryTask
   | {
       t: 'count';

@@ -154,7 +154,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           isCancelled: () => false,
           nowMillis: Date.now(),
         };
-        return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits);
+        return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits, task);
       } finally {
         reader.release();
       }

@@ -23,6 +23,8 @@ import { docShard } from '../state/document-routing.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
 import { aliasFilterQuery } from './alias-filters.ts';
+import { readRestriction } from './read-restrictions.ts';
+import { restrictedGet } from './restricted-get.ts';
 import { queryLimits } from './shard-request.ts';
 
 /** The body's `query` (RestActions.getQueryContent): nothing else is allowed beside it. */
@@ -75,7 +77,15 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
     );
   }
   const limits = queryLimits(meta);
-  const r = await copy.worker.run({ t: 'explain', key: copy.key, id, query, ...(limits ? { limits } : {}) });
+  const restriction = readRestriction(req.indexAccess, meta);
+  const r = await copy.worker.run({
+    t: 'explain',
+    key: copy.key,
+    id,
+    query,
+    ...(limits ? { limits } : {}),
+    ...restriction,
+  });
   if (!r.found) return { status: 404, body: { _index: meta.name, _id: id, matched: false } };
   const body: Record<string, unknown> = {
     _index: meta.name,
@@ -87,7 +97,8 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
   const filter = sourceFilterFromParams(req.query);
   const asked = req.query._source !== undefined || req.query._source_includes !== undefined;
   if (asked && filter.enabled) {
-    const got = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
+    const read = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
+    const got = restriction ? await restrictedGet(copy, { ...read, index: meta.name }, restriction) : read;
     const get: Record<string, unknown> = { found: got.found };
     if (got.source) {
       const filtered = filter.includes.length > 0 || filter.excludes.length > 0;

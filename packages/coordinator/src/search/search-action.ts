@@ -20,6 +20,7 @@ import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
+import { restrictTargets } from './read-restrictions.ts';
 import { startScroll } from './scroll-search.ts';
 import { type PhasesOutput, runSearchPhases } from './search-phases.ts';
 import type { SearchBody } from './search-response.ts';
@@ -153,6 +154,7 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   if (pit) checkPitRequest(req);
   const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);
   const targets = pit ? [] : searchShardTargets(s, req.params.index, indicesOptions, req.query);
+  restrictTargets(targets, req.indexAccess);
   const search = kept ? kept.search : parse(req, s, targets);
   if (search.scripts) {
     s.compilations.admit(
@@ -171,7 +173,7 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
     req,
     s,
     (cancel) => {
-      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits, req.indexAccess);
       if (search.scrollKeepAliveMs !== undefined)
         return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
       return searchLatest(s, search, targets, cancel, startedAt, rawHits);

@@ -60,9 +60,7 @@ function segmentView(seg: Segment, key: string, visible: (path: string) => boole
 export function fieldSubsetReader(reader: ShardReader, visibility: FieldVisibility | undefined): ShardReader {
   if (visibility === undefined) return reader;
   const key = JSON.stringify(visibility);
-  const predicate = fieldPredicate(visibility);
-  // Metadata fields (`_id`, `_routing`, `_ignored`, `_seq_no`…) are never hidden.
-  const visible = (path: string) => path.startsWith('_') || predicate(path);
+  const visible = fieldPredicate(visibility);
   const segments: ReaderSegment[] = reader.segments.map((rs) => ({
     ...rs,
     segment: segmentView(rs.segment, key, visible),

@@ -15,6 +15,7 @@ import { B, K1 } from './bm25.ts';
 import { BoolWeight } from './bool-weight.ts';
 import { compileQuery } from './query-compiler.ts';
 import type { QueryContext } from './query-phase.ts';
+import { type ReadRestriction, restrictedReader } from './restricted-reader.ts';
 import { docFreq, fieldStats, termOrdinal } from './term-stats.ts';
 import { topLevelFields } from './top-level-fields.ts';
 import { ConstantScoreWeight, MatchAllWeight, MatchNoneWeight, TermWeight, type Weight } from './weights.ts';
@@ -59,10 +60,17 @@ export function explainQuery(
   id: string,
   ctx: QueryContext,
   limits?: QueryLimits,
+  restriction: ReadRestriction = {},
 ): ExplainResult {
   checkExplainable(query);
-  // Runtime fields of the mapping, as the query phase sees them.
-  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
+  // Runtime fields of the mapping, as the query phase sees them; the documents and fields the
+  // request may see, as the query phase does too.
+  ({ reader, mapping } = withRuntimeFields(
+    restrictedReader(reader, mapping, restriction, ctx),
+    mapping,
+    undefined,
+    ctx.index,
+  ));
   const env = {
     reader,
     mapping: topLevelFields(mapping),

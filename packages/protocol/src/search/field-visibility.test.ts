@@ -10,6 +10,8 @@ describe('field visibility', () => {
     expect(p('c.secret')).toBe(false);
     expect(p('_id')).toBe(true);
     expect(p('b')).toBe(false);
+    const all = fieldPredicate([[{ include: ['*'], exclude: ['_own'] }]]);
+    expect([all('_own'), all('_id'), all('x')]).toEqual([false, true, true]);
   });
 
   it('takes the union of rules in a layer and the intersection of layers', () => {

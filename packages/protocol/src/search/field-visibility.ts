@@ -18,6 +18,28 @@ export type FieldVisibility = FieldRule[][];
 
 export type FieldPredicate = (path: string) => boolean;
 
+/**
+ * The metadata fields, never hidden (FieldPermissions' allow-listed metadata fields); a field of
+ * the document that merely starts with `_` follows the rules like any other.
+ */
+const METADATA_FIELDS: ReadonlySet<string> = new Set([
+  '_id',
+  '_index',
+  '_routing',
+  '_source',
+  '_ignored',
+  '_seq_no',
+  '_primary_term',
+  '_version',
+  '_field_names',
+  '_doc_count',
+  '_tier',
+  '_data_stream_timestamp',
+  '_nested_path',
+  '_feature',
+  '_size',
+]);
+
 function globSource(p: string): string {
   return p
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
@@ -35,7 +57,7 @@ function globs(patterns: readonly string[]): FieldPredicate {
 const compiled = new Map<string, FieldPredicate>();
 const COMPILED_MAX = 256;
 
-/** The predicate of a visibility (compiled once per distinct visibility and kept). */
+/** The predicate of a visibility, metadata fields always visible (compiled once per distinct visibility). */
 export function fieldPredicate(v: FieldVisibility): FieldPredicate {
   const key = JSON.stringify(v);
   let p = compiled.get(key);
@@ -51,7 +73,7 @@ export function fieldPredicate(v: FieldVisibility): FieldPredicate {
   p = (path) => {
     let seen = memo.get(path);
     if (seen === undefined) {
-      seen = layers.every((rules) => rules.some((r) => r(path)));
+      seen = METADATA_FIELDS.has(path) || layers.every((rules) => rules.some((r) => r(path)));
       if (memo.size < 4096) memo.set(path, seen);
     }
     return seen;
