@@ -247,6 +247,32 @@ describe('field-level security', () => {
     expect(got.json._source.addr).toEqual({ city: 'c2' });
   });
 
+  it('lists only the visible fields in _field_caps', async () => {
+    const caps = await http(
+      node.url,
+      'GET',
+      '/docs/_field_caps?fields=*&filters=-metadata',
+      undefined,
+      as('fred'),
+    );
+    expect(Object.keys(caps.json.fields).sort()).toEqual([
+      'addr',
+      'addr.city',
+      'n',
+      'owner',
+      'public',
+      'title',
+    ]);
+    const fay = await http(
+      node.url,
+      'GET',
+      '/docs/_field_caps?fields=*&filters=-metadata',
+      undefined,
+      as('fay'),
+    );
+    expect(Object.keys(fay.json.fields).sort()).toEqual(['n', 'title']);
+  });
+
   it('grants the union of the fields of several roles', async () => {
     const r = await http(node.url, 'POST', '/docs/_search', { query: { ids: { values: ['4'] } } }, as('fay'));
     expect(r.json.hits.hits[0]._source).toEqual({ title: 'delta report', n: 4 });
