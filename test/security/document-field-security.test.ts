@@ -57,7 +57,7 @@ const roles: Record<string, unknown> = {
     indices: [
       {
         names: ['docs'],
-        privileges: ['read'],
+        privileges: ['read', 'view_index_metadata'],
         field_security: { grant: ['*'], except: ['secret', 'addr.zip'] },
       },
     ],
@@ -247,7 +247,12 @@ describe('field-level security', () => {
     expect(got.json._source.addr).toEqual({ city: 'c2' });
   });
 
-  it('lists only the visible fields in _field_caps', async () => {
+  it('lists only the visible fields in _field_caps and the mapping', async () => {
+    const mapping = await http(node.url, 'GET', '/docs/_mapping', undefined, as('fred'));
+    expect(mapping.status, mapping.text).toBe(200);
+    const props = mapping.json.docs.mappings.properties;
+    expect(Object.keys(props).sort()).toEqual(['addr', 'n', 'owner', 'public', 'title']);
+    expect(props.addr).toEqual({ properties: { city: { type: 'keyword' } } });
     const caps = await http(
       node.url,
       'GET',

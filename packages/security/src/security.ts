@@ -84,7 +84,10 @@ export interface GuardResult {
   access?: IndexAccess;
 }
 
-/** The action whose role entries restrict a composite request's reads (its items'). */
+/**
+ * The actions whose reads are restricted beyond `indices:data/read/*`, each with the action whose
+ * role entries restrict them (a composite request's: its items').
+ */
 const READ_ITEM_ACTIONS: Record<string, string> = {
   'indices:data/read/msearch': 'indices:data/read/search',
   'indices:data/read/msearch/template': 'indices:data/read/search',
@@ -93,6 +96,10 @@ const READ_ITEM_ACTIONS: Record<string, string> = {
   'indices:data/write/reindex': 'indices:data/read/search',
   'indices:data/write/update/byquery': 'indices:data/read/search',
   'indices:data/write/delete/byquery': 'indices:data/read/search',
+  // Mappings show only the fields the user may see (field-level security).
+  'indices:admin/get': 'indices:admin/get',
+  'indices:admin/mappings/get': 'indices:admin/mappings/get',
+  'indices:admin/mappings/fields/get': 'indices:admin/mappings/fields/get',
 };
 
 /** The actions that open, continue or release a scroll or point-in-time context. */
