@@ -59,7 +59,7 @@ describe('read restrictions', () => {
     });
     expect(asked).toBe(2);
     expect(targets.map((t) => t.documentFilter)).toEqual([parseQuery(a), undefined, parseQuery(a)]);
-    const fetch = { version: false };
+    const fetch: { version: boolean; fieldVisibility?: typeof fields } = { version: false };
     expect(fetchFor(fetch, targets[0]!)).toEqual({ version: false, fieldVisibility: fields });
     expect(fetchFor(fetch, targets[1]!)).toBe(fetch);
   });
