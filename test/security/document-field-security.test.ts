@@ -143,6 +143,14 @@ describe('document-level security', () => {
     );
     const m = await http(node.url, 'POST', '/docs/_mget', { ids: ['1', '2'] }, as('ann'));
     expect(m.json.docs.map((d: { found: boolean }) => d.found)).toEqual([true, false]);
+    // Realtime: a document not refreshed yet is judged too (and may be written: not an update).
+    const put = await http(node.url, 'PUT', '/docs/_doc/5', { owner: 'ann', n: 5 }, as('ann'));
+    expect(put.status).toBe(201);
+    expect((await http(node.url, 'GET', '/docs/_doc/5', undefined, as('ann'))).json.found).toBe(true);
+    await http(node.url, 'PUT', '/docs/_doc/6', { owner: 'bob', n: 6 });
+    expect((await http(node.url, 'GET', '/docs/_doc/6', undefined, as('ann'))).json.found).toBe(false);
+    await http(node.url, 'DELETE', '/docs/_doc/5?refresh=true');
+    await http(node.url, 'DELETE', '/docs/_doc/6?refresh=true');
     const explain = await http(node.url, 'POST', '/docs/_explain/2', { query: { match_all: {} } }, as('ann'));
     expect(explain.json.matched).toBe(false);
   });

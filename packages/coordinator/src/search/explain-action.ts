@@ -98,7 +98,9 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
   const asked = req.query._source !== undefined || req.query._source_includes !== undefined;
   if (asked && filter.enabled) {
     const read = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
-    const got = restriction ? await restrictedGet(copy, { ...read, index: meta.name }, restriction) : read;
+    const got = restriction
+      ? await restrictedGet(copy, { ...read, index: meta.name }, restriction, false)
+      : read;
     const get: Record<string, unknown> = { found: got.found };
     if (got.source) {
       const filtered = filter.includes.length > 0 || filter.excludes.length > 0;

@@ -70,6 +70,6 @@ export async function getDocument(
     );
   }
   const restriction = readRestriction(access, meta);
-  if (restriction) return restrictedGet(copy, { ...got, index: meta.name }, restriction);
+  if (restriction) return restrictedGet(copy, { ...got, index: meta.name }, restriction, realtime);
   return { ...got, index: meta.name };
 }

@@ -2,8 +2,8 @@
  * A realtime get as document- and field-level security see it: a document the user's role
  * queries do not match is not found, and its `_source` comes without the hidden fields.
  * Whether the document matches is asked of its shard by a count of its id under the document
- * filter; a document not yet refreshed is made searchable first (a realtime get of
- * Elasticsearch 8 refreshes too when it must search).
+ * filter; for a realtime get, a document not yet refreshed is made searchable first (a
+ * realtime get of Elasticsearch 8 refreshes too when it must search).
  */
 import { fieldPredicate, parseJson, stringifyJson, visibleSource } from '@shoal/protocol';
 import { NOT_CANCELLABLE } from '@shoal/shard';
@@ -13,7 +13,12 @@ import type { ReadRestriction } from './read-restrictions.ts';
 
 const encoder = new TextEncoder();
 
-async function matchesFilter(copy: ShardCopy, got: GotDocument, r: ReadRestriction): Promise<boolean> {
+async function matchesFilter(
+  copy: ShardCopy,
+  got: GotDocument,
+  r: ReadRestriction,
+  realtime: boolean,
+): Promise<boolean> {
   const worker = copy.worker!;
   const count = () =>
     worker.run({
@@ -24,6 +29,7 @@ async function matchesFilter(copy: ShardCopy, got: GotDocument, r: ReadRestricti
       documentFilter: r.documentFilter!,
     });
   if ((await count()).count > 0) return true;
+  if (!realtime) return false;
   await worker.run({ t: 'refresh', key: copy.key });
   return (await count()).count > 0;
 }
@@ -32,9 +38,10 @@ export async function restrictedGet(
   copy: ShardCopy,
   got: GotDocument,
   r: ReadRestriction,
+  realtime: boolean,
 ): Promise<GotDocument> {
   if (!got.found) return got;
-  if (r.documentFilter && !(await matchesFilter(copy, got, r))) {
+  if (r.documentFilter && !(await matchesFilter(copy, got, r, realtime))) {
     return { found: false, id: got.id, index: got.index };
   }
   if (!r.fieldVisibility) return got;
