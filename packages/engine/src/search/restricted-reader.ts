@@ -46,7 +46,25 @@ function segmentMatches(seg: Segment, key: string, compute: () => Uint32Array): 
   return bits;
 }
 
-/** The segment's live docs minus those the filter does not match. */
+/** Narrowed live docs by the live docs they narrow, then by filter: readers share them. */
+const narrowedByLiveDocs = new WeakMap<LiveDocs, Map<string, LiveDocs>>();
+
+/** The segment's live docs minus those the filter does not match (kept per live docs and filter). */
+function narrowedOnce(rs: ReaderSegment, key: string, matches: Uint32Array): LiveDocs {
+  let byKey = narrowedByLiveDocs.get(rs.liveDocs);
+  if (!byKey) {
+    byKey = new Map();
+    narrowedByLiveDocs.set(rs.liveDocs, byKey);
+  }
+  let out = byKey.get(key);
+  if (!out) {
+    out = narrowed(rs, matches);
+    if (byKey.size >= KEPT_FILTERS) byKey.delete(byKey.keys().next().value as string);
+    byKey.set(key, out);
+  }
+  return out;
+}
+
 function narrowed(rs: ReaderSegment, matches: Uint32Array): LiveDocs {
   const words = wordsFor(rs.segment.maxDoc);
   const deleted = new Uint32Array(words);
@@ -72,7 +90,7 @@ function documentSubsetReader(
       weight.markDocs(rs, bits);
       return bits;
     });
-    const liveDocs = narrowed(rs, matches);
+    const liveDocs = narrowedOnce(rs, key, matches);
     live += liveDocs.numLive;
     return { ...rs, liveDocs };
   });
