@@ -88,7 +88,7 @@ export interface GuardResult {
  * The actions whose reads are restricted beyond `indices:data/read/*`, each with the action whose
  * role entries restrict them (a composite request's: its items').
  */
-const READ_ITEM_ACTIONS: Record<string, string> = {
+const RESTRICTED_READS: Record<string, string> = {
   'indices:data/read/msearch': 'indices:data/read/search',
   'indices:data/read/msearch/template': 'indices:data/read/search',
   'indices:data/read/mget': 'indices:data/read/get',
@@ -214,9 +214,9 @@ export class Security {
     if (result.deniedItems !== undefined) out.deniedItems = result.deniedItems;
     if (
       role.restrictsDocumentsOrFields &&
-      (action.startsWith('indices:data/read/') || READ_ITEM_ACTIONS[action] !== undefined)
+      (action.startsWith('indices:data/read/') || RESTRICTED_READS[action] !== undefined)
     ) {
-      const read = READ_ITEM_ACTIONS[action] ?? action;
+      const read = RESTRICTED_READS[action] ?? action;
       out.access = (names) => role.documentFieldAccess(read, names, auth.user);
     }
     return out;
