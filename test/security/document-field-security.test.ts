@@ -206,7 +206,7 @@ describe('field-level security', () => {
         query: { ids: { values: ['1'] } },
         fields: ['*'],
         docvalue_fields: ['secret', 'owner'],
-        aggs: { s: { terms: { field: 'secret' } } },
+        aggs: { s: { terms: { field: 'secret' } }, top: { top_hits: { size: 1 } } },
       },
       as('fred'),
     );
@@ -220,6 +220,7 @@ describe('field-level security', () => {
     });
     expect(Object.keys(hit.fields).sort()).toEqual(['addr.city', 'n', 'owner', 'public', 'title']);
     expect(r.json.aggregations.s.buckets).toEqual([]);
+    expect(r.json.aggregations.top.hits.hits[0]._source).toEqual(hit._source);
     const bySecret = await http(
       node.url,
       'POST',
