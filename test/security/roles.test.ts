@@ -117,12 +117,20 @@ describe('the role APIs', () => {
     expect(del.json.error.reason).toBe('role [superuser] is reserved and cannot be deleted');
   });
 
-  it('answers field and document level security with a 501 naming it', async () => {
-    const r = await http(node.url, 'PUT', '/_security/role/fls', {
-      indices: [{ names: ['x'], privileges: ['read'], field_security: { grant: ['a'] } }],
-    });
-    expect(r.status).toBe(501);
-    expect(r.json.error.reason).toContain('field and document level security');
+  it('keeps field and document level security as given', async () => {
+    const body = {
+      indices: [
+        {
+          names: ['x'],
+          privileges: ['read'],
+          field_security: { grant: ['a*'], except: ['ab'] },
+          query: '{"term":{"a":1}}',
+        },
+      ],
+    };
+    expect((await http(node.url, 'PUT', '/_security/role/fls', body)).status).toBe(200);
+    const got = await http(node.url, 'GET', '/_security/role/fls');
+    expect(got.json.fls.indices).toEqual([{ ...body.indices[0], allow_restricted_indices: false }]);
   });
 
   it('clears the role cache with the node-level answer', async () => {

@@ -8,6 +8,7 @@ import type {
   AggregationsSpec,
   FieldAndFormat,
   FieldBoost,
+  FieldVisibility,
   NamedQuery,
   QueryNode,
   RescoreSpec,
@@ -211,6 +212,10 @@ export interface ShardQueryRequest {
   collapse?: { field: string };
   /** `runtime_mappings` of the search (over the mapping's own `runtime` fields). */
   runtimeMappings?: RuntimeMappings;
+  /** The only documents the search may see; the others read as deleted (restricted-reader.ts). */
+  documentFilter?: QueryNode;
+  /** The fields the search may see; the others read as absent (field-subset-reader.ts). */
+  fieldVisibility?: FieldVisibility;
 }
 
 /**
@@ -287,6 +292,8 @@ export interface ShardFetchRequest {
   namedQueries?: NamedQuery[];
   /** `include_named_queries_score`: `matched_queries` maps each name to its score. */
   namedQueriesScore?: boolean;
+  /** The fields the hits may show; the others are left out (field-subset-reader.ts). */
+  fieldVisibility?: FieldVisibility;
 }
 
 export interface FetchFieldsSpec {

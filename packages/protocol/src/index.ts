@@ -83,6 +83,13 @@ export {
 export * from './search/aggs/index.ts';
 export type { FieldAndFormat, StoredFieldsSpec } from './search/fetch-fields.ts';
 export {
+  type FieldPredicate,
+  type FieldRule,
+  type FieldVisibility,
+  fieldPredicate,
+  visibleSource,
+} from './search/field-visibility.ts';
+export {
   type HighlightFieldSpec,
   type HighlightOptions,
   type HighlightSpec,

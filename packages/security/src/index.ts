@@ -9,6 +9,7 @@ export { USERS_FILE, USERS_ROLES_FILE } from './authc/file-realm.ts';
 export { passwordHasher } from './authc/password-hash.ts';
 export { secureSettingsFrom } from './authc/secure-settings.ts';
 export type { User } from './authc/user.ts';
+export type { DocumentFieldAccess, IndexAccess } from './authz/index-access.ts';
 export type {
   IndexNamespace,
   NodeIdentity,

@@ -22,6 +22,7 @@ import { TOKEN_TIMEOUT_SETTING, TokenService } from './authc/token-service.ts';
 import { type AuthorizationRequest, Authorizer } from './authz/authorizer.ts';
 import { ContextOwners } from './authz/context-owners.ts';
 import { actionDeniedMessage, principalText } from './authz/denial.ts';
+import type { IndexAccess } from './authz/index-access.ts';
 import type { Permission as Role } from './authz/role.ts';
 import type { SecurityContext } from './context.ts';
 import type { SecurityHost } from './host.ts';
@@ -82,7 +83,30 @@ export interface GuardResult {
   index?: string;
   /** `_bulk` items the user may not write, by position: answered with their 403, not run. */
   deniedItems?: ReadonlyMap<number, Error>;
+  /**
+   * The documents and fields the user may read of an index (document- and field-level
+   * security); unset when the user's roles restrict neither.
+   */
+  access?: IndexAccess;
 }
+
+/**
+ * The actions whose reads are restricted beyond `indices:data/read/*`, each with the action whose
+ * role entries restrict them (a composite request's: its items').
+ */
+const RESTRICTED_READS: Record<string, string> = {
+  'indices:data/read/msearch': 'indices:data/read/search',
+  'indices:data/read/msearch/template': 'indices:data/read/search',
+  'indices:data/read/mget': 'indices:data/read/get',
+  // What these read is their source, searched.
+  'indices:data/write/reindex': 'indices:data/read/search',
+  'indices:data/write/update/byquery': 'indices:data/read/search',
+  'indices:data/write/delete/byquery': 'indices:data/read/search',
+  // Mappings show only the fields the user may see (field-level security).
+  'indices:admin/get': 'indices:admin/get',
+  'indices:admin/mappings/get': 'indices:admin/mappings/get',
+  'indices:admin/mappings/fields/get': 'indices:admin/mappings/fields/get',
+};
 
 /** The actions that open, continue or release a scroll or point-in-time context. */
 const CONTEXT_ACTIONS = new Set([
@@ -208,6 +232,13 @@ export class Security {
     const out: GuardResult = { authentication: auth };
     if (result.index !== undefined) out.index = result.index;
     if (result.deniedItems !== undefined) out.deniedItems = result.deniedItems;
+    if (
+      role.restrictsDocumentsOrFields &&
+      (action.startsWith('indices:data/read/') || RESTRICTED_READS[action] !== undefined)
+    ) {
+      const read = RESTRICTED_READS[action] ?? action;
+      out.access = (names) => role.documentFieldAccess(read, names, auth.user);
+    }
     return out;
   }
 

@@ -80,6 +80,8 @@ describe('query task wire form', () => {
       terminateAfter: 7,
       runtimeMappings: { day: { type: 'keyword' } },
       collapse: { field: 'group' },
+      documentFilter: { type: 'match_none' },
+      fieldVisibility: [[{ include: ['a*'], exclude: ['ab'] }]],
     };
     expect(roundTrip(plain(full))).toEqual(plain(full));
   });

@@ -22,6 +22,7 @@ export interface WireFetchOptions {
   highlight?: ShardFetchRequest['highlight'];
   namedQueries?: ShardFetchRequest['namedQueries'];
   namedQueriesScore?: true;
+  fieldVisibility?: ShardFetchRequest['fieldVisibility'];
 }
 
 /**
@@ -90,6 +91,8 @@ export interface WireQueryExtras
     | 'terminateAfter'
     | 'collapse'
     | 'runtimeMappings'
+    | 'documentFilter'
+    | 'fieldVisibility'
   > {
   /** Any sort but `_score` descending. */
   sort?: SortSpec[];
@@ -141,6 +144,8 @@ function copyOptional(
   if (from.terminateAfter !== undefined) to.terminateAfter = from.terminateAfter;
   if (from.collapse !== undefined) to.collapse = from.collapse;
   if (from.runtimeMappings !== undefined) to.runtimeMappings = from.runtimeMappings;
+  if (from.documentFilter !== undefined) to.documentFilter = from.documentFilter;
+  if (from.fieldVisibility !== undefined) to.fieldVisibility = from.fieldVisibility;
 }
 
 /** Whether an object has any own property (without building a key list). */
@@ -210,7 +215,8 @@ function isDefaultFetch(f: WireFetchOptions): boolean {
     f.seqNoPrimaryTerm === undefined &&
     f.fields === undefined &&
     f.highlight === undefined &&
-    f.namedQueries === undefined
+    f.namedQueries === undefined &&
+    f.fieldVisibility === undefined
   );
 }
 
@@ -223,6 +229,7 @@ export function toWireFetch(f: FetchOptions): WireFetchOptions {
   if (f.highlight) wire.highlight = f.highlight;
   if (f.namedQueries) wire.namedQueries = f.namedQueries;
   if (f.namedQueriesScore) wire.namedQueriesScore = true;
+  if (f.fieldVisibility) wire.fieldVisibility = f.fieldVisibility;
   return wire;
 }
 
@@ -240,6 +247,7 @@ export function fromWirePrefetch(wire: WireFetchOptions, docs: number[]): ShardF
     highlight: wire.highlight,
     namedQueries: wire.namedQueries,
     namedQueriesScore: wire.namedQueriesScore,
+    fieldVisibility: wire.fieldVisibility,
   };
 }
 

@@ -17,7 +17,7 @@ import type {
   ShardWriteOutcome,
   ShardWriteResult,
 } from '@shoal/engine';
-import type { QueryNode, SourceFilter, WireError } from '@shoal/protocol';
+import type { FieldVisibility, QueryNode, SourceFilter, WireError } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
 import type { CounterRef } from './context-counters.ts';
 import type { ContextFetch, ContextTask, ContextTaskResults } from './context-tasks.ts';
@@ -125,7 +125,17 @@ export type WorkerTask =
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
   | { t: 'refresh'; key: ShardKey }
   /** `_explain`: how the document with `id` scores against `query` (explain.ts in the engine). */
-  | { t: 'explain'; key: ShardKey; id: string; query: QueryNode; limits?: QueryLimits }
+  | {
+      t: 'explain';
+      key: ShardKey;
+      id: string;
+      query: QueryNode;
+      limits?: QueryLimits;
+      /** The only documents the explain may see. */
+      documentFilter?: QueryNode;
+      /** The fields the explain may see. */
+      fieldVisibility?: FieldVisibility;
+    }
   /** `_validate/query?rewrite=true`: the query as Lucene prints it, built on the shard's reader. */
   | { t: 'describe'; key: ShardKey; query: QueryNode; limits?: QueryLimits }
   | WireQueryTask
@@ -140,6 +150,10 @@ export type WorkerTask =
       terminateAfter?: number;
       /** The index's query limits where they are not the defaults. */
       limits?: QueryLimits;
+      /** The only documents the count may see. */
+      documentFilter?: QueryNode;
+      /** The fields the count may see (a query on another matches nothing). */
+      fieldVisibility?: FieldVisibility;
     }
   | {
       t: 'fetch';

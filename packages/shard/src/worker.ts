@@ -163,7 +163,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           isCancelled: () => false,
           nowMillis: Date.now(),
         };
-        return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits);
+        return explainQuery(reader, h.mapping, task.query, task.id, ctx, task.limits, task);
       } finally {
         reader.release();
       }
@@ -263,6 +263,7 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           },
           task.minScore,
           task.limits,
+          task,
         );
         // terminate_after: the shard stops collecting once that many docs are counted.
         const limit = task.terminateAfter;

@@ -16,7 +16,9 @@ import {
   notImplemented,
   parseScriptWith,
 } from '@shoal/protocol';
+import type { IndexAccess } from '@shoal/security';
 import { admitScripts } from '../scripts/compilation-limit.ts';
+import { readRestriction } from '../search/read-restrictions.ts';
 import type { NodeServices } from '../services.ts';
 import { taskInfoJson } from '../tasks/task-json.ts';
 import type { Task } from '../tasks/task-registry.ts';
@@ -76,12 +78,19 @@ function resolveScript(s: NodeServices, req: BulkByScrollRequest): WriteScript |
 }
 
 /** Checks the request against the cluster before any task exists (errors go to the client). */
-function check(s: NodeServices, req: BulkByScrollRequest): void {
+function check(s: NodeServices, req: BulkByScrollRequest, access: IndexAccess | undefined): void {
   if (req.dest?.pipeline !== undefined)
     throw notImplemented('[dest.pipeline] in _reindex (ingest pipelines)');
   // Parses the search part (bad queries fail here) and resolves the source (missing: 404).
   sourceSearch(req);
   const targets = sourceTargets(s, req);
+  // The run is a task that outlives the request (and may resume after a restart): it has no
+  // user to restrict its reads by.
+  if (access && targets.some((t) => readRestriction(access, t.meta) !== undefined)) {
+    throw notImplemented(
+      `[${req.kind}] over an index whose documents or fields the user's roles restrict (document- and field-level security)`,
+    );
+  }
   if (req.kind !== 'reindex') return;
   const dest = s.indices.get(req.dest!.index) ?? writeIndexOfAlias(s, req.dest!.index);
   if (dest && targets.some((t) => t.meta.uuid === dest.uuid)) {
@@ -197,8 +206,12 @@ export type ByScrollAnswer =
   | { completed: true; body: Record<string, unknown> }
   | { completed: false; task: string };
 
-export async function executeByScroll(s: NodeServices, req: BulkByScrollRequest): Promise<ByScrollAnswer> {
-  check(s, req);
+export async function executeByScroll(
+  s: NodeServices,
+  req: BulkByScrollRequest,
+  access?: IndexAccess,
+): Promise<ByScrollAnswer> {
+  check(s, req, access);
   const script = resolveScript(s, req);
   const work: Running = {
     kind: req.kind,

@@ -2,7 +2,7 @@
  * What a REST handler sees and returns. Handlers are plain async functions; the HTTP layer
  * (app.ts) builds the request, and turns the response (or a thrown ShoalError) into bytes.
  */
-import type { Authentication } from '@shoal/security';
+import type { Authentication, IndexAccess } from '@shoal/security';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
@@ -42,6 +42,11 @@ export interface RestRequest {
    * others run; unset when none was refused).
    */
   deniedItems?: ReadonlyMap<number, Error>;
+  /**
+   * The documents and fields the user may read of each index (document- and field-level
+   * security); unset when nothing is restricted.
+   */
+  indexAccess?: IndexAccess;
 }
 
 export interface RestResponse {

@@ -15,18 +15,19 @@ import type { NodeServices } from '../services.ts';
 import { taskListJson } from '../tasks/task-json.ts';
 import { parseTaskId } from '../tasks/task-registry.ts';
 
-async function answer(s: NodeServices, req: BulkByScrollRequest): Promise<RestResponse> {
-  const r = await executeByScroll(s, req);
+async function answer(s: NodeServices, req: BulkByScrollRequest, rest: RestRequest): Promise<RestResponse> {
+  const r = await executeByScroll(s, req, rest.indexAccess);
   if (!r.completed) return { status: 200, body: { task: r.task } };
   return { status: responseStatus(r.body), body: r.body };
 }
 
-const reindex = (req: RestRequest, s: NodeServices) => answer(s, parseReindexRequest(req.json(), req.query));
+const reindex = (req: RestRequest, s: NodeServices) =>
+  answer(s, parseReindexRequest(req.json(), req.query), req);
 
 const byQuery =
   (kind: 'update_by_query' | 'delete_by_query') =>
   (req: RestRequest, s: NodeServices): Promise<RestResponse> =>
-    answer(s, parseByQueryRequest(kind, req.params.index!, req.json(), req.query));
+    answer(s, parseByQueryRequest(kind, req.params.index!, req.json(), req.query), req);
 
 function rethrottleHandler(req: RestRequest, s: NodeServices): RestResponse {
   const rate = req.query.requests_per_second;

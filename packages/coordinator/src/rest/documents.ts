@@ -201,7 +201,7 @@ function hitJson(
 
 async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   let filter = sourceFilterFromParams(req.query);
-  const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
+  const got = await getDocument(s, req.params.index!, req.params.id!, req.query, req.indexAccess);
   const stored = storedFieldsAsk(req.query);
   if (stored && !stored.withSource) filter = { ...filter, enabled: false };
   const body = hitJson(got.index, req.params.id!, got, filter);
@@ -211,7 +211,7 @@ async function getDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> 
 }
 
 async function getSource(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  const got = await getDocument(s, req.params.index!, req.params.id!, req.query);
+  const got = await getDocument(s, req.params.index!, req.params.id!, req.query, req.indexAccess);
   if (!got.found) throw resourceNotFound(`Document not found [${got.index}]/[${req.params.id}]`);
   // RestGetSourceAction: a document whose `_source` was not kept (`_source.enabled: false`).
   if (!got.source) throw resourceNotFound(`Source not found [${got.index}]/[${req.params.id}]`);
@@ -230,7 +230,7 @@ async function mget(req: RestRequest, s: NodeServices): Promise<RestResponse> {
     specs.map(async (d) => {
       try {
         const q = { ...req.query, ...(d.routing ? { routing: d.routing } : {}) };
-        const got = await getDocument(s, d.index!, d.id, q);
+        const got = await getDocument(s, d.index!, d.id, q, req.indexAccess);
         const filter =
           d.source === undefined ? baseFilter : sourceFilterFromParams({ _source: JSON.stringify(d.source) });
         return hitJson(got.index, d.id, got, filter);

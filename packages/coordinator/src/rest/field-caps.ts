@@ -1,13 +1,16 @@
 /** `GET|POST /_field_caps` and `/{index}/_field_caps`. */
 import {
   actionRequestValidation,
+  fieldPredicate,
   illegalArgument,
   notImplemented,
   parseRuntimeMappings,
 } from '@shoal/protocol';
 import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { fieldCaps, parseFieldCapsFilters } from '../search/field-caps.ts';
+import { readRestriction } from '../search/read-restrictions.ts';
 import type { NodeServices } from '../services.ts';
+import type { IndexMetadata } from '../state/index-metadata.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { boolParam } from './params.ts';
 
@@ -38,6 +41,10 @@ function handler(req: RestRequest, s: NodeServices): RestResponse {
     includeUnmapped: boolParam(req.query, 'include_unmapped', false),
     types: list(req.query.types),
     filters: parseFieldCapsFilters(req.query.filters),
+    visibility: (meta: IndexMetadata) => {
+      const v = readRestriction(req.indexAccess, meta)?.fieldVisibility;
+      return v ? fieldPredicate(v) : undefined;
+    },
   };
   return { status: 200, body: fieldCaps(indices, opts) };
 }

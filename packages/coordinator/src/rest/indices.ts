@@ -18,6 +18,7 @@ import {
   SEARCH_INDICES_OPTIONS,
   STRICT_SINGLE_INDEX_OPTIONS,
 } from '../state/resolve-indices.ts';
+import { displayedMapping, fieldsVisibleIn } from '../state/visible-mapping.ts';
 import { aliasesJson } from './aliases.ts';
 import { boolParam } from './params.ts';
 
@@ -126,7 +127,7 @@ async function getIndex(req: RestRequest, s: NodeServices): Promise<RestResponse
   for (const meta of targets) {
     const entry: Record<string, unknown> = {};
     if (features.has('aliases')) entry.aliases = aliasesJson(meta);
-    if (features.has('mappings')) entry.mappings = meta.mapping.toDisplayJSON();
+    if (features.has('mappings')) entry.mappings = displayedMapping(meta, req.indexAccess);
     if (features.has('settings')) entry.settings = settingsJson(meta, req.query);
     out[meta.name] = entry;
   }
@@ -146,7 +147,7 @@ async function getMapping(req: RestRequest, s: NodeServices): Promise<RestRespon
   const targets = s.indices.resolve(req.params.index, indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS));
   checkBlocks(targets, 'metadata_read');
   const out: Record<string, unknown> = {};
-  for (const meta of targets) out[meta.name] = { mappings: meta.mapping.toDisplayJSON() };
+  for (const meta of targets) out[meta.name] = { mappings: displayedMapping(meta, req.indexAccess) };
   return { status: 200, body: out };
 }
 
@@ -196,7 +197,10 @@ async function getFieldMapping(req: RestRequest, s: NodeServices): Promise<RestR
   checkBlocks(targets, 'metadata_read');
   const out: Record<string, unknown> = {};
   for (const meta of targets) {
-    const fields = mappedFields((meta.mapping.toDisplayJSON() as { properties?: unknown }).properties);
+    const visible = fieldsVisibleIn(req.indexAccess, meta);
+    const fields = mappedFields((meta.mapping.toDisplayJSON() as { properties?: unknown }).properties).filter(
+      (f) => !visible || visible(f.fullName),
+    );
     const byName = new Map(fields.map((f) => [f.fullName, f]));
     const mappings: Record<string, unknown> = {};
     const put = (key: string, f: MappedFieldJson) => {

@@ -30,6 +30,7 @@ function withBody(req: RestRequest, body: Record<string, unknown>): RestRequest 
     onUndelivered: (l) => req.onUndelivered(l),
     warnings: req.warnings,
     headers: req.headers,
+    ...(req.indexAccess && { indexAccess: req.indexAccess }),
   };
 }
 

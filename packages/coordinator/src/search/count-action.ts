@@ -4,6 +4,7 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { restrictTargets } from './read-restrictions.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
 import { queryLimits } from './shard-request.ts';
@@ -31,6 +32,7 @@ export async function executeCount(
     indicesOptionsFrom(params, SEARCH_INDICES_OPTIONS),
     params,
   );
+  restrictTargets(targets, req.indexAccess);
   const failures: ShardFailure[] = [];
   let count = 0;
   let terminatedEarly = false;
@@ -51,6 +53,8 @@ export async function executeCount(
             ...(minScore !== undefined && { minScore }),
             ...(terminateAfter !== undefined && { terminateAfter }),
             ...queryLimitsOption(t.meta),
+            ...(t.documentFilter && { documentFilter: t.documentFilter }),
+            ...(t.fieldVisibility && { fieldVisibility: t.fieldVisibility }),
           });
           count += r.count;
           if (r.terminatedEarly) terminatedEarly = true;

@@ -25,6 +25,8 @@ import { docShard } from '../state/document-routing.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
 import { aliasFilterQuery } from './alias-filters.ts';
+import { readRestriction } from './read-restrictions.ts';
+import { restrictedGet } from './restricted-get.ts';
 import { queryLimits } from './shard-request.ts';
 
 /** The body's `query` (RestActions.getQueryContent): nothing else is allowed beside it. */
@@ -77,7 +79,15 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
     );
   }
   const limits = queryLimits(meta);
-  const r = await copy.worker.run({ t: 'explain', key: copy.key, id, query, ...(limits ? { limits } : {}) });
+  const restriction = readRestriction(req.indexAccess, meta);
+  const r = await copy.worker.run({
+    t: 'explain',
+    key: copy.key,
+    id,
+    query,
+    ...(limits ? { limits } : {}),
+    ...restriction,
+  });
   if (!r.found) return { status: 404, body: { _index: meta.name, _id: id, matched: false } };
   const body: Record<string, unknown> = {
     _index: meta.name,
@@ -93,7 +103,10 @@ export async function explainAction(req: RestRequest, s: NodeServices): Promise<
   // A `_source` among the stored fields asks for the source too (ShardGetService).
   const withSource = sourceAsked || (filter.enabled && stored?.names.includes('_source') === true);
   if (withSource || stored) {
-    const got = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
+    const read = await copy.worker.run({ t: 'get', key: copy.key, id, realtime: false });
+    const got = restriction
+      ? await restrictedGet(copy, { ...read, index: meta.name }, restriction, false)
+      : read;
     const get: Record<string, unknown> = { found: got.found };
     if (got.source && withSource) {
       const filtered = filter.includes.length > 0 || filter.excludes.length > 0;

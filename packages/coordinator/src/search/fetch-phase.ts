@@ -11,6 +11,7 @@ import type { ContextFetch } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
 import type { MergeHit } from './merge.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
+import { fetchFor } from './read-restrictions.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 
 export interface FetchedHit {
@@ -63,7 +64,7 @@ export async function runFetchPhase(
           t: 'fetch',
           key: outcome.key,
           contextId,
-          req: { ...req, docs },
+          req: fetchFor({ ...req, docs }, outcome.target),
           release: !outcome.persistent,
           ...(plan ? { context: plan.via(outcome) } : {}),
         });
@@ -150,7 +151,7 @@ export async function fetchRemainder(
           t: 'fetch',
           key: outcome.key,
           contextId: outcome.contextId!,
-          req: { ...req, docs: positions.map((p) => page[p]!.doc) },
+          req: fetchFor({ ...req, docs: positions.map((p) => page[p]!.doc) }, outcome.target),
           release: false,
           context: plan?.via(outcome),
         });

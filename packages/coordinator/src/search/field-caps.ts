@@ -6,7 +6,7 @@
  * listed as `object` / `nested`; the metadata fields as their own types; `include_unmapped`
  * adds an `unmapped` type for the indices that lack a field.
  */
-import { illegalArgument, type RuntimeMappings } from '@shoal/protocol';
+import { type FieldPredicate, illegalArgument, type RuntimeMappings } from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 
 interface FieldCap {
@@ -76,13 +76,20 @@ function objectPaths(mapping: Record<string, unknown>, prefix = '', out = new Ma
 }
 
 /** Every field of one index with its capabilities. */
-function indexFields(meta: IndexMetadata, runtime: RuntimeMappings | undefined): Map<string, FieldCap> {
+function indexFields(
+  meta: IndexMetadata,
+  runtime: RuntimeMappings | undefined,
+  visible: FieldPredicate | undefined,
+): Map<string, FieldCap> {
   const out = new Map<string, FieldCap>();
   for (const f of METADATA) out.set(f.type, f);
+  const leaves = meta.mapping.fieldsMatching('*').filter((f) => !visible || visible(f.path));
   for (const [path, type] of objectPaths(meta.mapping.toJSON())) {
+    // With field-level security, an object shows when one of its fields does.
+    if (visible && !leaves.some((f) => f.path.startsWith(`${path}.`))) continue;
     out.set(path, { type, metadata: false, searchable: false, aggregatable: false });
   }
-  for (const f of meta.mapping.fieldsMatching('*')) {
+  for (const f of leaves) {
     out.set(f.path, {
       type: f.mappedType ?? f.type,
       metadata: false,
@@ -91,7 +98,8 @@ function indexFields(meta: IndexMetadata, runtime: RuntimeMappings | undefined):
     });
   }
   // Runtime fields (the mapping's, then the request's over them) shadow mapped ones.
-  const rt = { ...(meta.mapping.runtimeFields?.() ?? {}), ...runtime };
+  const own = Object.entries(meta.mapping.runtimeFields?.() ?? {}).filter(([n]) => !visible || visible(n));
+  const rt = { ...Object.fromEntries(own), ...runtime };
   for (const [name, def] of Object.entries(rt)) {
     out.set(name, { type: def.type, metadata: false, searchable: true, aggregatable: true });
   }
@@ -107,6 +115,8 @@ export interface FieldCapsOptions {
   filters?: string[];
   /** `runtime_mappings` of the request. */
   runtimeMappings?: RuntimeMappings;
+  /** The fields of an index the user may see (field-level security); undefined: all. */
+  visibility?: (meta: IndexMetadata) => FieldPredicate | undefined;
 }
 
 const FILTERS = new Set(['+metadata', '-metadata', '-nested', '-multifield', '-parent']);
@@ -136,7 +146,7 @@ export function fieldCaps(indices: IndexMetadata[], opts: FieldCapsOptions): Rec
   const matches = matcher(opts.fields);
   const perIndex = indices.map((m) => ({
     name: m.name,
-    fields: indexFields(m, opts.runtimeMappings),
+    fields: indexFields(m, opts.runtimeMappings, opts.visibility?.(m)),
     meta: m,
   }));
   const names = new Set<string>();

@@ -7,10 +7,13 @@ import {
   ShoalError,
   versionConflict,
 } from '@shoal/protocol';
+import type { IndexAccess } from '@shoal/security';
 import type { NodeServices } from '../services.ts';
 import { docShard } from '../state/document-routing.ts';
 import { checkBlocks } from '../state/index-blocks.ts';
 import { aliasIndexRouting } from '../write/index-routing.ts';
+import { readRestriction } from './read-restrictions.ts';
+import { restrictedGet } from './restricted-get.ts';
 
 export interface GotDocument extends GetResult {
   index: string;
@@ -21,6 +24,8 @@ export async function getDocument(
   target: string,
   id: string,
   query: Record<string, string>,
+  /** The user's document and field restrictions (document- and field-level security). */
+  access?: IndexAccess,
 ): Promise<GotDocument> {
   let meta = s.indices.get(target);
   let routing = query.routing;
@@ -64,5 +69,7 @@ export async function getDocument(
       shardId,
     );
   }
+  const restriction = readRestriction(access, meta);
+  if (restriction) return restrictedGet(copy, { ...got, index: meta.name }, restriction, realtime);
   return { ...got, index: meta.name };
 }

@@ -25,6 +25,7 @@ import {
   RawJson,
   stringifyJson,
 } from '@shoal/protocol';
+import type { IndexAccess } from '@shoal/security';
 import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
@@ -77,6 +78,7 @@ class ItemRequest implements RestRequest {
   readonly body: Buffer;
   readonly warnings: string[] = [];
   readonly headers: Record<string, string | undefined>;
+  readonly indexAccess?: IndexAccess;
   readonly #outer: RestRequest;
   readonly #source: unknown;
 
@@ -96,6 +98,7 @@ class ItemRequest implements RestRequest {
     this.path = index === undefined ? '/_search' : `/${index}/_search`;
     this.body = Buffer.from(item.body.buffer, item.body.byteOffset, item.body.byteLength);
     this.headers = outer.headers;
+    if (outer.indexAccess) this.indexAccess = outer.indexAccess;
   }
 
   json(): unknown {

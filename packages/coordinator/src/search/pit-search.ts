@@ -10,6 +10,7 @@ import {
   type SortSpec,
   searchPhaseExecution,
 } from '@shoal/protocol';
+import type { IndexAccess } from '@shoal/security';
 import { type CancelToken, toWireQueryTask } from '@shoal/shard';
 import { decodePitId } from '../contexts/context-id.ts';
 import type { RestRequest } from '../http/rest-types.ts';
@@ -17,6 +18,7 @@ import type { NodeServices } from '../services.ts';
 import { contextTargets, contextWorker } from './context-targets.ts';
 import { keepAliveTooLarge } from './keep-alive.ts';
 import { type ShardQueryExec, unpackQueryReply } from './query-phase.ts';
+import { restrictTargets } from './read-restrictions.ts';
 import { runSearchPhases } from './search-phases.ts';
 import type { SearchBody } from './search-response.ts';
 import { applyShardLimits, SCORE_SORT, shardRequests } from './shard-request.ts';
@@ -61,10 +63,12 @@ export async function executePitSearch(
   cancel: CancelToken,
   startedAt: bigint,
   rawHits = false,
+  access?: IndexAccess,
 ): Promise<SearchBody> {
   const pitReq = search.pit!;
   const pit = decodePitId(pitReq.id);
   const { targets, failures } = contextTargets(s, pit.shards, true);
+  restrictTargets(targets, access);
   if (pitReq.keepAliveMs !== undefined) {
     const tooLarge = keepAliveTooLarge(s, pitReq.keepAliveMs);
     if (tooLarge) {

@@ -21,6 +21,7 @@ import {
 import type { NodeServices } from '../services.ts';
 import type { ShardRunner } from '../shards/shard-table.ts';
 import type { MergeHit } from './merge.ts';
+import { fetchFor } from './read-restrictions.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
 
@@ -166,7 +167,10 @@ export function latestReaderQuery(
   return (t) => {
     const { worker, key } = startedCopy(t);
     const task: QueryTask = { key, req: build(t), cancel };
-    if (queryPrefetch) task.prefetch = queryPrefetch;
+    if (queryPrefetch)
+      task.prefetch = t.fieldVisibility
+        ? { ...queryPrefetch, fetch: fetchFor(queryPrefetch.fetch, t) }
+        : queryPrefetch;
     else if (keepContext) task.keepContext = true;
     if (requestCache?.(t)) task.requestCache = true;
     const wire = toWireQueryTask(task);

@@ -45,6 +45,7 @@ import {
   type ShardQueryOutcome,
   withAggregations,
 } from './query-phase.ts';
+import { fetchFor } from './read-restrictions.ts';
 import { concatRenderedPage } from './rendered-page.ts';
 import { type PageShape, runSearchPhases } from './search-phases.ts';
 import { type SearchBody, searchResponse } from './search-response.ts';
@@ -122,7 +123,7 @@ export async function startScroll(
       cancel,
       keepAliveMs,
       maxOpenScrolls,
-      spec,
+      spec: t.fieldVisibility ? { ...spec, fetch: fetchFor(spec.fetch, t) } : spec,
       reapIntervalMs: reapIntervalMs(s),
       prefetch: prefetchCount(search.size, runnable.length),
       render: rawHits && renderable(spec),

@@ -29,6 +29,7 @@ import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
+import { restrictTargets } from './read-restrictions.ts';
 import { cacheableSearch, indexCachesRequests } from './request-cache-policy.ts';
 import { startScroll } from './scroll-search.ts';
 import { type PhasesOutput, runSearchPhases } from './search-phases.ts';
@@ -163,6 +164,7 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   if (pit) checkPitRequest(req);
   const indicesOptions = indicesOptionsFrom(req.query, SEARCH_INDICES_OPTIONS);
   const targets = pit ? [] : searchShardTargets(s, req.params.index, indicesOptions, req.query);
+  restrictTargets(targets, req.indexAccess);
   const search = kept ? kept.search : parse(req, s, targets);
   if (search.scripts) {
     s.compilations.admit(
@@ -182,7 +184,7 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
     s,
     (cancel) => {
       if (search.knn) return knnSearch(s, search, search.knn, targets, cancel, startedAt, rawHits);
-      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits, req.indexAccess);
       if (search.scrollKeepAliveMs !== undefined)
         return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
       return searchLatest(s, search, targets, cancel, startedAt, rawHits);

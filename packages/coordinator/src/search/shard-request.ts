@@ -74,6 +74,8 @@ export function shardRequests(
     if (rescore) req.rescore = rescore;
     if (search.collapse !== undefined) req.collapse = { field: search.collapse.field as string };
     if (search.runtimeMappings) req.runtimeMappings = search.runtimeMappings;
+    if (t.documentFilter) req.documentFilter = t.documentFilter;
+    if (t.fieldVisibility) req.fieldVisibility = t.fieldVisibility;
     if (search.aggs) {
       req.aggs = search.aggs;
       if (search.postFilter) req.postFilter = search.postFilter;

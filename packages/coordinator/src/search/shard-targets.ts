@@ -4,7 +4,7 @@
  * of `_shard_doc` and the tiebreaker of the merge.
  */
 
-import type { QueryNode } from '@shoal/protocol';
+import type { FieldVisibility, QueryNode } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { searchRoutingShards } from '../state/document-routing.ts';
@@ -22,6 +22,10 @@ export interface ShardTarget {
   copy: ShardCopy | undefined;
   /** The index was reached only through filtering aliases: the OR of their filters. */
   aliasFilter?: QueryNode;
+  /** The only documents the user may read here (document-level security, read-restrictions.ts). */
+  documentFilter?: QueryNode;
+  /** The only fields the user may read here (field-level security). */
+  fieldVisibility?: FieldVisibility;
 }
 
 export function shardTargets(s: NodeServices, indices: IndexMetadata[]): ShardTarget[] {

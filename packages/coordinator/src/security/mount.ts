@@ -42,6 +42,7 @@ function apply(req: RestRequest, r: GuardResult): void {
   req.authentication = r.authentication;
   if (r.index !== undefined) req.params = { ...req.params, index: r.index };
   if (r.deniedItems !== undefined) req.deniedItems = r.deniedItems;
+  if (r.access !== undefined) req.indexAccess = r.access;
 }
 
 /** The security routes whose action depends on the request. */

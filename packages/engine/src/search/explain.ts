@@ -30,6 +30,7 @@ import { BoostingWeight, FunctionScoreWeight } from './function-score.ts';
 import { PhraseWeight } from './phrase-weight.ts';
 import { compileQuery } from './query-compiler.ts';
 import type { QueryContext } from './query-phase.ts';
+import { type ReadRestriction, restrictedReader } from './restricted-reader.ts';
 import { topLevelFields } from './top-level-fields.ts';
 import {
   ConstantScoreWeight,
@@ -59,9 +60,16 @@ export function explainQuery(
   id: string,
   ctx: QueryContext,
   limits?: QueryLimits,
+  restriction: ReadRestriction = {},
 ): ExplainResult {
-  // Runtime fields of the mapping, as the query phase sees them.
-  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
+  // Runtime fields of the mapping, as the query phase sees them; the documents and fields the
+  // request may see, as the query phase does too.
+  ({ reader, mapping } = withRuntimeFields(
+    restrictedReader(reader, mapping, restriction, ctx),
+    mapping,
+    undefined,
+    ctx.index,
+  ));
   const sources = new WeakMap<Weight, QueryNode>();
   const env: CompileEnv = {
     reader,

@@ -7,6 +7,7 @@
 import { applySourceFilter, parseJson, stringifyJson } from '@shoal/protocol';
 import type { IndexMapping, ShardFetchRequest, ShardFetchResult } from '../contract.ts';
 import { highlightHits } from '../highlight/hit-highlighter.ts';
+import { fieldSubsetReader } from '../index/field-subset-reader.ts';
 import type { SortedSetValues, StoredFields } from '../index/segment.ts';
 import { type ReaderSegment, type ShardReader, segmentOf } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
@@ -71,6 +72,7 @@ export function fetchDocs(
   mapping?: IndexMapping,
   index = '',
 ): FetchedDocs {
+  reader = fieldSubsetReader(reader, req.fieldVisibility);
   if (mapping && req.fields)
     ({ reader, mapping } = withRuntimeFields(reader, mapping, req.fields.runtime, index));
   const n = req.docs.length;

@@ -30,6 +30,7 @@ import { MinScoreWeight } from './min-score.ts';
 import { compileQuery } from './query-compiler.ts';
 import { tryFastPath } from './query-fast-paths.ts';
 import { rescoreHits } from './rescore.ts';
+import { type ReadRestriction, restrictedReader } from './restricted-reader.ts';
 import { convertSearchAfter, shardDocThreshold } from './search-after.ts';
 import { sliceFilter } from './slice.ts';
 import { valueReader } from './sort-doc-values.ts';
@@ -117,7 +118,12 @@ function runQuery(
   req: ShardQueryRequest,
   ctx: QueryContext,
 ): { result: ShardQueryResult; found: Collected } {
-  const { reader, mapping } = withRuntimeFields(shardReader, shardMapping, req.runtimeMappings, ctx.index);
+  const { reader, mapping } = withRuntimeFields(
+    restrictedReader(shardReader, shardMapping, req, ctx),
+    shardMapping,
+    req.runtimeMappings,
+    ctx.index,
+  );
   const plan = planQuery(reader, mapping, req, ctx);
   const collapse = req.collapse === undefined ? undefined : collapsedOf(plan, mapping, req.collapse.field);
   const found: Collected = plan.filter.empty
@@ -172,8 +178,14 @@ export function countQuery(
   ctx: QueryContext,
   minScore?: number,
   limits?: QueryLimits,
+  restriction: ReadRestriction = {},
 ): number {
-  ({ reader, mapping } = withRuntimeFields(reader, mapping, undefined, ctx.index));
+  ({ reader, mapping } = withRuntimeFields(
+    restrictedReader(reader, mapping, restriction, ctx),
+    mapping,
+    undefined,
+    ctx.index,
+  ));
   const cancel = new CancelCheck(ctx);
   const compiled = compileQuery(query, envOf(reader, mapping, ctx, limits));
   const weight = minScore === undefined ? compiled : new MinScoreWeight(compiled, minScore);

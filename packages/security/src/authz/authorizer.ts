@@ -6,7 +6,7 @@
  * index need `indices:admin/auto_create` as well (the 7.8 rule). Shoal's `/_internal/*` routes
  * are for `superuser` only.
  */
-import { accessDenied } from '@shoal/protocol';
+import { accessDenied, securityException } from '@shoal/protocol';
 import type { Authentication } from '../authc/authentication.ts';
 import type { IndexNamespace } from '../host.ts';
 import {
@@ -42,6 +42,16 @@ export interface AuthorizationResult {
 }
 
 const BULK = 'indices:data/write/bulk';
+const UPDATE = 'indices:data/write/update';
+
+/**
+ * UpdateRequestInterceptor and BulkShardRequestInterceptor: an update reads the document as
+ * the user sees it, so with document or field restrictions it could drop what the user cannot
+ * see; Elasticsearch refuses it.
+ */
+const UPDATE_REFUSED = "Can't execute an update request if field or document level security is enabled";
+const BULK_UPDATE_REFUSED =
+  "Can't execute a bulk item request with update requests embedded if field or document level security is enabled";
 
 /** The item actions a composite request may carry (all of them must be granted everywhere for the fast path). */
 const ITEM_ACTIONS: Record<string, string[]> = {
@@ -136,7 +146,8 @@ export class Authorizer {
       if (!role.indexSomewhere(action)) throw deny();
       return NONE;
     }
-    if (this.unrestrictedEverywhere(role, req, action)) return NONE;
+    const updates = role.restrictsDocumentsOrFields && (action === BULK || action === UPDATE);
+    if (!updates && this.unrestrictedEverywhere(role, req, action)) return NONE;
     // RBACEngine.authorizeIndexAction: a role that grants the action on no index at all is
     // refused before the request's indices are even resolved.
     if (!role.indexSomewhere(action)) {
@@ -144,9 +155,11 @@ export class Authorizer {
       throw deny(named === undefined ? undefined : `on indices [${named}]`);
     }
     const items = this.itemTargets(req, action);
-    if (items && action === BULK) return this.bulkItems(role, items, deny);
+    if (items && action === BULK) return this.bulkItems(auth, role, items, deny);
     if (items) {
       for (const item of items) this.checkItem(role, item, deny);
+      if (updates && items.some((i) => restricts(auth, role, i)))
+        throw securityException(UPDATE_REFUSED, 400);
       return NONE;
     }
     return this.authorizeExpression(role, req, action, deny);
@@ -202,11 +215,14 @@ export class Authorizer {
     return undefined;
   }
 
-  private bulkItems(role: Role, items: ItemTarget[], deny: Deny): AuthorizationResult {
+  private bulkItems(auth: Authentication, role: Role, items: ItemTarget[], deny: Deny): AuthorizationResult {
     const denied = new Map<number, Error>();
     for (const item of items) {
       try {
         this.checkItem(role, item, deny);
+        if (item.action === UPDATE && restricts(auth, role, item)) {
+          denied.set(item.position!, securityException(BULK_UPDATE_REFUSED, 400));
+        }
       } catch (e) {
         denied.set(item.position!, e as Error);
       }
@@ -242,6 +258,11 @@ export class Authorizer {
     const names = [...literal, ...allowedMatched];
     return { index: names.length > 0 ? names.join(',') : NO_INDICES };
   }
+}
+
+/** Whether the user's documents or fields of an update's index are restricted. */
+function restricts(auth: Authentication, role: Role, item: ItemTarget): boolean {
+  return item.action === UPDATE && role.documentFieldAccess(UPDATE, [item.index], auth.user) !== undefined;
 }
 
 function hasPit(req: AuthorizationRequest, action: string): boolean {

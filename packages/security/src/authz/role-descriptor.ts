@@ -7,6 +7,7 @@
 import { notImplemented, parseException } from '@shoal/protocol';
 import { roleApplicationErrors } from './application-privileges.ts';
 import { CLUSTER_PRIVILEGE_NAMES, clusterPrivilegeOrPattern } from './cluster-privileges.ts';
+import { fieldSecurityError } from './field-security.ts';
 import { type GlobalPrivileges, globalJson, parseGlobal } from './global-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES, indexPrivilegeOrPattern } from './index-privileges.ts';
 import { isObject, typeName } from './json-tokens.ts';
@@ -51,7 +52,37 @@ function stringArray(v: unknown, fail: (found: string) => never): string[] {
   return v as string[];
 }
 
-function parseIndices(role: string, v: unknown, opts: ParseOptions): IndicesPrivileges[] {
+function parseFieldSecurity(role: string, val: unknown): FieldSecurity {
+  if (!isObject(val)) {
+    throw parseException(
+      `failed to parse indices privileges for role [${role}]. expected field [field_security] value to be an object, but found [${typeName(val)}] instead`,
+    );
+  }
+  if (Object.keys(val).length === 0) {
+    throw parseException(
+      `failed to parse indices privileges for role [${role}]. "field_security" must not be empty.`,
+    );
+  }
+  const fieldSecurity: FieldSecurity = {};
+  for (const [fk, fv] of Object.entries(val)) {
+    if (fk !== 'grant' && fk !== 'except') {
+      throw parseException(
+        `failed to parse indices privileges for role [${role}]. "field_security" only accepts options grant and except, but got: ${fk}`,
+      );
+    }
+    if (fv === null) {
+      throw parseException(`failed to parse indices privileges for role [${role}]. ${fk} must not be null.`);
+    }
+    fieldSecurity[fk] = stringArray(fv, (found): never => {
+      throw parseException(
+        `failed to parse indices privileges for role [${role}]. expected field [${fk}] value to be a string or an array of strings, but found [${found}] instead`,
+      );
+    });
+  }
+  return fieldSecurity;
+}
+
+function parseIndices(role: string, v: unknown): IndicesPrivileges[] {
   if (!Array.isArray(v)) {
     throw parseException(
       `failed to parse indices privileges for role [${role}]. expected field [indices] value to be an array, but found [${typeName(v)}] instead`,
@@ -93,25 +124,7 @@ function parseIndices(role: string, v: unknown, opts: ParseOptions): IndicesPriv
           );
         }
       } else if (k === 'field_security') {
-        if (!isObject(val)) {
-          throw parseException(
-            `failed to parse indices privileges for role [${role}]. expected field [field_security] value to be an object, but found [${typeName(val)}] instead`,
-          );
-        }
-        fieldSecurity = {};
-        for (const [fk, fv] of Object.entries(val)) {
-          const ffail = (found: string): never => {
-            throw parseException(
-              `failed to parse indices privileges for role [${role}]. expected field [${fk}] value to be a string or an array of strings, but found [${found}] instead`,
-            );
-          };
-          if (fk === 'grant') fieldSecurity.grant = stringArray(fv, ffail);
-          else if (fk === 'except') fieldSecurity.except = stringArray(fv, ffail);
-          else
-            throw parseException(
-              `failed to parse indices privileges for role [${role}]. expected field [field_security] to contain [grant] and/or [except], but found [${fk}]`,
-            );
-        }
+        fieldSecurity = parseFieldSecurity(role, val);
       } else {
         throw parseException(
           `failed to parse indices privileges for role [${role}]. unexpected field [${k}]`,
@@ -128,8 +141,14 @@ function parseIndices(role: string, v: unknown, opts: ParseOptions): IndicesPriv
         `failed to parse indices privileges for role [${role}]. missing required [privileges] field`,
       );
     }
-    if ((fieldSecurity !== undefined || query !== undefined) && !opts.keepFieldAndDocumentSecurity) {
-      throw notImplemented('field and document level security ([field_security] and [query] in a role)');
+    if (fieldSecurity) {
+      if (fieldSecurity.except !== undefined && fieldSecurity.grant === undefined) {
+        throw parseException(
+          `failed to parse indices privileges for role [${role}]. field_security requires grant if except is given`,
+        );
+      }
+      const error = fieldSecurityError(fieldSecurity);
+      if (error) throw parseException(`failed to parse indices privileges for role [${role}] - ${error}`);
     }
     const out: IndicesPrivileges = { names, privileges, allowRestrictedIndices };
     if (fieldSecurity) out.fieldSecurity = fieldSecurity;
@@ -184,16 +203,8 @@ function parseApplications(role: string, v: unknown): ApplicationPrivileges[] {
   });
 }
 
-export interface ParseOptions {
-  /**
-   * Keep `field_security` and `query` instead of refusing them (501): only for descriptors
-   * that never authorize a request here (a cross-cluster API key's, read back from the index).
-   */
-  keepFieldAndDocumentSecurity?: boolean;
-}
-
 /** RoleDescriptor.parse for a request body (the role's name comes from the path). */
-export function parseRoleDescriptor(role: string, body: unknown, opts: ParseOptions = {}): RoleDescriptor {
+export function parseRoleDescriptor(role: string, body: unknown): RoleDescriptor {
   if (!isObject(body)) {
     throw parseException(
       `failed to parse role [${role}]. expected an object but found [${typeName(body)}] instead`,
@@ -212,7 +223,7 @@ export function parseRoleDescriptor(role: string, body: unknown, opts: ParseOpti
         break;
       case 'indices':
       case 'index':
-        d.indices = parseIndices(role, v, opts);
+        d.indices = parseIndices(role, v);
         break;
       case 'applications':
       case 'application':
@@ -325,7 +336,7 @@ export function descriptorDoc(d: RoleDescriptor): Record<string, unknown> {
 }
 
 /** A stored descriptor back (trusted input: written by descriptorDoc). */
-export function descriptorFromDoc(doc: Record<string, unknown>, opts: ParseOptions = {}): RoleDescriptor {
+export function descriptorFromDoc(doc: Record<string, unknown>): RoleDescriptor {
   const { type: _type, name: _name, ...body } = doc;
-  return parseRoleDescriptor(String(doc.name ?? ''), body, opts);
+  return parseRoleDescriptor(String(doc.name ?? ''), body);
 }

@@ -81,17 +81,24 @@ function lookup(view: Record<string, unknown>, path: string): unknown {
 const jsonEscape = (v: unknown) => JSON.stringify(String(v)).slice(1, -1);
 
 function render(t: RoleTemplate, model: Record<string, unknown>): string {
-  const params = { ...t.params, ...model };
+  return renderMustache(t.source, { ...t.params, ...model });
+}
+
+/**
+ * A mustache script as Elasticsearch's mustache engine renders it for JSON: values escaped for
+ * JSON strings, with its `{{#toJson}}` and `{{#join}}` functions.
+ */
+export function renderMustache(source: string, params: Record<string, unknown>): string {
   const toJson = () => (text: string) => JSON.stringify(lookup(params, text.trim()) ?? null);
   const join = () => (text: string) => {
     const v = lookup(params, text.trim());
     return Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? '' : String(v);
   };
   try {
-    return Mustache.render(t.source, { ...params, toJson, tojson: toJson, join }, {}, { escape: jsonEscape });
+    return Mustache.render(source, { ...params, toJson, tojson: toJson, join }, {}, { escape: jsonEscape });
   } catch (e) {
     throw illegalArgument(
-      `Failed to compile inline script [${t.source}] using lang [mustache]`,
+      `Failed to compile inline script [${source}] using lang [mustache]`,
       new ShoalError('mustache_exception', e instanceof Error ? e.message : String(e), 400),
     );
   }

@@ -4,7 +4,10 @@
  * whether restricted indices are included) and whom it may run as. Answers are memoized: a
  * user sends the same few actions over and over.
  */
+import type { User } from '../authc/user.ts';
 import { clusterPrivilegeOrPattern } from './cluster-privileges.ts';
+import { fieldRuleOf } from './field-security.ts';
+import { bothLayers, type DocumentFieldAccess, type EntryRestriction, layerAccess } from './index-access.ts';
 import { indexPrivilegeOrPattern } from './index-privileges.ts';
 import { compilePatterns, type NamePredicate } from './patterns.ts';
 import type { ApplicationPrivileges, RoleDescriptor } from './role-descriptor.ts';
@@ -25,6 +28,8 @@ interface IndexGroup {
   everyName: boolean;
   privileges: NamePredicate;
   allowRestricted: boolean;
+  /** The entry's `query` and `field_security` (none: every document and field). */
+  restriction: EntryRestriction;
 }
 
 const MEMO_MAX = 4096;
@@ -50,6 +55,13 @@ export interface Permission {
   indexEverywhere(action: string): boolean;
   indexSomewhere(action: string): boolean;
   runAs(username: string): boolean;
+  /** Whether some index entry has a `query` or `field_security`. */
+  readonly restrictsDocumentsOrFields: boolean;
+  /**
+   * The documents and fields `user` may see of an index (known by its name and its aliases'
+   * names) through the entries that grant `action` there; undefined when not restricted.
+   */
+  documentFieldAccess(action: string, names: readonly string[], user: User): DocumentFieldAccess | undefined;
   /**
    * The application privilege entries, in layers: a privilege is granted when every layer
    * grants it (one layer for a role set; an API key adds its owner's).
@@ -71,6 +83,7 @@ export class LimitedPermission implements Permission {
   readonly missing: string[] = [];
   readonly descriptors: RoleDescriptor[];
   readonly ownApiKeys: boolean;
+  readonly restrictsDocumentsOrFields: boolean;
 
   constructor(
     private readonly own: Permission | undefined,
@@ -78,6 +91,15 @@ export class LimitedPermission implements Permission {
   ) {
     this.descriptors = own ? own.descriptors : limitedBy.descriptors;
     this.ownApiKeys = (own?.ownApiKeys ?? true) && limitedBy.ownApiKeys;
+    this.restrictsDocumentsOrFields =
+      (own?.restrictsDocumentsOrFields ?? false) || limitedBy.restrictsDocumentsOrFields;
+  }
+
+  documentFieldAccess(action: string, names: readonly string[], user: User): DocumentFieldAccess | undefined {
+    return bothLayers(
+      this.own?.documentFieldAccess(action, names, user),
+      this.limitedBy.documentFieldAccess(action, names, user),
+    );
   }
 
   cluster(action: string): boolean {
@@ -120,6 +142,7 @@ export class Role implements Permission {
   readonly missing: string[];
   readonly descriptors: RoleDescriptor[];
   readonly ownApiKeys: boolean;
+  readonly restrictsDocumentsOrFields: boolean;
   private readonly clusterPred: NamePredicate;
   private readonly groups: IndexGroup[];
   private readonly runAsPred: NamePredicate;
@@ -149,16 +172,23 @@ export class Role implements Permission {
         const privs = ip.privileges
           .map(indexPrivilegeOrPattern)
           .filter((p): p is NamePredicate => p !== undefined);
+        const restriction: EntryRestriction = {};
+        if (ip.query !== undefined) restriction.query = ip.query;
+        if (ip.fieldSecurity) restriction.fields = fieldRuleOf(ip.fieldSecurity);
         this.groups.push({
           names: compilePatterns(ip.names),
           everyName: ip.names.includes('*'),
           privileges: anyOf(privs),
           allowRestricted: ip.allowRestrictedIndices,
+          restriction,
         });
       }
       runAs.push(...d.runAs);
     }
     this.ownApiKeys = ownApiKeys;
+    this.restrictsDocumentsOrFields = this.groups.some(
+      (g) => g.restriction.query !== undefined || g.restriction.fields !== undefined,
+    );
     this.clusterPred = anyOf(cluster);
     this.runAsPred = compilePatterns(runAs);
   }
@@ -205,6 +235,18 @@ export class Role implements Permission {
 
   runAs(username: string): boolean {
     return this.runAsPred(username);
+  }
+
+  documentFieldAccess(action: string, names: readonly string[], user: User): DocumentFieldAccess | undefined {
+    if (!this.restrictsDocumentsOrFields) return undefined;
+    const granting = this.groups.filter(
+      (g) =>
+        g.privileges(action) && names.some((n) => (g.allowRestricted || !isRestrictedIndex(n)) && g.names(n)),
+    );
+    return layerAccess(
+      granting.map((g) => g.restriction),
+      user,
+    );
   }
 
   applicationLayers(): ApplicationPrivileges[][] {

@@ -9,6 +9,7 @@ import { accessDenied, actionRequestValidation, securityException } from '@shoal
 import type { Authentication } from '../authc/authentication.ts';
 import { actionDeniedMessage, principalText } from '../authz/denial.ts';
 import { validateDescriptor } from '../authz/role-descriptor.ts';
+import { checkRoleQueries } from '../authz/role-query.ts';
 import type { SecurityContext } from '../context.ts';
 import {
   isObject,
@@ -140,6 +141,7 @@ async function grantApiKey(ctx: SecurityContext, req: SecurityRequest) {
   const g = readGrant(req);
   const errors = validate(g);
   if (errors.length > 0) throw actionRequestValidation(errors);
+  for (const d of g.key?.roleDescriptors ?? []) checkRoleQueries(d.descriptor);
   const owner = await grantee(ctx, g, req.path);
   const created = await ctx.apiKeys.create(owner, await ownerDescriptors(ctx, owner), {
     name: g.key!.name!,

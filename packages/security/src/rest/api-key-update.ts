@@ -8,6 +8,7 @@ import { actionRequestValidation, illegalArgument, resourceNotFound } from '@sho
 import type { ApiKeyChange } from '../authc/api-keys.ts';
 import type { Authentication } from '../authc/authentication.ts';
 import { validateDescriptor } from '../authz/role-descriptor.ts';
+import { checkRoleQueries } from '../authz/role-query.ts';
 import type { SecurityContext } from '../context.ts';
 import type { ApiKeyRecord } from '../store/api-key-store.ts';
 import {
@@ -96,6 +97,7 @@ function readChange(req: SecurityRequest, parser: string, body: Record<string, u
   const errors = metadataErrors(fields.metadata);
   for (const d of fields.roleDescriptors ?? []) errors.push(...validateDescriptor(d.descriptor));
   if (errors.length > 0) throw actionRequestValidation(errors);
+  for (const d of fields.roleDescriptors ?? []) checkRoleQueries(d.descriptor);
   const change: ApiKeyChange = {};
   if (fields.roleDescriptors) change.roleDescriptors = fields.roleDescriptors;
   if (fields.metadata) change.metadata = fields.metadata;

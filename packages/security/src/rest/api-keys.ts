@@ -7,6 +7,7 @@ import { actionRequestValidation, illegalArgument, securityException } from '@sh
 import type { Authentication } from '../authc/authentication.ts';
 import { compilePatterns } from '../authz/patterns.ts';
 import { type RoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
+import { checkRoleQueries } from '../authz/role-query.ts';
 import { clearCacheBody, permissionOf, type SecurityContext } from '../context.ts';
 import {
   boolQuery,
@@ -47,6 +48,7 @@ async function createApiKey(ctx: SecurityContext, req: SecurityRequest, auth: Au
   const errors = [...nameErrors(fields.name), ...metadataErrors(fields.metadata)];
   for (const d of roleDescriptors) errors.push(...validateDescriptor(d.descriptor));
   if (errors.length > 0) throw actionRequestValidation(errors);
+  for (const d of roleDescriptors) checkRoleQueries(d.descriptor);
   if (auth.apiKey && !(roleDescriptors.length === 1 && isEmptyDescriptor(roleDescriptors[0]!.descriptor))) {
     throw illegalArgument(
       'creating derived api keys requires an explicit role descriptor that is empty (has no privileges)',

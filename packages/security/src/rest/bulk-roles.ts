@@ -6,6 +6,7 @@
 import { actionRequestValidation, illegalArgument, xContentParse } from '@shoal/protocol';
 import { RESERVED_ROLES } from '../authz/reserved-roles.ts';
 import { descriptorDoc, parseRoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
+import { checkRoleQueries } from '../authz/role-query.ts';
 import type { SecurityContext } from '../context.ts';
 import {
   checkParams,
@@ -57,6 +58,7 @@ async function bulkPut(ctx: SecurityContext, req: SecurityRequest) {
       else if (RESERVED_ROLES.has(name)) problems.push(`Role [${name}] is reserved and may not be used.`);
       problems.push(...validateDescriptor(descriptor));
       if (problems.length > 0) throw actionRequestValidation(problems);
+      checkRoleQueries(descriptor);
       const existing = await ctx.roles.getNative(name);
       if (existing && JSON.stringify(descriptorDoc(existing)) === JSON.stringify(descriptorDoc(descriptor))) {
         noop.push(name);

@@ -7,7 +7,7 @@ import { type Authentication, authenticateBody } from '../authc/authentication.t
 import { CLUSTER_PRIVILEGE_NAMES } from '../authz/cluster-privileges.ts';
 import { INDEX_PRIVILEGE_NAMES } from '../authz/index-privileges.ts';
 import { checkPrivileges } from '../authz/privilege-check.ts';
-import type { ApplicationPrivileges } from '../authz/role-descriptor.ts';
+import type { ApplicationPrivileges, FieldSecurity, IndicesPrivileges } from '../authz/role-descriptor.ts';
 import { permissionOf, type SecurityContext } from '../context.ts';
 import { checkParams, ok, type SecurityRequest, type SecurityRoute } from './route.ts';
 
@@ -32,6 +32,54 @@ function mergeApplications(entries: readonly ApplicationPrivileges[]): Applicati
   return group(group([...entries], 'resources'), 'privileges');
 }
 
+interface IndexEntry {
+  names: string[];
+  privileges: string[];
+  allowRestricted: boolean;
+  /** Every merged entry's `field_security` (null: one entry has none, so every field). */
+  fieldSecurity: FieldSecurity[] | null;
+  /** Every merged entry's query (null: one entry has none, so every document). */
+  queries: string[] | null;
+}
+
+function newEntry(names: string[], privileges: string[], ip: IndicesPrivileges): IndexEntry {
+  return {
+    names,
+    privileges,
+    allowRestricted: ip.allowRestrictedIndices,
+    fieldSecurity: ip.fieldSecurity ? [ip.fieldSecurity] : null,
+    queries: ip.query !== undefined ? [ip.query] : null,
+  };
+}
+
+/** Roles' entries for the same names and privileges: their restrictions together. */
+function mergeRestrictions(entry: IndexEntry, ip: IndicesPrivileges): void {
+  if (!ip.fieldSecurity) entry.fieldSecurity = null;
+  else if (
+    entry.fieldSecurity &&
+    !entry.fieldSecurity.some((f) => JSON.stringify(f) === JSON.stringify(ip.fieldSecurity))
+  )
+    entry.fieldSecurity.push(ip.fieldSecurity);
+  if (ip.query === undefined) entry.queries = null;
+  else if (entry.queries && !entry.queries.includes(ip.query)) entry.queries.push(ip.query);
+}
+
+/** GetUserPrivilegesResponse.Indices: `field_security` and `query` only when they restrict. */
+function indexEntryJson(e: IndexEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = { names: e.names, privileges: e.privileges };
+  if (e.fieldSecurity) {
+    out.field_security = e.fieldSecurity.map((f) => {
+      const g: Record<string, unknown> = {};
+      if (f.grant?.length) g.grant = f.grant;
+      if (f.except?.length) g.except = f.except;
+      return g;
+    });
+  }
+  if (e.queries) out.query = e.queries;
+  out.allow_restricted_indices = e.allowRestricted;
+  return out;
+}
+
 async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: Authentication) {
   checkParams(req, []);
   // A key with descriptors of its own has two layers of privileges, which no one list shows.
@@ -43,7 +91,7 @@ async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: 
   const role = await permissionOf(ctx, auth);
   const cluster = new Set<string>();
   const runAs = new Set<string>();
-  const indices = new Map<string, Record<string, unknown>>();
+  const indices = new Map<string, IndexEntry>();
   const applicationEntries: ApplicationPrivileges[] = [];
   const global: Record<string, unknown>[] = [];
   for (const d of role.descriptors) {
@@ -59,15 +107,16 @@ async function userPrivileges(ctx: SecurityContext, req: SecurityRequest, auth: 
       const names = [...new Set(ip.names)].sort();
       const privileges = [...new Set(ip.privileges)].sort();
       const key = JSON.stringify([names, privileges, ip.allowRestrictedIndices]);
-      if (!indices.has(key))
-        indices.set(key, { names, privileges, allow_restricted_indices: ip.allowRestrictedIndices });
+      const entry = indices.get(key);
+      if (entry) mergeRestrictions(entry, ip);
+      else indices.set(key, newEntry(names, privileges, ip));
     }
     applicationEntries.push(...d.applications);
   }
   return ok({
     cluster: [...cluster].sort(),
     global,
-    indices: [...indices.values()],
+    indices: [...indices.values()].map(indexEntryJson),
     applications: mergeApplications(applicationEntries),
     run_as: [...runAs].sort(),
   });

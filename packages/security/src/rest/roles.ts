@@ -5,6 +5,7 @@
 import { actionRequestValidation, illegalArgument } from '@shoal/protocol';
 import { RESERVED_ROLES } from '../authz/reserved-roles.ts';
 import { descriptorJson, parseRoleDescriptor, validateDescriptor } from '../authz/role-descriptor.ts';
+import { checkRoleQueries } from '../authz/role-query.ts';
 import { clearCacheBody, type SecurityContext } from '../context.ts';
 import {
   byNames,
@@ -49,6 +50,7 @@ async function putRole(ctx: SecurityContext, req: SecurityRequest) {
   else if (RESERVED_ROLES.has(name)) errors.push(`Role [${name}] is reserved and may not be used.`);
   errors.push(...validateDescriptor(descriptor));
   if (errors.length > 0) throw actionRequestValidation(errors);
+  checkRoleQueries(descriptor);
   const r = await ctx.roles.put(name, descriptor);
   return ok({ role: { created: r === 'created' } });
 }

@@ -41,16 +41,11 @@ function descriptorsDoc(list: { name: string; descriptor: RoleDescriptor }[]): R
   return Object.fromEntries(list.map((d) => [d.name, descriptorDoc(d.descriptor)]));
 }
 
-function descriptorsFromDoc(
-  v: unknown,
-  crossCluster = false,
-): { name: string; descriptor: RoleDescriptor }[] {
+function descriptorsFromDoc(v: unknown): { name: string; descriptor: RoleDescriptor }[] {
   if (typeof v !== 'object' || v === null) return [];
   return Object.entries(v as Record<string, Record<string, unknown>>).map(([name, d]) => ({
     name,
-    // A cross-cluster key's search access may carry field and document security: it is kept
-    // and shown, never enforced here (such a key authenticates no request of this cluster).
-    descriptor: descriptorFromDoc({ ...d, name }, { keepFieldAndDocumentSecurity: crossCluster }),
+    descriptor: descriptorFromDoc({ ...d, name }),
   }));
 }
 
@@ -91,7 +86,7 @@ export function apiKeyFromDoc(id: string, d: SecurityDoc): ApiKeyRecord {
     invalidated: d.api_key_invalidated === true,
     invalidation: typeof d.invalidation_time === 'number' ? d.invalidation_time : null,
     hash: String(d.api_key_hash ?? ''),
-    roleDescriptors: descriptorsFromDoc(d.role_descriptors, d.api_key_type === 'cross_cluster'),
+    roleDescriptors: descriptorsFromDoc(d.role_descriptors),
     limitedBy: descriptorsFromDoc(d.limited_by_role_descriptors),
     metadata: (d.metadata_flattened as Record<string, unknown>) ?? {},
     creator: {
