@@ -18,12 +18,14 @@ import type { AggEnv, AggShardContext } from './field-source.ts';
 import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
 import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
+import { IpPrefixCollector, IpRangeCollector } from './ip-collectors.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
 import { MultiTermsCollector } from './multi-terms-collector.ts';
 import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import { RareTermsCollector } from './rare-terms-collector.ts';
+import { DiversifiedSamplerCollector, SamplerCollector } from './sampler-collectors.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -101,6 +103,14 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new TopHitsCollector(spec, env);
     case 'top_metrics':
       return new TopMetricsCollector(spec, env);
+    case 'ip_range':
+      return new IpRangeCollector(spec, env, subs);
+    case 'ip_prefix':
+      return new IpPrefixCollector(spec, env, subs);
+    case 'sampler':
+      return new SamplerCollector(spec, env, subs);
+    case 'diversified_sampler':
+      return new DiversifiedSamplerCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

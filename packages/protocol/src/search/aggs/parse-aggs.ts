@@ -15,6 +15,7 @@ import { parseComposite } from './parse-composite.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.ts';
 import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
+import { parseIpPrefix, parseIpRange } from './parse-ip-aggs.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
 import { parseMultiTerms } from './parse-multi-terms.ts';
@@ -22,6 +23,7 @@ import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseRareTerms } from './parse-rare-terms.ts';
+import { parseDiversifiedSampler, parseSampler } from './parse-samplers.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
@@ -82,6 +84,10 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['string_stats', parseStringStats],
   ['top_hits', parseTopHits],
   ['top_metrics', parseTopMetrics],
+  ['ip_range', parseIpRange],
+  ['ip_prefix', parseIpPrefix],
+  ['sampler', parseSampler],
+  ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
 

@@ -43,6 +43,12 @@ export const MULTI_BUCKET: ReadonlySet<string> = new Set([
   'geo_distance',
   'geohash_grid',
   'geotile_grid',
+  'ip_range',
+  'ip_prefix',
+  'adjacency_matrix',
+  'auto_date_histogram',
+  'variable_width_histogram',
+  'significant_terms',
 ]);
 
 const SINGLE_BUCKET_CLASSES: Record<string, string> = {

@@ -1,0 +1,91 @@
+/**
+ * Merge, empty partial and response of the bucket aggregations of spec-more-buckets.ts, in one
+ * place so that merge.ts and render-buckets.ts dispatch to them with one line each.
+ */
+import { notImplemented } from '../../errors/catalogue.ts';
+import { mergeIpPrefixes, mergeIpRanges, renderIpPrefix, renderIpRange } from './ip-aggs.ts';
+import type { AggPartial, SingleBucketPartial } from './partial.ts';
+import type { IpPrefixPartial, IpRangePartial } from './partial-more-buckets.ts';
+import type { Renderer } from './render.ts';
+import type { AggSpec, MoreBucketSpec } from './spec.ts';
+
+type Merge = (subs: readonly AggSpec[], parts: readonly (readonly AggPartial[])[]) => AggPartial[];
+
+const MORE_BUCKETS: ReadonlySet<string> = new Set([
+  'ip_range',
+  'ip_prefix',
+  'sampler',
+  'diversified_sampler',
+  'adjacency_matrix',
+  'auto_date_histogram',
+  'variable_width_histogram',
+  'significant_terms',
+]);
+
+export function isMoreBucket(spec: AggSpec): spec is MoreBucketSpec {
+  return MORE_BUCKETS.has(spec.type);
+}
+
+export function mergeMoreBuckets(
+  spec: MoreBucketSpec,
+  parts: readonly AggPartial[],
+  merge: Merge,
+): AggPartial {
+  switch (spec.type) {
+    case 'ip_range':
+      return mergeIpRanges(spec, parts as IpRangePartial[], merge);
+    case 'ip_prefix':
+      return mergeIpPrefixes(spec, parts as IpPrefixPartial[], merge);
+    case 'sampler':
+    case 'diversified_sampler': {
+      const ps = parts as SingleBucketPartial[];
+      return {
+        t: 'single',
+        docCount: ps.reduce((n, p) => n + p.docCount, 0),
+        aggs: merge(
+          spec.aggs,
+          ps.map((p) => p.aggs),
+        ),
+      };
+    }
+    default:
+      throw notImplemented(`the [${spec.type}] aggregation`);
+  }
+}
+
+export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) => AggPartial): AggPartial {
+  switch (spec.type) {
+    case 'ip_range':
+      return { t: 'ip_range', buckets: [] };
+    case 'ip_prefix':
+      return { t: 'ip_prefix', buckets: [] };
+    case 'sampler':
+    case 'diversified_sampler':
+      return { t: 'single', docCount: 0, aggs: spec.aggs.map(empty) };
+    default:
+      throw notImplemented(`the [${spec.type}] aggregation`);
+  }
+}
+
+export function renderMoreBuckets(
+  r: Renderer,
+  spec: MoreBucketSpec,
+  p: AggPartial,
+  out: Record<string, unknown>,
+): void {
+  switch (spec.type) {
+    case 'ip_range':
+      renderIpRange(r, spec, p as IpRangePartial, out);
+      return;
+    case 'ip_prefix':
+      renderIpPrefix(r, spec, p as IpPrefixPartial, out);
+      return;
+    case 'sampler':
+    case 'diversified_sampler': {
+      const s = p as SingleBucketPartial;
+      out.doc_count = s.docCount;
+      r.renderAll(spec.aggs, s.aggs, out);
+      return;
+    }
+  }
+}
