@@ -20,7 +20,7 @@ import type { Weight } from '../search/weights.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
 import { type AggEnv, ANY_KINDS, type FieldSource, resolveSource } from './field-source.ts';
 
-function compileFilter(query: QueryNode, env: AggEnv): Weight {
+export function compileFilter(query: QueryNode, env: AggEnv): Weight {
   return compileQuery(query, {
     reader: env.reader,
     mapping: topLevelFields(env.mapping),
@@ -30,13 +30,13 @@ function compileFilter(query: QueryNode, env: AggEnv): Weight {
   });
 }
 
-function matchBits(weight: Weight, rs: ReaderSegment): Uint32Array {
+export function matchBits(weight: Weight, rs: ReaderSegment): Uint32Array {
   const bits = new Uint32Array((rs.segment.maxDoc + 31) >>> 5);
   weight.markDocs(rs, bits);
   return bits;
 }
 
-function isSet(bits: Uint32Array, doc: number): boolean {
+export function isSet(bits: Uint32Array, doc: number): boolean {
   return (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
 }
 

@@ -1,4 +1,5 @@
 /** What other packages use of the aggregations: the spec parser, partial shapes, merge and render. */
+export { adjacencyKeys } from './adjacency-matrix.ts';
 export { isCountDesc, isKeyOrder } from './bucket-order.ts';
 export {
   addHash,

@@ -3,9 +3,10 @@
  * place so that merge.ts and render-buckets.ts dispatch to them with one line each.
  */
 import { notImplemented } from '../../errors/catalogue.ts';
+import { emptyAdjacency, mergeAdjacency, renderAdjacency } from './adjacency-matrix.ts';
 import { mergeIpPrefixes, mergeIpRanges, renderIpPrefix, renderIpRange } from './ip-aggs.ts';
 import type { AggPartial, SingleBucketPartial } from './partial.ts';
-import type { IpPrefixPartial, IpRangePartial } from './partial-more-buckets.ts';
+import type { AdjacencyMatrixPartial, IpPrefixPartial, IpRangePartial } from './partial-more-buckets.ts';
 import type { Renderer } from './render.ts';
 import type { AggSpec, MoreBucketSpec } from './spec.ts';
 
@@ -48,6 +49,8 @@ export function mergeMoreBuckets(
         ),
       };
     }
+    case 'adjacency_matrix':
+      return mergeAdjacency(spec, parts as AdjacencyMatrixPartial[], merge);
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -62,6 +65,8 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
     case 'sampler':
     case 'diversified_sampler':
       return { t: 'single', docCount: 0, aggs: spec.aggs.map(empty) };
+    case 'adjacency_matrix':
+      return emptyAdjacency(spec, empty);
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -87,5 +92,8 @@ export function renderMoreBuckets(
       r.renderAll(spec.aggs, s.aggs, out);
       return;
     }
+    case 'adjacency_matrix':
+      renderAdjacency(r, spec, p as AdjacencyMatrixPartial, out);
+      return;
   }
 }

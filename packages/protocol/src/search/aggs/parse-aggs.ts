@@ -9,6 +9,7 @@ import type { PathSeg } from '../../query/json-location.ts';
 import { namedObjectNotFound, parsingError } from '../../query/local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx, tokenOf } from '../../query/parse-context.ts';
 import { suggest } from '../../query/suggest.ts';
+import { parseAdjacencyMatrix } from './adjacency-matrix.ts';
 import type { BodyContext, BodyParser, SpecDraft } from './body-context.ts';
 import { aggregationExecution, aggregationInitialization } from './object-parser.ts';
 import { parseComposite } from './parse-composite.ts';
@@ -87,6 +88,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['ip_range', parseIpRange],
   ['ip_prefix', parseIpPrefix],
   ['sampler', parseSampler],
+  ['adjacency_matrix', parseAdjacencyMatrix],
   ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);

@@ -1,0 +1,61 @@
+/**
+ * adjacency_matrix on one shard (AdjacencyMatrixAggregator): each filter's matches as a bitset
+ * per segment; a doc counts in the bucket of every filter it matches and of every pair of them.
+ * Buckets are `owner * cells + cell`, cells ordered as adjacencyKeys lists them.
+ */
+import { type AdjacencyMatrixSpec, type AggPartial, adjacencyKeys } from '@shoal/protocol';
+import type { ReaderSegment } from '../index/shard-reader.ts';
+import type { Weight } from '../search/weights.ts';
+import { type AggCollector, BucketDoubles, NO_OWNER } from './collector.ts';
+import type { AggEnv } from './field-source.ts';
+import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
+
+export class AdjacencyMatrixCollector implements AggCollector {
+  private readonly weights: Weight[];
+  private readonly cells: number;
+  private readonly counts = new BucketDoubles();
+  private bits: Uint32Array[] = [];
+  private readonly matched: Int32Array;
+
+  constructor(
+    spec: AdjacencyMatrixSpec,
+    env: AggEnv,
+    private readonly subs: readonly AggCollector[],
+  ) {
+    this.weights = spec.filters.map((f) => compileFilter(f.query, env));
+    this.cells = adjacencyKeys(spec).length;
+    this.matched = new Int32Array(this.weights.length);
+  }
+
+  setSegment(rs: ReaderSegment): void {
+    for (const s of this.subs) s.setSegment(rs);
+    this.bits = this.weights.map((w) => matchBits(w, rs));
+  }
+
+  collect(doc: number, owner: number): void {
+    const n = this.weights.length;
+    let m = 0;
+    for (let i = 0; i < n; i++) if (isSet(this.bits[i]!, doc)) this.matched[m++] = i;
+    const base = owner * this.cells;
+    for (let a = 0; a < m; a++) {
+      const i = this.matched[a]!;
+      this.collectCell(doc, base + i);
+      // Pairs (i, j) follow the n filters, row by row: row i starts at n + i*n - i*(i+1)/2.
+      const row = n + i * n - (i * (i + 1)) / 2 - i - 1;
+      for (let b = a + 1; b < m; b++) this.collectCell(doc, base + row + this.matched[b]!);
+    }
+  }
+
+  private collectCell(doc: number, bucket: number): void {
+    this.counts.add(bucket, 1);
+    for (const s of this.subs) s.collect(doc, bucket);
+  }
+
+  build(owner: number): AggPartial {
+    const buckets = Array.from({ length: this.cells }, (_, c) => {
+      const bucket = owner < 0 ? NO_OWNER : owner * this.cells + c;
+      return { docCount: this.counts.get(bucket), aggs: this.subs.map((s) => s.build(bucket)) };
+    });
+    return { t: 'adjacency_matrix', buckets };
+  }
+}
