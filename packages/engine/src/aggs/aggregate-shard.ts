@@ -11,6 +11,7 @@ import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
 import type { Matches } from '../search/matches.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
 import { AdjacencyMatrixCollector } from './adjacency-collector.ts';
+import { AutoDateHistogramCollector } from './auto-date-histogram-collector.ts';
 import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
@@ -114,6 +115,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new DiversifiedSamplerCollector(spec, env, subs);
     case 'adjacency_matrix':
       return new AdjacencyMatrixCollector(spec, env, subs);
+    case 'auto_date_histogram':
+      return new AutoDateHistogramCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

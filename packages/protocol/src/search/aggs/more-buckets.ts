@@ -4,9 +4,15 @@
  */
 import { notImplemented } from '../../errors/catalogue.ts';
 import { emptyAdjacency, mergeAdjacency, renderAdjacency } from './adjacency-matrix.ts';
+import { mergeAutoDateHistograms, renderAutoDateHistogram } from './auto-date-histogram.ts';
 import { mergeIpPrefixes, mergeIpRanges, renderIpPrefix, renderIpRange } from './ip-aggs.ts';
-import type { AggPartial, SingleBucketPartial } from './partial.ts';
-import type { AdjacencyMatrixPartial, IpPrefixPartial, IpRangePartial } from './partial-more-buckets.ts';
+import { type AggPartial, RAW_FORMAT, type SingleBucketPartial } from './partial.ts';
+import type {
+  AdjacencyMatrixPartial,
+  AutoDateHistogramPartial,
+  IpPrefixPartial,
+  IpRangePartial,
+} from './partial-more-buckets.ts';
 import type { Renderer } from './render.ts';
 import type { AggSpec, MoreBucketSpec } from './spec.ts';
 
@@ -51,6 +57,8 @@ export function mergeMoreBuckets(
     }
     case 'adjacency_matrix':
       return mergeAdjacency(spec, parts as AdjacencyMatrixPartial[], merge);
+    case 'auto_date_histogram':
+      return mergeAutoDateHistograms(spec, parts as AutoDateHistogramPartial[], merge);
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -67,6 +75,8 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
       return { t: 'single', docCount: 0, aggs: spec.aggs.map(empty) };
     case 'adjacency_matrix':
       return emptyAdjacency(spec, empty);
+    case 'auto_date_histogram':
+      return { t: 'auto_date_histogram', fmt: RAW_FORMAT, roundingIdx: 0, buckets: [], unmapped: true };
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -77,6 +87,8 @@ export function renderMoreBuckets(
   spec: MoreBucketSpec,
   p: AggPartial,
   out: Record<string, unknown>,
+  merge: Merge,
+  empty: (spec: AggSpec) => AggPartial,
 ): void {
   switch (spec.type) {
     case 'ip_range':
@@ -95,5 +107,10 @@ export function renderMoreBuckets(
     case 'adjacency_matrix':
       renderAdjacency(r, spec, p as AdjacencyMatrixPartial, out);
       return;
+    case 'auto_date_histogram': {
+      const h = p as AutoDateHistogramPartial;
+      renderAutoDateHistogram(r, spec, h, out, merge, h.empty ?? spec.aggs.map(empty));
+      return;
+    }
   }
 }

@@ -10,6 +10,7 @@ import { namedObjectNotFound, parsingError } from '../../query/local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx, tokenOf } from '../../query/parse-context.ts';
 import { suggest } from '../../query/suggest.ts';
 import { parseAdjacencyMatrix } from './adjacency-matrix.ts';
+import { parseAutoDateHistogram } from './auto-date-histogram.ts';
 import type { BodyContext, BodyParser, SpecDraft } from './body-context.ts';
 import { aggregationExecution, aggregationInitialization } from './object-parser.ts';
 import { parseComposite } from './parse-composite.ts';
@@ -89,6 +90,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['ip_prefix', parseIpPrefix],
   ['sampler', parseSampler],
   ['adjacency_matrix', parseAdjacencyMatrix],
+  ['auto_date_histogram', parseAutoDateHistogram],
   ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);

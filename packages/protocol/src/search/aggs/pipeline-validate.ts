@@ -119,7 +119,11 @@ function check(
       errors.push(`${needs} but doesn't have a parent`);
       return;
     }
-    if (parent.type !== 'histogram' && parent.type !== 'date_histogram') {
+    if (
+      parent.type !== 'histogram' &&
+      parent.type !== 'date_histogram' &&
+      parent.type !== 'auto_date_histogram'
+    ) {
       errors.push(needs);
       return;
     }

@@ -6,7 +6,7 @@
  */
 import { fillEmptyBuckets } from './empty-buckets.ts';
 import { renderGeoGrid } from './geo-grid.ts';
-import { emptyPartial } from './merge.ts';
+import { emptyPartial, mergeAggregations } from './merge.ts';
 import { isMoreBucket, renderMoreBuckets } from './more-buckets.ts';
 import { renderMultiTerms } from './multi-terms.ts';
 import { pathValue } from './order-path.ts';
@@ -48,7 +48,7 @@ export function renderBucketAgg(
   out: Record<string, unknown>,
 ): void {
   if (isMoreBucket(spec)) {
-    renderMoreBuckets(r, spec, p, out);
+    renderMoreBuckets(r, spec, p, out, mergeAggregations, emptyPartial);
     return;
   }
   switch (spec.type) {
