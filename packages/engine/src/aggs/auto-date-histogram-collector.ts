@@ -7,6 +7,7 @@
  */
 import {
   type AggPartial,
+  type AutoDateHistogramPartial,
   type AutoDateHistogramSpec,
   appropriateRounding,
   type KeyBucket,
@@ -127,7 +128,7 @@ export class AutoDateHistogramCollector implements AggCollector {
         aggs: this.subs.map((s) => s.build(o)),
       }))
       .sort((a, b) => a.key - b.key);
-    const out: { -readonly [K in keyof AggPartial & string]?: unknown } = {
+    const out: { -readonly [K in keyof AutoDateHistogramPartial]: AutoDateHistogramPartial[K] } = {
       t: 'auto_date_histogram',
       fmt: this.src.fmt,
       roundingIdx: (owner >= 0 ? this.roundingIdx[owner] : undefined) ?? 0,
@@ -135,6 +136,6 @@ export class AutoDateHistogramCollector implements AggCollector {
       empty: this.subs.map((s) => s.build(NO_OWNER)),
     };
     if (this.src.kind === 'unmapped') out.unmapped = true;
-    return out as AggPartial;
+    return out;
   }
 }
