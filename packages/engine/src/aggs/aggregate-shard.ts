@@ -36,6 +36,7 @@ import {
 } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
 import { TopHitsCollector, TopMetricsCollector } from './top-hits-collector.ts';
+import { VariableWidthCollector } from './variable-width-collector.ts';
 
 /** The docs an aggregation pass visits, segment by segment. */
 export interface AggDocs {
@@ -117,6 +118,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new AdjacencyMatrixCollector(spec, env, subs);
     case 'auto_date_histogram':
       return new AutoDateHistogramCollector(spec, env, subs);
+    case 'variable_width_histogram':
+      return new VariableWidthCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

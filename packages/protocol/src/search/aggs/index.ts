@@ -36,3 +36,4 @@ export {
   type TopMetricsPartial,
 } from './top-hits.ts';
 export { type AggDates, compareKeys, compareText, ipText } from './value-text.ts';
+export { type Cluster, clusterBuckets, mergeClosest } from './variable-width-histogram.ts';

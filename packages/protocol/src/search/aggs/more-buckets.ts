@@ -12,9 +12,11 @@ import type {
   AutoDateHistogramPartial,
   IpPrefixPartial,
   IpRangePartial,
+  VariableWidthPartial,
 } from './partial-more-buckets.ts';
 import type { Renderer } from './render.ts';
 import type { AggSpec, MoreBucketSpec } from './spec.ts';
+import { mergeVariableWidth, renderVariableWidth } from './variable-width-histogram.ts';
 
 type Merge = (subs: readonly AggSpec[], parts: readonly (readonly AggPartial[])[]) => AggPartial[];
 
@@ -59,6 +61,8 @@ export function mergeMoreBuckets(
       return mergeAdjacency(spec, parts as AdjacencyMatrixPartial[], merge);
     case 'auto_date_histogram':
       return mergeAutoDateHistograms(spec, parts as AutoDateHistogramPartial[], merge);
+    case 'variable_width_histogram':
+      return mergeVariableWidth(spec, parts as VariableWidthPartial[], merge);
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -77,6 +81,8 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
       return emptyAdjacency(spec, empty);
     case 'auto_date_histogram':
       return { t: 'auto_date_histogram', fmt: RAW_FORMAT, roundingIdx: 0, buckets: [], unmapped: true };
+    case 'variable_width_histogram':
+      return { t: 'variable_width_histogram', fmt: RAW_FORMAT, buckets: [], unmapped: true };
     default:
       throw notImplemented(`the [${spec.type}] aggregation`);
   }
@@ -112,5 +118,8 @@ export function renderMoreBuckets(
       renderAutoDateHistogram(r, spec, h, out, merge, h.empty ?? spec.aggs.map(empty));
       return;
     }
+    case 'variable_width_histogram':
+      renderVariableWidth(r, spec, p as VariableWidthPartial, out, merge);
+      return;
   }
 }

@@ -31,6 +31,7 @@ import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
 import { validatePipelines } from './pipeline-validate.ts';
 import type { AggregationsSpec, AggSpec, AggType, PipelineType } from './spec.ts';
+import { parseVariableWidthHistogram } from './variable-width-histogram.ts';
 
 const PIPELINE_TYPES: readonly PipelineType[] = [
   'avg_bucket',
@@ -91,6 +92,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['sampler', parseSampler],
   ['adjacency_matrix', parseAdjacencyMatrix],
   ['auto_date_histogram', parseAutoDateHistogram],
+  ['variable_width_histogram', parseVariableWidthHistogram],
   ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
