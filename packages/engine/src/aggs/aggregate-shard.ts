@@ -28,6 +28,7 @@ import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import { RareTermsCollector } from './rare-terms-collector.ts';
 import { DiversifiedSamplerCollector, SamplerCollector } from './sampler-collectors.ts';
+import { SignificantTermsCollector } from './significant-terms-collector.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -120,6 +121,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new AutoDateHistogramCollector(spec, env, subs);
     case 'variable_width_histogram':
       return new VariableWidthCollector(spec, env, subs);
+    case 'significant_terms':
+      return new SignificantTermsCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

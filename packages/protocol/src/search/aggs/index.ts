@@ -25,6 +25,7 @@ export { RAW_FORMAT } from './partial.ts';
 export { reducePhaseFailure } from './reduce-failure.ts';
 export { DEFAULT_MAX_BUCKETS, type RenderOptions, reduceAggregations, renderAggregations } from './render.ts';
 export { bucketComparator } from './render-buckets.ts';
+export { significanceScore, topSignificant } from './significant-terms.ts';
 export type * from './spec.ts';
 export { isBucketSpec, isPipelineSpec } from './spec.ts';
 export { DigestBuilder, emptyDigest, type TDigestData } from './tdigest.ts';

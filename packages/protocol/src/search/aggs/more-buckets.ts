@@ -2,7 +2,6 @@
  * Merge, empty partial and response of the bucket aggregations of spec-more-buckets.ts, in one
  * place so that merge.ts and render-buckets.ts dispatch to them with one line each.
  */
-import { notImplemented } from '../../errors/catalogue.ts';
 import { emptyAdjacency, mergeAdjacency, renderAdjacency } from './adjacency-matrix.ts';
 import { mergeAutoDateHistograms, renderAutoDateHistogram } from './auto-date-histogram.ts';
 import { mergeIpPrefixes, mergeIpRanges, renderIpPrefix, renderIpRange } from './ip-aggs.ts';
@@ -12,9 +11,11 @@ import type {
   AutoDateHistogramPartial,
   IpPrefixPartial,
   IpRangePartial,
+  SignificantTermsPartial,
   VariableWidthPartial,
 } from './partial-more-buckets.ts';
 import type { Renderer } from './render.ts';
+import { emptySignificantTerms, mergeSignificantTerms, renderSignificantTerms } from './significant-terms.ts';
 import type { AggSpec, MoreBucketSpec } from './spec.ts';
 import { mergeVariableWidth, renderVariableWidth } from './variable-width-histogram.ts';
 
@@ -63,8 +64,8 @@ export function mergeMoreBuckets(
       return mergeAutoDateHistograms(spec, parts as AutoDateHistogramPartial[], merge);
     case 'variable_width_histogram':
       return mergeVariableWidth(spec, parts as VariableWidthPartial[], merge);
-    default:
-      throw notImplemented(`the [${spec.type}] aggregation`);
+    case 'significant_terms':
+      return mergeSignificantTerms(spec, parts as SignificantTermsPartial[], merge);
   }
 }
 
@@ -83,8 +84,8 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
       return { t: 'auto_date_histogram', fmt: RAW_FORMAT, roundingIdx: 0, buckets: [], unmapped: true };
     case 'variable_width_histogram':
       return { t: 'variable_width_histogram', fmt: RAW_FORMAT, buckets: [], unmapped: true };
-    default:
-      throw notImplemented(`the [${spec.type}] aggregation`);
+    case 'significant_terms':
+      return emptySignificantTerms();
   }
 }
 
@@ -120,6 +121,9 @@ export function renderMoreBuckets(
     }
     case 'variable_width_histogram':
       renderVariableWidth(r, spec, p as VariableWidthPartial, out, merge);
+      return;
+    case 'significant_terms':
+      renderSignificantTerms(r, spec, p as SignificantTermsPartial, out);
       return;
   }
 }
