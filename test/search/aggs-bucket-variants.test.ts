@@ -22,7 +22,10 @@ const INDICES: Record<string, { shards: number; properties: Record<string, unkno
   },
   nums: { shards: 1, properties: { num: { type: 'integer' } } },
   dates: { shards: 2, properties: { date: { type: 'date' }, v: { type: 'long' } } },
-  goodbad: { shards: 1, properties: { text: { type: 'keyword' }, class: { type: 'keyword' } } },
+  goodbad: {
+    shards: 1,
+    properties: { text: { type: 'keyword' }, prose: { type: 'text' }, class: { type: 'keyword' } },
+  },
   'goodbad-2': { shards: 1, properties: { text: { type: 'keyword' }, class: { type: 'keyword' } } },
 };
 
@@ -58,7 +61,13 @@ beforeAll(async () => {
     const body = { settings: { number_of_shards: shards }, mappings: { properties } };
     expect((await http(node.url, 'PUT', `/${index}`, body)).status).toBe(200);
   }
-  const lines = DOCS.flatMap(([index, doc], i) => [{ index: { _index: index, _id: String(i) } }, doc]);
+  // goodbad's words again as analysed text, for significant_text.
+  const withProse = (index: string, doc: Record<string, unknown>) =>
+    index === 'goodbad' ? { ...doc, prose: [doc.text].flat().join(' ').toUpperCase() } : doc;
+  const lines = DOCS.flatMap(([index, doc], i) => [
+    { index: { _index: index, _id: String(i) } },
+    withProse(index, doc),
+  ]);
   const bulk = await http(node.url, 'POST', '/_bulk?refresh=true', ndjson(lines));
   expect(bulk.json.errors).toBe(false);
 });
@@ -69,7 +78,8 @@ afterAll(async () => {
 const search = (index: string, body: Record<string, unknown>, query = '') =>
   http(node.url, 'POST', `/${index}/_search${query}`, { size: 0, ...body });
 
-type Json = Record<string, any>;
+/** A rendered bucket, as far as these tests read it. */
+type Json = Record<string, unknown> & { v: { value: number }; sig: { buckets: { key: string }[] } };
 
 describe('ip_range and ip_prefix', () => {
   it('counts ranges and masks across shards, with keys, keyed form and a sibling pipeline', async () => {
@@ -284,5 +294,30 @@ describe('significant_terms', () => {
     expect(JSON.stringify(typo.json)).toContain(
       '[significant_terms] unknown field [jlp] did you mean [jlh]?',
     );
+  });
+});
+
+describe('significant_text', () => {
+  it('analyses the text of _source, filtered by include', async () => {
+    const sig = async (options: Record<string, unknown>) => {
+      const r = await search('goodbad', {
+        aggs: {
+          class: {
+            terms: { field: 'class' },
+            aggs: { sig: { significant_text: { field: 'prose', ...options } } },
+          },
+        },
+      });
+      expect(r.status).toBe(200);
+      return r.json.aggregations.class.buckets.map((b: Json) => [b.key, b.sig.buckets.map((s) => s.key)]);
+    };
+    expect(await sig({})).toEqual([
+      ['bad', ['bad']],
+      ['good', ['good']],
+    ]);
+    expect(await sig({ include: 'b.*' })).toEqual([
+      ['bad', ['bad']],
+      ['good', []],
+    ]);
   });
 });

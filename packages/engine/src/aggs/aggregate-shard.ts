@@ -29,6 +29,7 @@ import { RangeCollector } from './range-collector.ts';
 import { RareTermsCollector } from './rare-terms-collector.ts';
 import { DiversifiedSamplerCollector, SamplerCollector } from './sampler-collectors.ts';
 import { SignificantTermsCollector } from './significant-terms-collector.ts';
+import { SignificantTextCollector } from './significant-text-collector.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -123,6 +124,8 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new VariableWidthCollector(spec, env, subs);
     case 'significant_terms':
       return new SignificantTermsCollector(spec, env, subs);
+    case 'significant_text':
+      return new SignificantTextCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

@@ -30,6 +30,7 @@ const MORE_BUCKETS: ReadonlySet<string> = new Set([
   'auto_date_histogram',
   'variable_width_histogram',
   'significant_terms',
+  'significant_text',
 ]);
 
 export function isMoreBucket(spec: AggSpec): spec is MoreBucketSpec {
@@ -65,6 +66,7 @@ export function mergeMoreBuckets(
     case 'variable_width_histogram':
       return mergeVariableWidth(spec, parts as VariableWidthPartial[], merge);
     case 'significant_terms':
+    case 'significant_text':
       return mergeSignificantTerms(spec, parts as SignificantTermsPartial[], merge);
   }
 }
@@ -85,6 +87,7 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
     case 'variable_width_histogram':
       return { t: 'variable_width_histogram', fmt: RAW_FORMAT, buckets: [], unmapped: true };
     case 'significant_terms':
+    case 'significant_text':
       return emptySignificantTerms();
   }
 }
@@ -123,6 +126,7 @@ export function renderMoreBuckets(
       renderVariableWidth(r, spec, p as VariableWidthPartial, out, merge);
       return;
     case 'significant_terms':
+    case 'significant_text':
       renderSignificantTerms(r, spec, p as SignificantTermsPartial, out);
       return;
   }

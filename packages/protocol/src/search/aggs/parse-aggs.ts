@@ -26,7 +26,7 @@ import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseRareTerms } from './parse-rare-terms.ts';
 import { parseDiversifiedSampler, parseSampler } from './parse-samplers.ts';
-import { parseSignificantTerms } from './parse-significant-terms.ts';
+import { parseSignificantTerms, parseSignificantText } from './parse-significant-terms.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
@@ -95,6 +95,7 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['auto_date_histogram', parseAutoDateHistogram],
   ['variable_width_histogram', parseVariableWidthHistogram],
   ['significant_terms', parseSignificantTerms],
+  ['significant_text', parseSignificantText],
   ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);

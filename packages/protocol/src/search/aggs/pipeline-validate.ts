@@ -49,6 +49,7 @@ export const MULTI_BUCKET: ReadonlySet<string> = new Set([
   'auto_date_histogram',
   'variable_width_histogram',
   'significant_terms',
+  'significant_text',
 ]);
 
 const SINGLE_BUCKET_CLASSES: Record<string, string> = {

@@ -11,7 +11,11 @@ import type { AggPartial } from './partial.ts';
 import { RAW_FORMAT } from './partial.ts';
 import type { SignificantTermsBucket, SignificantTermsPartial } from './partial-more-buckets.ts';
 import type { Renderer } from './render.ts';
-import type { AggSpec, SignificanceHeuristic, SignificantTermsSpec } from './spec.ts';
+import type { AggSpec, SignificanceHeuristic, SignificantTermsSpec, SignificantTextSpec } from './spec.ts';
+
+/** significant_terms and significant_text: the same counts, scores and response. */
+type Significance = SignificantTermsSpec | SignificantTextSpec;
+
 import { compareKeys, ipText, valueText } from './value-text.ts';
 
 type Key = string | number | bigint;
@@ -130,7 +134,7 @@ export function emptySignificantTerms(): SignificantTermsPartial {
 }
 
 export function mergeSignificantTerms(
-  spec: SignificantTermsSpec,
+  spec: Significance,
   parts: readonly SignificantTermsPartial[],
   merge: Merge,
 ): SignificantTermsPartial {
@@ -168,7 +172,7 @@ export function mergeSignificantTerms(
 
 /** The `size` most significant buckets, best first (ties by key), with their scores. */
 export function topSignificant(
-  spec: SignificantTermsSpec,
+  spec: Significance,
   p: Pick<SignificantTermsPartial, 'buckets' | 'subsetSize' | 'supersetSize'>,
   minDocCount: number,
   size: number,
@@ -191,7 +195,7 @@ export function topSignificant(
 
 export function renderSignificantTerms(
   r: Renderer,
-  spec: SignificantTermsSpec,
+  spec: Significance,
   p: SignificantTermsPartial,
   out: Record<string, unknown>,
 ): void {

@@ -102,6 +102,23 @@ export interface SignificantTermsSpec extends BucketBase {
   readonly regex?: { readonly include?: string; readonly exclude?: string };
 }
 
+/** significant_text: significant_terms over the analysed `_source` text of a field. */
+export interface SignificantTextSpec extends BucketBase {
+  readonly type: 'significant_text';
+  readonly field: string;
+  /** Where the text is read from in `_source` (default: the field itself). */
+  readonly sourceFields?: readonly string[];
+  readonly size: number;
+  readonly shardSize: number;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  readonly heuristic: SignificanceHeuristic;
+  readonly backgroundFilter?: QueryNode;
+  readonly include?: readonly JsonScalar[];
+  readonly exclude?: readonly JsonScalar[];
+  readonly regex?: { readonly include?: string; readonly exclude?: string };
+}
+
 export type MoreBucketSpec =
   | IpRangeSpec
   | IpPrefixSpec
@@ -110,6 +127,7 @@ export type MoreBucketSpec =
   | AdjacencyMatrixSpec
   | AutoDateHistogramSpec
   | VariableWidthHistogramSpec
-  | SignificantTermsSpec;
+  | SignificantTermsSpec
+  | SignificantTextSpec;
 
 export type MoreBucketType = MoreBucketSpec['type'];
