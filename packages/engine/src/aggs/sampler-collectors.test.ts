@@ -47,5 +47,6 @@ describe('diversified_sampler collector', () => {
     expect(sample({ diversified_sampler: { field: 'author' } })).toEqual([2, 2, 4]);
     expect(sample({ diversified_sampler: { field: 'author', max_docs_per_value: 3 } })).toEqual([4, 1, 4]);
     expect(sample({ diversified_sampler: { field: 'cls' } })).toEqual([2, 3, 4]);
+    expect(sample({ diversified_sampler: { field: 'unmapped' } })).toEqual([0, null, null]);
   });
 });

@@ -141,6 +141,11 @@ export class DiversifiedSamplerCollector extends SamplingCollector {
     this.src = resolveSource(spec.source, 'diversified_sampler', TERMS_KINDS, env);
   }
 
+  /** An unmapped field samples nothing (UnmappedSampler). */
+  override collect(doc: number, owner: number): void {
+    if (this.src.kind !== 'unmapped') super.collect(doc, owner);
+  }
+
   protected override keySegment(rs: ReaderSegment): void {
     const k = this.src.kind;
     this.ss = k === 'keyword' || k === 'ip' ? ordsView(this.src, rs) : null;
