@@ -1,12 +1,18 @@
 /**
  * adjacency_matrix on one shard (AdjacencyMatrixAggregator): each filter's matches as a bitset
  * per segment; a doc counts in the bucket of every filter it matches and of every pair of them.
- * Buckets are `owner * cells + cell`, cells ordered as adjacencyKeys lists them.
+ * Buckets are `owner * cells + cell`; only the cells holding docs are returned.
  */
-import { type AdjacencyMatrixSpec, type AggPartial, adjacencyKeys } from '@shoal/protocol';
+import {
+  type AdjacencyMatrixPartial,
+  type AdjacencyMatrixSpec,
+  type AggPartial,
+  adjacencyCells,
+  adjacencyRowStart,
+} from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Weight } from '../search/weights.ts';
-import { type AggCollector, BucketDoubles, NO_OWNER } from './collector.ts';
+import { type AggCollector, BucketDoubles } from './collector.ts';
 import type { AggEnv } from './field-source.ts';
 import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
 
@@ -23,7 +29,7 @@ export class AdjacencyMatrixCollector implements AggCollector {
     private readonly subs: readonly AggCollector[],
   ) {
     this.weights = spec.filters.map((f) => compileFilter(f.query, env));
-    this.cells = adjacencyKeys(spec).length;
+    this.cells = adjacencyCells(this.weights.length);
     this.matched = new Int32Array(this.weights.length);
   }
 
@@ -40,8 +46,8 @@ export class AdjacencyMatrixCollector implements AggCollector {
     for (let a = 0; a < m; a++) {
       const i = this.matched[a]!;
       this.collectCell(doc, base + i);
-      // Pairs (i, j) follow the n filters, row by row: row i starts at n + i*n - i*(i+1)/2.
-      const row = n + i * n - (i * (i + 1)) / 2 - i - 1;
+      // Cell of the pair (i, j): its row's start plus j - i - 1.
+      const row = adjacencyRowStart(n, i) - i - 1;
       for (let b = a + 1; b < m; b++) this.collectCell(doc, base + row + this.matched[b]!);
     }
   }
@@ -52,10 +58,14 @@ export class AdjacencyMatrixCollector implements AggCollector {
   }
 
   build(owner: number): AggPartial {
-    const buckets = Array.from({ length: this.cells }, (_, c) => {
-      const bucket = owner < 0 ? NO_OWNER : owner * this.cells + c;
-      return { docCount: this.counts.get(bucket), aggs: this.subs.map((s) => s.build(bucket)) };
-    });
+    const buckets: AdjacencyMatrixPartial['buckets'][number][] = [];
+    if (owner >= 0) {
+      for (let cell = 0; cell < this.cells; cell++) {
+        const bucket = owner * this.cells + cell;
+        const docCount = this.counts.get(bucket);
+        if (docCount > 0) buckets.push({ cell, docCount, aggs: this.subs.map((s) => s.build(bucket)) });
+      }
+    }
     return { t: 'adjacency_matrix', buckets };
   }
 }

@@ -54,14 +54,25 @@ export function parseAdjacencyMatrix(b: BodyContext, body: Record<string, unknow
   return { type: 'adjacency_matrix', filters, separator };
 }
 
-/** The keys of the buckets in partial order: each filter, then each pair (i < j) as `i<sep>j`. */
-export function adjacencyKeys(spec: AdjacencyMatrixSpec): string[] {
-  const keys = spec.filters.map((f) => f.key);
-  const out = [...keys];
-  for (let i = 0; i < keys.length; i++) {
-    for (let j = i + 1; j < keys.length; j++) out.push(`${keys[i]}${spec.separator}${keys[j]}`);
-  }
-  return out;
+/** How many cells a matrix of `n` filters has: each filter and each pair of them. */
+export function adjacencyCells(n: number): number {
+  return n + (n * (n - 1)) / 2;
+}
+
+/** The first pair cell of row i (pairs (i, j > i) follow the n filters, row by row). */
+export function adjacencyRowStart(n: number, i: number): number {
+  return n + i * (n - 1) - (i * (i - 1)) / 2;
+}
+
+/** The key of a cell: a filter's key, or `a<separator>b` for a pair. */
+export function adjacencyCellKey(spec: AdjacencyMatrixSpec, cell: number): string {
+  const keys = spec.filters;
+  const n = keys.length;
+  if (cell < n) return keys[cell]!.key;
+  let i = 0;
+  while (i + 1 < n && adjacencyRowStart(n, i + 1) <= cell) i++;
+  const j = i + 1 + (cell - adjacencyRowStart(n, i));
+  return `${keys[i]!.key}${spec.separator}${keys[j]!.key}`;
 }
 
 type Merge = (subs: readonly AggSpec[], parts: readonly (readonly AggPartial[])[]) => AggPartial[];
@@ -71,26 +82,20 @@ export function mergeAdjacency(
   parts: readonly AdjacencyMatrixPartial[],
   merge: Merge,
 ): AdjacencyMatrixPartial {
-  const width = Math.max(...parts.map((p) => p.buckets.length));
-  const buckets = Array.from({ length: width }, (_, i) => {
-    const present = parts.filter((p) => p.buckets[i] !== undefined).map((p) => p.buckets[i]!);
-    return {
-      docCount: present.reduce((n, b) => n + b.docCount, 0),
-      aggs: merge(
-        spec.aggs,
-        present.map((b) => b.aggs),
-      ),
-    };
-  });
+  const byCell = new Map<number, { docCount: number; aggs: (readonly AggPartial[])[] }>();
+  for (const p of parts) {
+    for (const b of p.buckets) {
+      const acc = byCell.get(b.cell);
+      if (acc) {
+        acc.docCount += b.docCount;
+        acc.aggs.push(b.aggs);
+      } else byCell.set(b.cell, { docCount: b.docCount, aggs: [b.aggs] });
+    }
+  }
+  const buckets = [...byCell]
+    .sort((a, b) => a[0] - b[0])
+    .map(([cell, acc]) => ({ cell, docCount: acc.docCount, aggs: merge(spec.aggs, acc.aggs) }));
   return { t: 'adjacency_matrix', buckets };
-}
-
-export function emptyAdjacency(
-  spec: AdjacencyMatrixSpec,
-  empty: (s: AggSpec) => AggPartial,
-): AdjacencyMatrixPartial {
-  const aggs = spec.aggs.map(empty);
-  return { t: 'adjacency_matrix', buckets: adjacencyKeys(spec).map(() => ({ docCount: 0, aggs })) };
 }
 
 export function renderAdjacency(
@@ -99,10 +104,9 @@ export function renderAdjacency(
   p: AdjacencyMatrixPartial,
   out: Record<string, unknown>,
 ): void {
-  const keys = adjacencyKeys(spec);
   const kept = p.buckets
-    .map((b, i) => ({ key: keys[i]!, b }))
-    .filter((x) => x.b.docCount > 0)
+    .filter((b) => b.docCount > 0)
+    .map((b) => ({ key: adjacencyCellKey(spec, b.cell), b }))
     .sort((x, y) => compareText(x.key, y.key));
   r.consumeBuckets(kept.length);
   out.buckets = kept.map(({ key, b }) => {

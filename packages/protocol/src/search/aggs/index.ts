@@ -1,5 +1,5 @@
 /** What other packages use of the aggregations: the spec parser, partial shapes, merge and render. */
-export { adjacencyKeys } from './adjacency-matrix.ts';
+export { adjacencyCells, adjacencyRowStart } from './adjacency-matrix.ts';
 export { appropriateRounding, roundingLadder, stepRounding } from './auto-date-histogram.ts';
 export { isCountDesc, isKeyOrder } from './bucket-order.ts';
 export {

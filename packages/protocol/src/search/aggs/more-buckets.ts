@@ -2,7 +2,7 @@
  * Merge, empty partial and response of the bucket aggregations of spec-more-buckets.ts, in one
  * place so that merge.ts and render-buckets.ts dispatch to them with one line each.
  */
-import { emptyAdjacency, mergeAdjacency, renderAdjacency } from './adjacency-matrix.ts';
+import { mergeAdjacency, renderAdjacency } from './adjacency-matrix.ts';
 import { mergeAutoDateHistograms, renderAutoDateHistogram } from './auto-date-histogram.ts';
 import { mergeIpPrefixes, mergeIpRanges, renderIpPrefix, renderIpRange } from './ip-aggs.ts';
 import { type AggPartial, RAW_FORMAT, type SingleBucketPartial } from './partial.ts';
@@ -81,7 +81,7 @@ export function emptyMoreBuckets(spec: MoreBucketSpec, empty: (spec: AggSpec) =>
     case 'diversified_sampler':
       return { t: 'single', docCount: 0, aggs: spec.aggs.map(empty) };
     case 'adjacency_matrix':
-      return emptyAdjacency(spec, empty);
+      return { t: 'adjacency_matrix', buckets: [] };
     case 'auto_date_histogram':
       return { t: 'auto_date_histogram', fmt: RAW_FORMAT, roundingIdx: 0, buckets: [], unmapped: true };
     case 'variable_width_histogram':

@@ -34,10 +34,17 @@ export interface IpPrefixPartial {
   readonly buckets: readonly IpPrefixBucket[];
 }
 
-/** adjacency_matrix: one bucket per filter and per pair, aligned with adjacencyKeys(spec). */
+/**
+ * adjacency_matrix: the cells holding docs, ascending by cell — each filter, then each pair
+ * (adjacencyCellKey names them).
+ */
 export interface AdjacencyMatrixPartial {
   readonly t: 'adjacency_matrix';
-  readonly buckets: readonly { readonly docCount: number; readonly aggs: readonly AggPartial[] }[];
+  readonly buckets: readonly {
+    readonly cell: number;
+    readonly docCount: number;
+    readonly aggs: readonly AggPartial[];
+  }[];
 }
 
 /** auto_date_histogram (InternalAutoDateHistogram): keys at the rounding `roundingIdx` of the ladder. */
