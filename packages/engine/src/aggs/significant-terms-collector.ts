@@ -18,7 +18,7 @@ import {
 } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Weight } from '../search/weights.ts';
-import { type AggCollector, BucketDoubles } from './collector.ts';
+import { AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
 import type { AggEnv } from './field-source.ts';
 import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
@@ -77,12 +77,19 @@ export class SignificantTermsCollector implements AggCollector {
   private backgroundCounts(): { size: number; counts: Map<Key, number> } {
     if (this.superset !== null) return this.superset;
     const terms = new TermsCollector(allTerms(this.spec, []), this.env, []);
+    const cancel = new AggCancel(this.env.ctx.isCancelled);
     let size = 0;
     for (const rs of this.env.reader.segments) {
       terms.setSegment(rs);
       const deleted = rs.liveDocs.deletedBits;
       const bits = this.background ? matchBits(this.background, rs) : null;
+      // Every live doc: the terms collector's own loop over the doc values, where it has one.
+      if (bits === null && terms.collectAll(rs, null, deleted, cancel)) {
+        size += rs.liveDocs.numLive;
+        continue;
+      }
       for (let d = 0; d < rs.segment.maxDoc; d++) {
+        cancel.step();
         if (deleted !== null && isSet(deleted, d)) continue;
         if (bits !== null && !isSet(bits, d)) continue;
         size++;
