@@ -13,6 +13,7 @@ import {
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Weight } from '../search/weights.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import type { AggEnv } from './field-source.ts';
 import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
 
@@ -22,6 +23,8 @@ export class AdjacencyMatrixCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private bits: Uint32Array[] = [];
   private readonly matched: Int32Array;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
 
   constructor(
     spec: AdjacencyMatrixSpec,
@@ -36,6 +39,7 @@ export class AdjacencyMatrixCollector implements AggCollector {
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     this.bits = this.weights.map((w) => matchBits(w, rs));
+    this.docCounts = docCountsOf(rs);
   }
 
   collect(doc: number, owner: number): void {
@@ -53,7 +57,7 @@ export class AdjacencyMatrixCollector implements AggCollector {
   }
 
   private collectCell(doc: number, bucket: number): void {
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

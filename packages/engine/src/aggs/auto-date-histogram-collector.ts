@@ -18,6 +18,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { rounderFor } from './agg-dates.ts';
 import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
 import { type DeferredDoc, replay } from './deferred-replay.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -33,6 +34,8 @@ const DATE_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['date', 'number'])
 class OwnerValues {
   readonly segments: ReaderSegment[] = [];
   readonly docs: number[] = [];
+  /** Each doc's `_doc_count` (1 for most). */
+  readonly weights: number[] = [];
   readonly starts: number[] = [0];
   readonly values: number[] = [];
   min = Number.POSITIVE_INFINITY;
@@ -47,6 +50,8 @@ export class AutoDateHistogramCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly roundingIdx: number[] = [];
   private view: DoubleView | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private segment: ReaderSegment | null = null;
   private built = false;
 
@@ -62,6 +67,7 @@ export class AutoDateHistogramCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     this.segment = rs;
+    this.docCounts = docCountsOf(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
   }
 
@@ -77,6 +83,7 @@ export class AutoDateHistogramCollector implements AggCollector {
     }
     o.segments.push(this.segment!);
     o.docs.push(doc);
+    o.weights.push(this.docCounts === null ? 1 : this.docCounts[doc]!);
     const add = (x: number) => {
       o.values.push(x);
       if (x < o.min) o.min = x;
@@ -107,7 +114,7 @@ export class AutoDateHistogramCollector implements AggCollector {
           if (key === previous) continue;
           previous = key;
           const bucket = this.buckets.ord(owner, key);
-          this.counts.add(bucket, 1);
+          this.counts.add(bucket, o.weights[d]!);
           if (this.subs.length > 0) deferred.push({ segment: o.segments[d]!, doc: o.docs[d]!, bucket });
         }
       }

@@ -18,6 +18,7 @@ import type { SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { ipSortKey, parseCidr } from '../search/ip.ts';
 import { type AggCollector, BucketDoubles, BucketOrds, NO_OWNER } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import { type AggEnv, type FieldSource, ipKeyFor, ipKeys, ordsView, resolveSource } from './field-source.ts';
 
 const IP_KIND: ReadonlySet<FieldSource['kind']> = new Set(['ip']);
@@ -59,6 +60,8 @@ export class IpRangeCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly missingRanges: readonly number[] | null;
   private ss: SortedSetValues | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   /** Per term ordinal of the segment, the ranges it falls in. */
   private termRanges: (readonly number[])[] = [];
   private readonly lastCall: Int32Array;
@@ -86,6 +89,7 @@ export class IpRangeCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.ss = this.src.kind === 'ip' ? ordsView(this.src, rs) : null;
     this.termRanges = this.ss ? ipKeys(this.src, rs, this.ss.terms).map((k) => this.rangesOf(k)) : [];
   }
@@ -111,7 +115,7 @@ export class IpRangeCollector implements AggCollector {
     if (this.lastCall[r] === this.call) return;
     this.lastCall[r] = this.call;
     const bucket = owner * this.ranges.length + r;
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 
@@ -143,6 +147,8 @@ export class IpPrefixCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly missingKey: string | null;
   private ss: SortedSetValues | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private termKeys: readonly string[] = [];
 
   constructor(
@@ -161,6 +167,7 @@ export class IpPrefixCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.ss = this.src.kind === 'ip' ? ordsView(this.src, rs) : null;
     this.termKeys = this.ss ? ipKeys(this.src, rs, this.ss.terms).map((k) => this.keyOf(k)) : [];
   }
@@ -188,7 +195,7 @@ export class IpPrefixCollector implements AggCollector {
 
   private collectKey(doc: number, owner: number, key: string): void {
     const bucket = this.ords.ord(owner, key);
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

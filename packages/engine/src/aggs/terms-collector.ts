@@ -30,6 +30,7 @@ import {
   collectsDocs,
   NO_OWNER,
 } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -113,6 +114,8 @@ export class TermsCollector implements AggCollector {
   private readonly include: ReadonlySet<Key> | null;
   private readonly exclude: ReadonlySet<Key> | null;
   private readonly includeRegex: CompiledRegExp | null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private readonly excludeRegex: CompiledRegExp | null;
   private readonly missingKey: Key | undefined;
   // The segment being collected.
@@ -179,6 +182,7 @@ export class TermsCollector implements AggCollector {
     this.doubles = null;
     this.allowed = null;
     this.topBuckets = null;
+    this.docCounts = docCountsOf(rs);
     const src = this.src;
     if (this.script !== null) {
       this.script.setSegment(rs);
@@ -270,7 +274,9 @@ export class TermsCollector implements AggCollector {
   ): boolean {
     const ss = this.ords;
     // A script's values are computed per doc (collect).
-    if (ss === null || collectsDocs(this.subs) || this.script !== null) return false;
+    // Pre-aggregated docs (`_doc_count`) count per doc too.
+    if (ss === null || collectsDocs(this.subs) || this.script !== null || this.docCounts !== null)
+      return false;
     // Every doc of the segment: its counts per ordinal, computed once per segment and field.
     const all = docs === null && excluded === null;
     const counted = all
@@ -302,7 +308,7 @@ export class TermsCollector implements AggCollector {
   }
 
   private collectBucket(doc: number, bucket: number): void {
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

@@ -17,6 +17,7 @@ import {
 } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -33,6 +34,8 @@ export class VariableWidthCollector implements AggCollector {
   private readonly values = new BucketOrds<number>();
   private readonly counts = new BucketDoubles();
   private view: DoubleView | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: VariableWidthHistogramSpec,
@@ -46,6 +49,7 @@ export class VariableWidthCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
   }
 
@@ -68,7 +72,7 @@ export class VariableWidthCollector implements AggCollector {
 
   private collectValue(doc: number, owner: number, value: number): void {
     const bucket = this.values.ord(owner, value);
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 
