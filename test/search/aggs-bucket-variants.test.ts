@@ -27,6 +27,7 @@ const INDICES: Record<string, { shards: number; properties: Record<string, unkno
     properties: { text: { type: 'keyword' }, prose: { type: 'text' }, class: { type: 'keyword' } },
   },
   'goodbad-2': { shards: 1, properties: { text: { type: 'keyword' }, class: { type: 'keyword' } } },
+  preagg: { shards: 2, properties: { str: { type: 'keyword' }, number: { type: 'integer' } } },
 };
 
 const DOCS: [string, Record<string, unknown>][] = [
@@ -53,6 +54,11 @@ const DOCS: [string, Record<string, unknown>][] = [
   ['goodbad', { text: 'bad', class: 'bad' }],
   ['goodbad-2', { class: 'bad' }],
   ['goodbad-2', { class: 'bad' }],
+  ['preagg', { _doc_count: 10, str: 'abc', number: 500 }],
+  ['preagg', { _doc_count: 5, str: 'xyz', number: 100 }],
+  ['preagg', { _doc_count: 7, str: 'foo', number: 100 }],
+  ['preagg', { _doc_count: 1, str: 'foo', number: 200 }],
+  ['preagg', { str: 'abc', number: 500 }],
 ];
 
 beforeAll(async () => {
@@ -319,5 +325,43 @@ describe('significant_text', () => {
       ['bad', ['bad']],
       ['good', []],
     ]);
+  });
+});
+
+describe('_doc_count', () => {
+  it('counts a pre-aggregated document as many times in bucket doc counts, across shards', async () => {
+    const r = await search('preagg', {
+      aggs: {
+        num_terms: { terms: { field: 'number' } },
+        str_terms: { terms: { field: 'str' } },
+        composite_agg: { composite: { sources: [{ num_terms: { terms: { field: 'number' } } }] } },
+        f: { filters: { filters: { abc: { match: { str: 'abc' } }, foo: { match: { str: 'foo' } } } } },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.hits.total.value).toBe(5);
+    const aggs = r.json.aggregations;
+    const pairs = (buckets: Json[]) => buckets.map((b) => [b.key, b.doc_count]);
+    expect(pairs(aggs.num_terms.buckets)).toEqual([
+      [100, 12],
+      [500, 11],
+      [200, 1],
+    ]);
+    expect(pairs(aggs.str_terms.buckets)).toEqual([
+      ['abc', 11],
+      ['foo', 8],
+      ['xyz', 5],
+    ]);
+    expect(pairs(aggs.composite_agg.buckets)).toEqual([
+      [{ num_terms: 100 }, 12],
+      [{ num_terms: 200 }, 1],
+      [{ num_terms: 500 }, 11],
+    ]);
+    expect(aggs.f.buckets).toEqual({ abc: { doc_count: 11 }, foo: { doc_count: 8 } });
+    const bad = await http(node.url, 'PUT', '/preagg/_doc/x', { _doc_count: -1 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json)).toContain(
+      'Field [_doc_count] must be a positive integer. Value [-1] is not allowed.',
+    );
   });
 });
