@@ -51,4 +51,9 @@ describe('_doc_count in bucket doc counts', () => {
     expect(bucketsOf(out, 'r').map((b) => b.doc_count)).toEqual([13, 11]);
     expect(out.n).toEqual({ value: 5 });
   });
+
+  it('weights significant_terms sizes as its term counts', () => {
+    const out = aggregate(c, { s: { significant_terms: { field: 'str', min_doc_count: 1 } } });
+    expect([out.s!.doc_count, out.s!.bg_count]).toEqual([24, 24]);
+  });
 });

@@ -19,6 +19,7 @@ import {
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import type { Weight } from '../search/weights.ts';
 import { AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import type { AggEnv } from './field-source.ts';
 import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
@@ -52,6 +53,7 @@ export class SignificantTermsCollector implements AggCollector {
   private readonly subsetSizes = new BucketDoubles();
   private readonly background: Weight | null;
   private superset: { size: number; counts: Map<Key, number> } | null = null;
+  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: SignificantTermsSpec,
@@ -66,10 +68,12 @@ export class SignificantTermsCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     this.subset.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
   }
 
   collect(doc: number, owner: number): void {
-    this.subsetSizes.add(owner, 1);
+    // Term counts weigh `_doc_count` (the terms collector does): so do the sizes.
+    this.subsetSizes.add(owner, this.docCounts === null ? 1 : this.docCounts[doc]!);
     this.subset.collect(doc, owner);
   }
 
@@ -84,6 +88,7 @@ export class SignificantTermsCollector implements AggCollector {
       const deleted = rs.liveDocs.deletedBits;
       const bits = this.background ? matchBits(this.background, rs) : null;
       // Every live doc: the terms collector's own loop over the doc values, where it has one.
+      const weights = docCountsOf(rs);
       if (bits === null && terms.collectAll(rs, null, deleted, cancel)) {
         size += rs.liveDocs.numLive;
         continue;
@@ -92,7 +97,7 @@ export class SignificantTermsCollector implements AggCollector {
         cancel.step();
         if (deleted !== null && isSet(deleted, d)) continue;
         if (bits !== null && !isSet(bits, d)) continue;
-        size++;
+        size += weights === null ? 1 : weights[d]!;
         terms.collect(d, 0);
       }
     }

@@ -22,7 +22,6 @@ import { type CompiledRegExp, compileRegExp } from '../search/regexp-automaton.t
 import { docFreq } from '../search/term-stats.ts';
 import type { Weight } from '../search/weights.ts';
 import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
-import { docCountsOf } from './doc-counts.ts';
 import type { AggEnv } from './field-source.ts';
 import { compileFilter, isSet, matchBits } from './single-bucket-collectors.ts';
 
@@ -47,8 +46,6 @@ export class SignificantTextCollector implements AggCollector {
   private readonly includeRegex: CompiledRegExp | null;
   private readonly excludeRegex: CompiledRegExp | null;
   private superset: number | null = null;
-  /** The segment's `_doc_count` weights, null when it has none. */
-  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: SignificantTextSpec,
@@ -83,7 +80,6 @@ export class SignificantTextCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     this.segment = rs;
-    this.docCounts = docCountsOf(rs);
     for (const s of this.subs) s.setSegment(rs);
   }
 
@@ -102,7 +98,7 @@ export class SignificantTextCollector implements AggCollector {
           if (this.includeRegex !== null && !this.includeRegex.matches(token)) continue;
           if (this.excludeRegex?.matches(token)) continue;
           const bucket = this.ords.ord(owner, token);
-          this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
+          this.counts.add(bucket, 1);
           for (const s of this.subs) s.collect(doc, bucket);
         }
       }
