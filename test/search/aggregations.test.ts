@@ -224,10 +224,10 @@ describe('aggregations', () => {
     expect(text.json.error.root_cause[0].reason).toContain('Fielddata is disabled on [summary]');
 
     const missing = await http(node.url, 'POST', '/flights/_search', {
-      aggs: { x: { significant_text: { field: 'summary' } } },
+      aggs: { x: { random_sampler: { probability: 0.5 } } },
     });
     expect(missing.status).toBe(501);
-    expect(missing.json.error.reason).toContain('significant_text');
+    expect(missing.json.error.reason).toContain('random_sampler');
 
     const set = await http(node.url, 'PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 3 } });
     expect(set.status).toBe(200);

@@ -29,4 +29,7 @@ export const aggDates: AggDates = {
   nextKey(key: number, rounding: DateRounding): number {
     return rounderFor(rounding).next(key);
   },
+  round(millis: number, rounding: DateRounding): number {
+    return rounderFor(rounding).round(millis);
+  },
 };

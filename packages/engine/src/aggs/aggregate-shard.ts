@@ -10,6 +10,8 @@ import type { IndexMapping } from '../contract.ts';
 import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
 import type { Matches } from '../search/matches.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
+import { AdjacencyMatrixCollector } from './adjacency-collector.ts';
+import { AutoDateHistogramCollector } from './auto-date-histogram-collector.ts';
 import { CardinalityCollector } from './cardinality-collector.ts';
 import { AggCancel, type AggCollector } from './collector.ts';
 import { CompositeCollector } from './composite-collector.ts';
@@ -18,12 +20,16 @@ import type { AggEnv, AggShardContext } from './field-source.ts';
 import { GeoBoundsCollector, GeoCentroidCollector, GeoDistanceCollector } from './geo-collectors.ts';
 import { GeoGridCollector } from './geo-grid-collector.ts';
 import { HistogramCollector } from './histogram-collector.ts';
+import { IpPrefixCollector, IpRangeCollector } from './ip-collectors.ts';
 import { StatsCollector, ValueCountCollector } from './metric-collectors.ts';
 import { StringStatsCollector, WeightedAvgCollector } from './more-metric-collectors.ts';
 import { MultiTermsCollector } from './multi-terms-collector.ts';
 import { PIPELINE_COLLECTOR } from './pipeline-collector.ts';
 import { RangeCollector } from './range-collector.ts';
 import { RareTermsCollector } from './rare-terms-collector.ts';
+import { DiversifiedSamplerCollector, SamplerCollector } from './sampler-collectors.ts';
+import { SignificantTermsCollector } from './significant-terms-collector.ts';
+import { SignificantTextCollector } from './significant-text-collector.ts';
 import {
   FilterCollector,
   FiltersCollector,
@@ -32,6 +38,7 @@ import {
 } from './single-bucket-collectors.ts';
 import { TermsCollector } from './terms-collector.ts';
 import { TopHitsCollector, TopMetricsCollector } from './top-hits-collector.ts';
+import { VariableWidthCollector } from './variable-width-collector.ts';
 
 /** The docs an aggregation pass visits, segment by segment. */
 export interface AggDocs {
@@ -101,6 +108,24 @@ function createCollector(spec: AggSpec, env: AggEnv): AggCollector {
       return new TopHitsCollector(spec, env);
     case 'top_metrics':
       return new TopMetricsCollector(spec, env);
+    case 'ip_range':
+      return new IpRangeCollector(spec, env, subs);
+    case 'ip_prefix':
+      return new IpPrefixCollector(spec, env, subs);
+    case 'sampler':
+      return new SamplerCollector(spec, env, subs);
+    case 'diversified_sampler':
+      return new DiversifiedSamplerCollector(spec, env, subs);
+    case 'adjacency_matrix':
+      return new AdjacencyMatrixCollector(spec, env, subs);
+    case 'auto_date_histogram':
+      return new AutoDateHistogramCollector(spec, env, subs);
+    case 'variable_width_histogram':
+      return new VariableWidthCollector(spec, env, subs);
+    case 'significant_terms':
+      return new SignificantTermsCollector(spec, env, subs);
+    case 'significant_text':
+      return new SignificantTextCollector(spec, env, subs);
     default:
       // Pipelines read the reduced aggregations: nothing to collect on a shard.
       return PIPELINE_COLLECTOR;

@@ -24,6 +24,7 @@ import { rounderFor } from './agg-dates.ts';
 import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
 import { numericKeys, ordinalKeys, type SegmentKeys, segmentCounts } from './composite-segment-keys.ts';
 import type { DateRounder } from './date-rounding.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -206,6 +207,8 @@ export class CompositeCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly perSource: CompositeValue[][];
   private readonly key: CompositeValue[];
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: CompositeSpec,
@@ -223,6 +226,7 @@ export class CompositeCollector implements AggCollector {
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     for (const s of this.sources) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
   }
 
   collect(doc: number, owner: number): void {
@@ -246,7 +250,8 @@ export class CompositeCollector implements AggCollector {
     excluded: Uint32Array | null,
     cancel: AggCancel,
   ): boolean {
-    if (this.subs.length > 0) return false;
+    // Pre-aggregated docs (`_doc_count`) count per doc.
+    if (this.subs.length > 0 || this.docCounts !== null) return false;
     const m = this.sources.length;
     const tables: SegmentKeys[] = [];
     for (const s of this.sources) {
@@ -378,7 +383,7 @@ export class CompositeCollector implements AggCollector {
     if (i === this.sources.length) {
       if (this.after && compareComposite(this.key, this.after, this.spec.sources) <= 0) return;
       const bucket = this.bucketOf(owner);
-      this.counts.add(bucket, 1);
+      this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
       for (const s of this.subs) s.collect(doc, bucket);
       return;
     }

@@ -18,6 +18,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { arcDistance, decodeLatitude, decodeLongitude, planeDistance } from '../search/geo-math.ts';
 import { type EncodedGeo, encodedGeo } from '../search/geo-queries.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import { type AggEnv, type FieldSource, resolveSource } from './field-source.ts';
 
 const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
@@ -192,6 +193,8 @@ export class GeoDistanceCollector implements AggCollector {
   private geo: EncodedGeo | null = null;
   private doc = 0;
   private owner = 0;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private readonly distance: (lat1: number, lon1: number, lat2: number, lon2: number) => number;
   private readonly add = (lat: number, lon: number): void => {
     const { origin, unitMeters } = this.spec;
@@ -203,7 +206,7 @@ export class GeoDistanceCollector implements AggCollector {
       if (this.lastCall[r] === this.call) continue;
       this.lastCall[r] = this.call;
       const bucket = this.owner * n + r;
-      this.counts.add(bucket, 1);
+      this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[this.doc]!);
       for (const s of this.subs) s.collect(this.doc, bucket);
     }
   };
@@ -222,6 +225,7 @@ export class GeoDistanceCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.geo = this.src.kind === 'unmapped' ? null : encodedGeo(rs, this.src.path);
   }
 

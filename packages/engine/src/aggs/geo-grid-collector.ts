@@ -9,6 +9,7 @@ import { type AggPartial, compareGridBuckets, type GeoGridBucket, type GeoGridSp
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { type EncodedGeo, encodedGeo } from '../search/geo-queries.ts';
 import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import type { AggEnv, FieldSource } from './field-source.ts';
 import { eachPoint, geoSource, type Point } from './geo-collectors.ts';
 import { type CellOf, geohashCells, geotileCells } from './geo-grid-cells.ts';
@@ -21,6 +22,8 @@ export class GeoGridCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly compare: ReturnType<typeof compareGridBuckets>;
   private geo: EncodedGeo | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   /** The distinct cells of the doc being collected. */
   private readonly docCells: string[] = [];
   private readonly addPoint = (lat: number, lon: number): void => {
@@ -43,6 +46,7 @@ export class GeoGridCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.geo = this.src.kind === 'unmapped' ? null : encodedGeo(rs, this.src.path);
   }
 
@@ -51,7 +55,7 @@ export class GeoGridCollector implements AggCollector {
     eachPoint(this.geo, this.missing, doc, this.addPoint);
     for (const cell of this.docCells) {
       const ord = this.ords.ord(owner, cell);
-      this.counts.add(ord, 1);
+      this.counts.add(ord, this.docCounts === null ? 1 : this.docCounts[doc]!);
       for (const s of this.subs) s.collect(doc, ord);
     }
   }

@@ -26,6 +26,7 @@ import {
   NO_OWNER,
 } from './collector.ts';
 import type { DateRounder } from './date-rounding.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -47,6 +48,8 @@ export class HistogramCollector implements AggCollector {
   private readonly missingKey: number | undefined;
   private readonly bounds: { min?: number; max?: number } | undefined;
   private view: DoubleView | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private readonly script: ScriptValues | null;
 
   constructor(
@@ -85,6 +88,7 @@ export class HistogramCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
     this.script?.setSegment(rs);
   }
@@ -136,6 +140,8 @@ export class HistogramCollector implements AggCollector {
     const v = this.view;
     // A script's values are computed per doc (collect).
     if (collectsDocs(this.subs) || this.missingKey !== undefined || this.script !== null) return false;
+    // Pre-aggregated docs (`_doc_count`) count per doc.
+    if (this.docCounts !== null) return false;
     if (v === null) return true;
     const rounder = this.rounder;
     const p = docs === null && excluded === null && rounder !== null ? pointsIndex(rs, this.src.path) : null;
@@ -186,7 +192,7 @@ export class HistogramCollector implements AggCollector {
   }
 
   private collectBucket(doc: number, bucket: number): void {
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

@@ -18,6 +18,7 @@ import {
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
 import { SourceValues } from './composite-collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import type { AggEnv } from './field-source.ts';
 import { termsKind } from './terms-collector.ts';
 
@@ -31,6 +32,9 @@ export class MultiTermsCollector implements AggCollector {
   private readonly keys: Key[][] = [];
   private readonly counts = new BucketDoubles();
   private readonly scratch: CompositeValue[][];
+
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: MultiTermsSpec,
@@ -52,6 +56,7 @@ export class MultiTermsCollector implements AggCollector {
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     for (const s of this.sources) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
   }
 
   collect(doc: number, owner: number): void {
@@ -81,7 +86,7 @@ export class MultiTermsCollector implements AggCollector {
     const before = this.buckets.size;
     const b = this.buckets.ord(owner, id);
     if (this.buckets.size > before) this.keys[b] = key;
-    this.counts.add(b, 1);
+    this.counts.add(b, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, b);
   }
 

@@ -13,6 +13,7 @@ import type { AggPartial, RangeBucket, RangeSpec } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { pointRange, pointsIndex } from '../search/points.ts';
 import { type AggCancel, type AggCollector, BucketDoubles } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -45,6 +46,8 @@ export class RangeCollector implements AggCollector {
   private readonly lastCall: Int32Array;
   private call = 0;
   private view: DoubleView | null = null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
   private readonly script: ScriptValues | null;
 
   constructor(
@@ -75,6 +78,7 @@ export class RangeCollector implements AggCollector {
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.view = this.src.kind === 'unmapped' ? null : doubleView(this.src, rs);
     this.script?.setSegment(rs);
   }
@@ -116,6 +120,8 @@ export class RangeCollector implements AggCollector {
   ): boolean {
     // A script's values are computed per doc (collect).
     if (this.subs.length > 0 || this.missing !== undefined || this.script !== null) return false;
+    // Pre-aggregated docs (`_doc_count`) count per doc.
+    if (this.docCounts !== null) return false;
     if (this.view === null) return true;
     const p = docs === null && excluded === null ? pointsIndex(rs, this.src.path) : null;
     if (p?.singleValued && p.values instanceof Float64Array && p.values.length === this.view.values.length) {
@@ -142,7 +148,7 @@ export class RangeCollector implements AggCollector {
       if (this.lastCall[r] === this.call) continue;
       this.lastCall[r] = this.call;
       const bucket = owner * n + r;
-      this.counts.add(bucket, 1);
+      this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
       for (const s of this.subs) s.collect(doc, bucket);
     }
   }

@@ -18,9 +18,10 @@ import { compileQuery } from '../search/query-compiler.ts';
 import { topLevelFields } from '../search/top-level-fields.ts';
 import type { Weight } from '../search/weights.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import { type AggEnv, ANY_KINDS, type FieldSource, resolveSource } from './field-source.ts';
 
-function compileFilter(query: QueryNode, env: AggEnv): Weight {
+export function compileFilter(query: QueryNode, env: AggEnv): Weight {
   return compileQuery(query, {
     reader: env.reader,
     mapping: topLevelFields(env.mapping),
@@ -30,24 +31,26 @@ function compileFilter(query: QueryNode, env: AggEnv): Weight {
   });
 }
 
-function matchBits(weight: Weight, rs: ReaderSegment): Uint32Array {
+export function matchBits(weight: Weight, rs: ReaderSegment): Uint32Array {
   const bits = new Uint32Array((rs.segment.maxDoc + 31) >>> 5);
   weight.markDocs(rs, bits);
   return bits;
 }
 
-function isSet(bits: Uint32Array, doc: number): boolean {
+export function isSet(bits: Uint32Array, doc: number): boolean {
   return (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
 }
 
 /** Collects into the owner's bucket every doc `accepts` lets through. */
 abstract class SingleBucketCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
+  private docCounts: Float64Array | null = null;
 
   constructor(protected readonly subs: readonly AggCollector[]) {}
 
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
+    this.docCounts = docCountsOf(rs);
     this.segment(rs);
   }
 
@@ -56,7 +59,7 @@ abstract class SingleBucketCollector implements AggCollector {
 
   collect(doc: number, owner: number): void {
     if (!this.accepts(doc)) return;
-    this.counts.add(owner, 1);
+    this.counts.add(owner, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, owner);
   }
 
@@ -120,6 +123,7 @@ export class FiltersCollector implements AggCollector {
   private readonly width: number;
   private readonly counts = new BucketDoubles();
   private bits: Uint32Array[] = [];
+  private docCounts: Float64Array | null = null;
 
   constructor(
     private readonly spec: FiltersSpec,
@@ -133,6 +137,7 @@ export class FiltersCollector implements AggCollector {
   setSegment(rs: ReaderSegment): void {
     for (const s of this.subs) s.setSegment(rs);
     this.bits = this.weights.map((w) => matchBits(w, rs));
+    this.docCounts = docCountsOf(rs);
   }
 
   collect(doc: number, owner: number): void {
@@ -146,7 +151,7 @@ export class FiltersCollector implements AggCollector {
   }
 
   private collectBucket(doc: number, bucket: number): void {
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

@@ -175,7 +175,7 @@ describe('terms value_type and regular expressions', () => {
     expect(bucketsOf(out, 't')).toEqual([{ key: 1, key_as_string: 'true', doc_count: 2 }]);
   });
 
-  it('refuses a regular expression on a field that is not a string, and answers 501 on a string field', () => {
+  it('refuses a regular expression on a field that is not a string', () => {
     const fail = (field: string, body: Record<string, unknown>) => {
       try {
         aggregate(typed, { t: { terms: { field, ...body } } });
@@ -199,10 +199,29 @@ describe('terms value_type and regular expressions', () => {
         reason: `${start}Use an array of numeric values for include/exclude clauses used to filter numeric fields`,
       });
     }
-    expect(fail('s', { include: 'a.*' })).toMatchObject({ status: 501 });
     // An unmapped field has no values to filter.
     expect(bucketsOf(aggregate(typed, { t: { terms: { field: 'nothing', include: 'a.*' } } }), 't')).toEqual(
       [],
     );
+  });
+
+  it('matches string terms whole against Lucene regular expressions, include and exclude', () => {
+    const words = corpus({ w: { type: 'keyword' } }, [
+      ['1', { w: ['apple', 'apricot', 'banana'] }],
+      ['2', { w: ['avocado', 'cherry'] }],
+      ['3', { w: 'apple' }],
+    ]);
+    const keys = (body: Record<string, unknown>) =>
+      bucketsOf(aggregate(words, { t: { terms: { field: 'w', ...body } } }), 't').map(
+        (b) => `${b.key}:${b.doc_count}`,
+      );
+    expect(keys({ include: 'a.*' })).toEqual(['apple:2', 'apricot:1', 'avocado:1']);
+    expect(keys({ include: 'a.*', exclude: 'ap(ple|ricot)' })).toEqual(['avocado:1']);
+    // Whole terms only: `pp` alone matches nothing, `.*pp.*` matches apple.
+    expect(keys({ include: 'pp' })).toEqual([]);
+    expect(keys({ include: '.*pp.*' })).toEqual(['apple:2']);
+    expect(keys({ exclude: '[a-b].*' })).toEqual(['cherry:1']);
+    const rare = aggregate(words, { r: { rare_terms: { field: 'w', include: 'a.*' } } });
+    expect(bucketsOf(rare, 'r').map((b) => b.key)).toEqual(['apricot', 'avocado']);
   });
 });

@@ -14,7 +14,6 @@ import {
   isCountDesc,
   isKeyOrder,
   type JsonScalar,
-  notImplemented,
   type TermsBucket,
   type TermsKind,
   type TermsSpec,
@@ -22,6 +21,7 @@ import {
 import type { NumericValues, SortedSetValues } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
+import { type CompiledRegExp, compileRegExp } from '../search/regexp-automaton.ts';
 import {
   type AggCancel,
   type AggCollector,
@@ -30,6 +30,7 @@ import {
   collectsDocs,
   NO_OWNER,
 } from './collector.ts';
+import { docCountsOf } from './doc-counts.ts';
 import {
   type AggEnv,
   type DoubleView,
@@ -81,8 +82,8 @@ export function termsKind(src: FieldSource): TermsKind {
 
 /**
  * A regular-expression include/exclude (TermsAggregatorFactory): numbers, dates and booleans
- * refuse it, and so do ips (bytes with a format other than raw); Shoal does not run the
- * expressions themselves, so a string field, where Elasticsearch would apply them, answers 501.
+ * refuse it, and so do ips (bytes with a format other than raw); string terms are matched whole
+ * against the Lucene expression (IncludeExclude's RegExp with every syntax flag).
  * An unmapped field without `missing` has no values to filter.
  */
 function checkRegex(spec: TermsSpec, src: FieldSource, kind: TermsKind): void {
@@ -96,8 +97,13 @@ function checkRegex(spec: TermsSpec, src: FieldSource, kind: TermsKind): void {
       `${prefix}Use an array of numeric values for include/exclude clauses used to filter numeric fields`,
     );
   }
-  const what = spec.regex?.include !== undefined ? 'include' : 'exclude';
-  throw notImplemented(`regular expressions in the [${what}] of a terms aggregation`);
+}
+
+/** RegExp.ALL: every optional syntax Lucene has. */
+const LUCENE_ALL_FLAGS = 0xff;
+
+function compiledOrNull(pattern: string | undefined): CompiledRegExp | null {
+  return pattern === undefined ? null : compileRegExp(pattern, LUCENE_ALL_FLAGS, false);
 }
 
 export class TermsCollector implements AggCollector {
@@ -107,6 +113,10 @@ export class TermsCollector implements AggCollector {
   private readonly counts = new BucketDoubles();
   private readonly include: ReadonlySet<Key> | null;
   private readonly exclude: ReadonlySet<Key> | null;
+  private readonly includeRegex: CompiledRegExp | null;
+  /** The segment's `_doc_count` weights, null when it has none. */
+  private docCounts: Float64Array | null = null;
+  private readonly excludeRegex: CompiledRegExp | null;
   private readonly missingKey: Key | undefined;
   // The segment being collected.
   private ords: SortedSetValues | null = null;
@@ -127,6 +137,8 @@ export class TermsCollector implements AggCollector {
     this.kind = termsKind(this.src);
     this.script = spec.source.script ? new ScriptValues(spec.source.script, spec.source.field, env) : null;
     if (spec.regex) checkRegex(spec, this.src, this.kind);
+    this.includeRegex = compiledOrNull(spec.regex?.include);
+    this.excludeRegex = compiledOrNull(spec.regex?.exclude);
     this.include = spec.include ? new Set(spec.include.map((v) => this.keyOf(v))) : null;
     this.exclude = spec.exclude ? new Set(spec.exclude.map((v) => this.keyOf(v))) : null;
     const m = this.src.constant ?? spec.source.missing;
@@ -156,7 +168,10 @@ export class TermsCollector implements AggCollector {
 
   private accepts(key: Key): boolean {
     return (
-      (this.include === null || this.include.has(key)) && (this.exclude === null || !this.exclude.has(key))
+      (this.include === null || this.include.has(key)) &&
+      (this.exclude === null || !this.exclude.has(key)) &&
+      (this.includeRegex === null || this.includeRegex.matches(String(key))) &&
+      (this.excludeRegex === null || !this.excludeRegex.matches(String(key)))
     );
   }
 
@@ -167,6 +182,7 @@ export class TermsCollector implements AggCollector {
     this.doubles = null;
     this.allowed = null;
     this.topBuckets = null;
+    this.docCounts = docCountsOf(rs);
     const src = this.src;
     if (this.script !== null) {
       this.script.setSegment(rs);
@@ -178,7 +194,12 @@ export class TermsCollector implements AggCollector {
       if (ss === null) return;
       this.ords = ss;
       this.segKeys = src.kind === 'ip' ? ipKeys(src, rs, ss.terms) : ss.terms;
-      if (this.include !== null || this.exclude !== null) {
+      if (
+        this.include !== null ||
+        this.exclude !== null ||
+        this.includeRegex !== null ||
+        this.excludeRegex !== null
+      ) {
         const allowed = new Uint8Array(ss.terms.length);
         for (let o = 0; o < allowed.length; o++) allowed[o] = this.accepts(this.segKeys[o]!) ? 1 : 0;
         this.allowed = allowed;
@@ -253,7 +274,9 @@ export class TermsCollector implements AggCollector {
   ): boolean {
     const ss = this.ords;
     // A script's values are computed per doc (collect).
-    if (ss === null || collectsDocs(this.subs) || this.script !== null) return false;
+    // Pre-aggregated docs (`_doc_count`) count per doc too.
+    if (ss === null || collectsDocs(this.subs) || this.script !== null || this.docCounts !== null)
+      return false;
     // Every doc of the segment: its counts per ordinal, computed once per segment and field.
     const all = docs === null && excluded === null;
     const counted = all
@@ -285,7 +308,7 @@ export class TermsCollector implements AggCollector {
   }
 
   private collectBucket(doc: number, bucket: number): void {
-    this.counts.add(bucket, 1);
+    this.counts.add(bucket, this.docCounts === null ? 1 : this.docCounts[doc]!);
     for (const s of this.subs) s.collect(doc, bucket);
   }
 

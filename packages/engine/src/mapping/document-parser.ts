@@ -10,6 +10,7 @@ import { illegalArgument, mapperParsing, type ShoalError } from '@shoal/protocol
 import type { ParsedDocument } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, detectDateFormat, isJavaDouble, isJavaLong } from '../dates/index.ts';
 import { CField, CObject } from './compiled.ts';
+import { DOC_COUNT_FIELD, docCountField } from './doc-count-field.ts';
 import {
   addTerm,
   type Ctx,
@@ -413,6 +414,10 @@ function walkObject(value: Record<string, unknown>, obj: CObject, ctx: Ctx): voi
           ? 'failed to parse: Field name cannot be an empty string'
           : `Field name cannot contain only whitespace: [${childPath(obj.path, key)}]`,
       );
+    }
+    if (root && key === DOC_COUNT_FIELD) {
+      ctx.fields.push(docCountField(value[key], ctx.id, location(ctx)));
+      continue;
     }
     if (root && METADATA_FIELDS.has(key)) {
       throw documentParsingAt(

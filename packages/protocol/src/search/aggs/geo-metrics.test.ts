@@ -3,7 +3,7 @@ import { EMPTY_GEO_BOUNDS, mergeGeoBounds, mergeGeoCentroids, renderGeoBounds } 
 import type { GeoBoundsPartial } from './partial.ts';
 import { Renderer } from './render.ts';
 
-const r = new Renderer({ format: () => '', nextKey: (k) => k });
+const r = new Renderer({ format: () => '', nextKey: (k) => k, round: (k) => k });
 const box = (p: Partial<GeoBoundsPartial>, wrap = true) => {
   const out: Record<string, unknown> = {};
   renderGeoBounds(r, { ...EMPTY_GEO_BOUNDS, ...p }, wrap, out);

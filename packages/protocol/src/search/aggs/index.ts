@@ -1,4 +1,6 @@
 /** What other packages use of the aggregations: the spec parser, partial shapes, merge and render. */
+export { adjacencyCells, adjacencyRowStart } from './adjacency-matrix.ts';
+export { appropriateRounding, roundingLadder, stepRounding } from './auto-date-histogram.ts';
 export { isCountDesc, isKeyOrder } from './bucket-order.ts';
 export {
   addHash,
@@ -23,6 +25,7 @@ export { RAW_FORMAT } from './partial.ts';
 export { reducePhaseFailure } from './reduce-failure.ts';
 export { DEFAULT_MAX_BUCKETS, type RenderOptions, reduceAggregations, renderAggregations } from './render.ts';
 export { bucketComparator } from './render-buckets.ts';
+export { significanceScore, topSignificant } from './significant-terms.ts';
 export type * from './spec.ts';
 export { isBucketSpec, isPipelineSpec } from './spec.ts';
 export { DigestBuilder, emptyDigest, type TDigestData } from './tdigest.ts';
@@ -34,3 +37,4 @@ export {
   type TopMetricsPartial,
 } from './top-hits.ts';
 export { type AggDates, compareKeys, compareText, ipText } from './value-text.ts';
+export { type Cluster, clusterBuckets, mergeClosest } from './variable-width-histogram.ts';

@@ -12,6 +12,7 @@ import { mergeCardinality } from './cardinality-sketch.ts';
 import { compareComposite } from './composite-order.ts';
 import { EMPTY_GEO_GRID, mergeGeoGrids } from './geo-grid.ts';
 import { EMPTY_GEO_BOUNDS, EMPTY_GEO_CENTROID, mergeGeoBounds, mergeGeoCentroids } from './geo-metrics.ts';
+import { emptyMoreBuckets, isMoreBucket, mergeMoreBuckets } from './more-buckets.ts';
 import { emptyMoreMetric, mergeMoreMetric } from './more-metrics.ts';
 import { emptyMultiTerms, mergeMultiTerms } from './multi-terms.ts';
 import {
@@ -66,6 +67,7 @@ export function mergePartials(spec: AggSpec, parts: readonly AggPartial[]): AggP
   if (parts.length === 0) return emptyPartial(spec);
   if (isPipelineSpec(spec)) return PIPELINE_PARTIAL;
   if (isMoreMetric(spec)) return mergeMoreMetric(spec, parts);
+  if (isMoreBucket(spec)) return mergeMoreBuckets(spec, parts, mergeAggregations);
   switch (spec.type) {
     case 'avg': {
       const ps = parts as Extract<AggPartial, { t: 'avg' }>[];
@@ -136,6 +138,7 @@ export function emptyPartial(spec: AggSpec): AggPartial {
   const fmt = RAW_FORMAT;
   if (isPipelineSpec(spec)) return PIPELINE_PARTIAL;
   if (isMoreMetric(spec)) return emptyMoreMetric(spec);
+  if (isMoreBucket(spec)) return emptyMoreBuckets(spec, emptyPartial);
   switch (spec.type) {
     case 'avg':
       return { t: 'avg', sum: 0, count: 0, fmt };

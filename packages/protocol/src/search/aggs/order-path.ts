@@ -65,7 +65,13 @@ const NOT_SINGLE_BUCKET =
   'aggregations within the path and a final single-bucket or a metrics aggregation at the path end.';
 
 function isSingleBucket(spec: AggSpec): boolean {
-  return spec.type === 'filter' || spec.type === 'missing' || spec.type === 'global';
+  return (
+    spec.type === 'filter' ||
+    spec.type === 'missing' ||
+    spec.type === 'global' ||
+    spec.type === 'sampler' ||
+    spec.type === 'diversified_sampler'
+  );
 }
 
 /** Checks every path order of a bucket aggregation against its sub-aggregations. */

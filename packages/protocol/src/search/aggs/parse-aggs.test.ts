@@ -128,7 +128,7 @@ describe('the aggregation tree', () => {
       'geo_line',
       'categorize_text',
       'scripted_metric',
-      'significant_text',
+      'random_sampler',
       'geohex_grid',
       'time_series',
     ]) {

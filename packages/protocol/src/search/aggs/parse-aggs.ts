@@ -9,12 +9,15 @@ import type { PathSeg } from '../../query/json-location.ts';
 import { namedObjectNotFound, parsingError } from '../../query/local-errors.ts';
 import { here, isObject, newCtx, type ParseCtx, tokenOf } from '../../query/parse-context.ts';
 import { suggest } from '../../query/suggest.ts';
+import { parseAdjacencyMatrix } from './adjacency-matrix.ts';
+import { parseAutoDateHistogram } from './auto-date-histogram.ts';
 import type { BodyContext, BodyParser, SpecDraft } from './body-context.ts';
 import { aggregationExecution, aggregationInitialization } from './object-parser.ts';
 import { parseComposite } from './parse-composite.ts';
 import { parseGeoBounds, parseGeoCentroid, parseGeoDistance } from './parse-geo.ts';
 import { parseGeohashGrid, parseGeotileGrid } from './parse-geo-grid.ts';
 import { parseDateHistogram, parseHistogram } from './parse-histograms.ts';
+import { parseIpPrefix, parseIpRange } from './parse-ip-aggs.ts';
 import { parseCardinality, parseExtendedStats, parseSimpleMetric } from './parse-metrics.ts';
 import { parseStringStats, parseWeightedAvg } from './parse-more-metrics.ts';
 import { parseMultiTerms } from './parse-multi-terms.ts';
@@ -22,11 +25,14 @@ import { parseDigestMetric, parsePercentiles } from './parse-percentiles.ts';
 import { parsePipeline } from './parse-pipelines.ts';
 import { parseRange } from './parse-ranges.ts';
 import { parseRareTerms } from './parse-rare-terms.ts';
+import { parseDiversifiedSampler, parseSampler } from './parse-samplers.ts';
+import { parseSignificantTerms, parseSignificantText } from './parse-significant-terms.ts';
 import { parseFilter, parseFilters, parseGlobal, parseMissing } from './parse-single-buckets.ts';
 import { parseTerms } from './parse-terms.ts';
 import { parseTopHits, parseTopMetrics } from './parse-top-hits.ts';
 import { validatePipelines } from './pipeline-validate.ts';
 import type { AggregationsSpec, AggSpec, AggType, PipelineType } from './spec.ts';
+import { parseVariableWidthHistogram } from './variable-width-histogram.ts';
 
 const PIPELINE_TYPES: readonly PipelineType[] = [
   'avg_bucket',
@@ -82,6 +88,15 @@ const PARSERS: ReadonlyMap<AggType, BodyParser> = new Map<AggType, BodyParser>([
   ['string_stats', parseStringStats],
   ['top_hits', parseTopHits],
   ['top_metrics', parseTopMetrics],
+  ['ip_range', parseIpRange],
+  ['ip_prefix', parseIpPrefix],
+  ['sampler', parseSampler],
+  ['adjacency_matrix', parseAdjacencyMatrix],
+  ['auto_date_histogram', parseAutoDateHistogram],
+  ['variable_width_histogram', parseVariableWidthHistogram],
+  ['significant_terms', parseSignificantTerms],
+  ['significant_text', parseSignificantText],
+  ['diversified_sampler', parseDiversifiedSampler],
   ...PIPELINE_TYPES.map((t): [AggType, BodyParser] => [t, parsePipeline(t)]),
 ]);
 

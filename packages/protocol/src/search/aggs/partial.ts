@@ -9,6 +9,7 @@
  */
 
 import type { HdrData } from './hdr-histogram.ts';
+import type { MoreBucketPartial } from './partial-more-buckets.ts';
 import type { TDigestData } from './tdigest.ts';
 import type { TopHitsPartial, TopMetricsPartial } from './top-hits.ts';
 
@@ -230,7 +231,10 @@ export interface GeoGridPartial {
   readonly buckets: readonly GeoGridBucket[];
 }
 
+export type * from './partial-more-buckets.ts';
+
 export type AggPartial =
+  | MoreBucketPartial
   | MoreMetricPartial
   | PipelinePartial
   | GeoGridPartial

@@ -43,6 +43,13 @@ export const MULTI_BUCKET: ReadonlySet<string> = new Set([
   'geo_distance',
   'geohash_grid',
   'geotile_grid',
+  'ip_range',
+  'ip_prefix',
+  'adjacency_matrix',
+  'auto_date_histogram',
+  'variable_width_histogram',
+  'significant_terms',
+  'significant_text',
 ]);
 
 const SINGLE_BUCKET_CLASSES: Record<string, string> = {
@@ -113,7 +120,11 @@ function check(
       errors.push(`${needs} but doesn't have a parent`);
       return;
     }
-    if (parent.type !== 'histogram' && parent.type !== 'date_histogram') {
+    if (
+      parent.type !== 'histogram' &&
+      parent.type !== 'date_histogram' &&
+      parent.type !== 'auto_date_histogram'
+    ) {
       errors.push(needs);
       return;
     }

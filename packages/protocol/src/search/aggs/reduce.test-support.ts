@@ -11,6 +11,11 @@ export const dates: AggDates = {
   nextKey: (key: number, r: DateRounding) =>
     key +
     (r.interval.kind === 'fixed' ? r.interval.millis : r.interval.unit === 'day' ? 86_400_000 : 3_600_000),
+  round: (millis: number, r: DateRounding) => {
+    const step =
+      r.interval.kind === 'fixed' ? r.interval.millis : r.interval.unit === 'day' ? 86_400_000 : 3_600_000;
+    return Math.floor(millis / step) * step;
+  },
 };
 
 export const RAW: ValueFormat = { kind: 'raw' };

@@ -6,7 +6,8 @@
  */
 import { fillEmptyBuckets } from './empty-buckets.ts';
 import { renderGeoGrid } from './geo-grid.ts';
-import { emptyPartial } from './merge.ts';
+import { emptyPartial, mergeAggregations } from './merge.ts';
+import { isMoreBucket, renderMoreBuckets } from './more-buckets.ts';
 import { renderMultiTerms } from './multi-terms.ts';
 import { pathValue } from './order-path.ts';
 import type {
@@ -46,6 +47,10 @@ export function renderBucketAgg(
   p: AggPartial,
   out: Record<string, unknown>,
 ): void {
+  if (isMoreBucket(spec)) {
+    renderMoreBuckets(r, spec, p, out, mergeAggregations, emptyPartial);
+    return;
+  }
   switch (spec.type) {
     case 'terms':
       renderTerms(r, spec, p as TermsPartial, out);

@@ -24,6 +24,7 @@ import { isSiblingPipeline } from './pipeline-validate.ts';
 import { rareTermsType } from './rare-terms.ts';
 import { renderBucketAgg } from './render-buckets.ts';
 import { renderSiblingPipeline } from './sibling-pipelines.ts';
+import { significantTermsType } from './significant-terms.ts';
 import {
   type AggregationsSpec,
   type AggSpec,
@@ -60,6 +61,9 @@ function typedName(spec: AggSpec, p: AggPartial): string {
   }
   if (p.t === 'hdr') return `hdr_${spec.type}#${spec.name}`;
   if (p.t === 'rare_terms') return `${rareTermsType(p)}#${spec.name}`;
+  if (p.t === 'significant_terms') return `${significantTermsType(p)}#${spec.name}`;
+  // InternalSampler answers for both samplers.
+  if (spec.type === 'diversified_sampler') return `sampler#${spec.name}`;
   if (spec.type !== 'terms' || p.t !== 'terms') return `${spec.type}#${spec.name}`;
   if (p.unmapped) return `umterms#${spec.name}`;
   const kind = p.kind === 'double' ? 'dterms' : p.kind === 'string' || p.kind === 'ip' ? 'sterms' : 'lterms';

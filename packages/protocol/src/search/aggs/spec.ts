@@ -8,9 +8,11 @@
 import type { JsonScalar, QueryNode } from '../../query/ast.ts';
 import type { ScriptSpec } from '../../script/script-spec.ts';
 import type { MoreMetricSpec } from './spec-metrics.ts';
+import type { MoreBucketSpec, MoreBucketType } from './spec-more-buckets.ts';
 import type { PipelineSpec, PipelineType } from './spec-pipelines.ts';
 
 export type * from './spec-metrics.ts';
+export type * from './spec-more-buckets.ts';
 export type * from './spec-pipelines.ts';
 
 export type MetricType =
@@ -48,7 +50,8 @@ export type BucketType =
   | 'composite'
   | 'geo_distance'
   | 'geohash_grid'
-  | 'geotile_grid';
+  | 'geotile_grid'
+  | MoreBucketType;
 
 export type AggType = MetricType | BucketType | PipelineType;
 
@@ -316,7 +319,8 @@ export type BucketSpec =
   | GlobalSpec
   | CompositeSpec
   | GeoDistanceSpec
-  | GeoGridSpec;
+  | GeoGridSpec
+  | MoreBucketSpec;
 
 export type AggSpec = MetricSpec | BucketSpec | PipelineSpec;
 

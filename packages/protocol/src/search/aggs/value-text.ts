@@ -20,6 +20,8 @@ export interface AggDates {
   format(millis: number, pattern: string, timeZone?: string): string;
   /** The start of the date_histogram bucket after the one starting at `key`. */
   nextKey(key: number, rounding: DateRounding): number;
+  /** The start of the date_histogram bucket holding `millis` (auto_date_histogram re-rounds keys). */
+  round(millis: number, rounding: DateRounding): number;
 }
 
 /** Code point order of two strings (Lucene's BytesRef order for UTF-8 terms). */
