@@ -47,12 +47,20 @@ export { stringifyJson, stringifyJsonBytes } from './json/stringify.ts';
 export { combineAliasFilters, withAliasFilter } from './query/alias-filter.ts';
 export type { FieldBoost, JsonScalar, PerFieldTemplate, QueryNode, QueryType } from './query/ast.ts';
 export { registerDateFormatCheck } from './query/date-format-check.ts';
+export type { DistanceFeatureQuery } from './query/distance-feature.ts';
 export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } from './query/geo-point.ts';
 export { type NamedQuery, namedQueries, queryNameOf } from './query/named-queries.ts';
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
+export type { PinnedDoc, PinnedQuery } from './query/pinned.ts';
 export { longHash } from './query/score-functions.ts';
+export {
+  extractRawValues,
+  type TermsLookup,
+  type TermsLookupQuery,
+  termsFromLookup,
+} from './query/terms-lookup.ts';
 export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';
 export { filterPath } from './rest/filter-path.ts';
 export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';

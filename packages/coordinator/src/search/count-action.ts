@@ -4,6 +4,7 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { rewriteLookups } from './query-rewrite.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
 import { queryLimits } from './shard-request.ts';
@@ -15,7 +16,9 @@ function queryLimitsOption(meta: IndexMetadata) {
 }
 
 export async function executeCount(req: RestRequest, s: NodeServices): Promise<Record<string, unknown>> {
-  const { query, minScore, terminateAfter } = parseCountRequest(req.json(), req.query, { path: req.path });
+  const parsed = parseCountRequest(req.json(), req.query, { path: req.path });
+  const { minScore, terminateAfter } = parsed;
+  const query = (await rewriteLookups(s, req, { query: parsed.query }))?.query ?? parsed.query;
   const targets = searchShardTargets(
     s,
     req.params.index,

@@ -20,6 +20,7 @@ import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
+import { rewriteLookups } from './query-rewrite.ts';
 import { startScroll } from './scroll-search.ts';
 import { type PhasesOutput, runSearchPhases } from './search-phases.ts';
 import type { SearchBody } from './search-response.ts';
@@ -167,17 +168,21 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
   const rawHits = rawHitsFor(req.query);
-  return withCancel(
-    req,
-    s,
-    (cancel) => {
-      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
-      if (search.scrollKeepAliveMs !== undefined)
-        return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
-      return searchLatest(s, search, targets, cancel, startedAt, rawHits);
-    },
-    searchTask(SEARCH_ACTION, req),
-  );
+  const run = (search: SearchRequest): Promise<SearchBody> =>
+    withCancel(
+      req,
+      s,
+      (cancel) => {
+        if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits);
+        if (search.scrollKeepAliveMs !== undefined)
+          return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
+        return searchLatest(s, search, targets, cancel, startedAt, rawHits);
+      },
+      searchTask(SEARCH_ACTION, req),
+    );
+  // Terms lookups fetch their documents first (query-rewrite.ts); most searches have none.
+  const rewritten = rewriteLookups(s, req, search);
+  return rewritten ? rewritten.then(run) : run(search);
 }
 
 /** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */

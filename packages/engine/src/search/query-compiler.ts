@@ -3,13 +3,14 @@
  * multiply down the tree (in float, like Lucene's BoostQuery); clauses in filter context
  * (bool.filter, bool.must_not, constant_score) do not score. Unmapped fields match nothing.
  */
-import { illegalArgument, type QueryNode } from '@shoal/protocol';
+import { illegalArgument, notImplemented, type QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { scriptQuery } from '../script/script-query.ts';
 import { BoolWeight } from './bool-weight.ts';
 import { combinedFieldsQuery } from './combined-fields.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
+import { distanceFeatureQuery } from './distance-feature.ts';
 import { failedToCreateQuery, scalarText } from './field-values.ts';
 import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
 import { boostingQuery, functionScoreQuery } from './function-score.ts';
@@ -17,6 +18,7 @@ import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
+import { pinnedQuery } from './pinned.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
 import { regexpQuery } from './regexp.ts';
 import { escapeRegExp } from './segment-scans.ts';
@@ -137,6 +139,13 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return boostingQuery(node, env, boost, filter, compile);
     case 'function_score':
       return functionScoreQuery(node, env, boost, filter, compile);
+    case 'pinned':
+      return pinnedQuery(node, env, boost, filter, compile);
+    case 'distance_feature':
+      return distanceFeatureQuery(env, node, boost);
+    case 'terms_lookup':
+      // The coordinator replaces lookups before a search or count reaches a shard.
+      throw notImplemented('a [terms] lookup in this request (only _search and _count fetch the document)');
   }
 }
 

@@ -8,6 +8,7 @@ import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseCombinedFields } from './combined-fields.ts';
 import { parseBool, parseConstantScore, parseDisMax, parseMatchAll, parseMatchNone } from './compound.ts';
+import { parseDistanceFeature } from './distance-feature.ts';
 import {
   parseMatch,
   parseMatchBoolPrefix,
@@ -22,6 +23,7 @@ import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
+import { parsePinned } from './pinned.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
 import { parseRegexp } from './regexp.ts';
 import { parseScriptQuery } from './script-query.ts';
@@ -73,6 +75,8 @@ const PARSERS = new Map<string, BodyParser>([
   ['simple_query_string', parseSimpleQueryString],
   ['query_string', parseQueryStringQuery],
   ['script', parseScriptQuery],
+  ['pinned', parsePinned],
+  ['distance_feature', parseDistanceFeature],
 ]);
 
 /**
