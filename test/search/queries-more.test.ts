@@ -1,7 +1,9 @@
 /**
- * The less common queries end to end, on one node: `terms` with a document lookup, `pinned`
- * and `distance_feature` — the answers of Elasticsearch's own tests for them (170_terms_query,
- * 250_distance_feature, the pinned query's docs), and their parse errors.
+ * The less common queries end to end, on one node: `terms` with a document lookup, `pinned`,
+ * `distance_feature` and `rank_feature` (with the rank_feature and rank_features field types) —
+ * the answers of Elasticsearch's own tests for them (170_terms_query, 250_distance_feature,
+ * rank_feature/10_basic and 20_null_value, rank_features/10_basic, the pinned query's docs),
+ * and their errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, http, ndjson } from '../support/http.ts';
@@ -38,6 +40,19 @@ beforeAll(async () => {
             my_geo: { type: 'geo_point' },
             title: { type: 'text' },
             tag: { type: 'keyword' },
+          },
+        },
+      },
+    ],
+    [
+      'ranks',
+      {
+        settings: { number_of_shards: 1 },
+        mappings: {
+          properties: {
+            pagerank: { type: 'rank_feature', null_value: 100 },
+            url_length: { type: 'rank_feature', positive_score_impact: false },
+            tags: { type: 'rank_features' },
           },
         },
       },
@@ -85,6 +100,9 @@ beforeAll(async () => {
       },
     ],
     ['places', '4', { title: 'the quick brown fox jumps', tag: 'd' }],
+    ['ranks', '1', { pagerank: 10, url_length: 50, tags: { foo: 3, bar: 5 } }],
+    ['ranks', '2', { pagerank: 100, url_length: 20, tags: { bar: 6, quux: 10 } }],
+    ['ranks', '3', { pagerank: null, url_length: null }],
   ];
   const bulk = await http(
     node.url,
@@ -253,5 +271,84 @@ describe('distance_feature', () => {
       type: 'illegal_argument_exception',
       reason: 'Required [pivot]',
     });
+  });
+});
+
+describe('rank_feature', () => {
+  const rank = (field: string, fn: Record<string, unknown> = {}) =>
+    search('ranks', { query: { rank_feature: { field, ...fn } } });
+
+  it('orders by every function on a positive and a negative feature; null_value stands in for null', async () => {
+    for (const fn of [
+      { log: { scaling_factor: 3 } },
+      { saturation: { pivot: 20 } },
+      { sigmoid: { pivot: 20, exponent: 0.6 } },
+      { linear: {} },
+    ]) {
+      const r = await search('ranks', {
+        query: {
+          bool: {
+            filter: { ids: { values: ['1', '2'] } },
+            must: { rank_feature: { field: 'pagerank', ...fn } },
+          },
+        },
+      });
+      expect(ids(r)).toEqual(['2', '1']);
+    }
+    for (const fn of [
+      { saturation: { pivot: 20 } },
+      { sigmoid: { pivot: 20, exponent: 0.6 } },
+      { linear: {} },
+    ]) {
+      expect(ids(await rank('url_length', fn))).toEqual(['2', '1']);
+    }
+    const negLog = await rank('url_length', { log: { scaling_factor: 3 } });
+    expect(negLog.status).toBe(400);
+    expect(JSON.stringify(negLog.json.error)).toContain(
+      'Cannot use the [log] function with a field that has a negative score impact',
+    );
+    // Doc 3's pagerank is null, indexed as its null_value 100: it ties with doc 2.
+    const nulls = await rank('pagerank');
+    expect(nulls.json.hits.total.value).toBe(3);
+    expect(ids(nulls).slice(2)).toEqual(['1']);
+  });
+
+  it('reads the features of rank_features fields, with linear scores equal to the values', async () => {
+    const r = await rank('tags.bar', { linear: {} });
+    expect(r.json.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).toEqual([
+      ['2', 6],
+      ['1', 5],
+    ]);
+    expect(ids(await rank('tags.bar', { log: { scaling_factor: 3 } }))).toEqual(['2', '1']);
+    expect((await rank('tags.nothing')).json.hits.total.value).toBe(0);
+  });
+
+  it('refuses two functions, non-positive values and null_value, and other field types', async () => {
+    const two = await rank('pagerank', { linear: {}, log: { scaling_factor: 3 } });
+    expect(two.status).toBe(400);
+    expect(two.json.error.reason).toContain('The following fields are not allowed together: [linear, log]');
+    const wrongField = await search('places', { query: { rank_feature: { field: 'tag' } } });
+    expect(wrongField.status).toBe(400);
+    expect(JSON.stringify(wrongField.json.error)).toContain(
+      '[rank_feature] query only works on [rank_feature] fields',
+    );
+    const negative = await http(node.url, 'PUT', '/ranks/_doc/bad?refresh=true', { pagerank: -1 });
+    expect(negative.status).toBe(400);
+    expect(negative.json.error.type).toBe('document_parsing_exception');
+    expect(negative.json.error.reason).toContain('failed to parse field [pagerank] of type [rank_feature]');
+    const empty = await http(node.url, 'PUT', '/ranks/_doc/bad', { pagerank: '' });
+    expect(empty.status).toBe(400);
+    const twice = await http(node.url, 'PUT', '/ranks/_doc/bad', { pagerank: [1, 2] });
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.json.error)).toContain(
+      '[rank_feature] fields do not support indexing multiple values',
+    );
+    const badNull = await http(node.url, 'PUT', '/ranks-bad', {
+      mappings: { properties: { pagerank: { type: 'rank_feature', null_value: -3 } } },
+    });
+    expect(badNull.status).toBe(400);
+    expect(JSON.stringify(badNull.json.error)).toContain(
+      '[null_value] must be a positive normal float for field of type [rank_feature]',
+    );
   });
 });

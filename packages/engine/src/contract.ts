@@ -69,6 +69,8 @@ export interface ResolvedField {
   mappedType?: string;
   /** A range type (`long_range`, `date_range`…): each value is one encoded range term. */
   rangeType?: string;
+  /** rank_feature / rank_features: whether the score grows with the value (default true). */
+  positiveScoreImpact?: boolean;
 }
 
 /** One value of one field of one document, ready to be indexed. */

@@ -54,6 +54,7 @@ export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
 export type { PinnedDoc, PinnedQuery } from './query/pinned.ts';
+export type { RankFeatureFunction, RankFeatureQuery } from './query/rank-feature.ts';
 export { longHash } from './query/score-functions.ts';
 export {
   extractRawValues,

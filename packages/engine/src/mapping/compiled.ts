@@ -62,6 +62,8 @@ export class CField {
   readonly aliasPath: string | undefined;
   /** token_count: enable_position_increments. */
   readonly positionIncrements: boolean;
+  /** rank_feature / rank_features: positive_score_impact. */
+  readonly positiveScoreImpact: boolean;
   /** A search_as_you_type sub-field: the shingles it indexes (shingles.ts). */
   readonly shingles: ShingleSpec | undefined;
   // Per-document scratch.
@@ -92,6 +94,7 @@ export class CField {
     this.depthLimit = (p.depth_limit as number | undefined) ?? 20;
     this.aliasPath = p.path as string | undefined;
     this.positionIncrements = (p.enable_position_increments as boolean | undefined) ?? true;
+    this.positiveScoreImpact = (p.positive_score_impact as boolean | undefined) ?? true;
     this.gap = (p.position_increment_gap as number | undefined) ?? 100;
     this.ignoreAbove = (p.ignore_above as number | undefined) ?? Number.POSITIVE_INFINITY;
     this.lowercase = p.normalizer === 'lowercase';
@@ -112,6 +115,8 @@ export class CField {
     const resolved: MappedField = { path: node.path, type: this.stored, index, docValues };
     if (isSpecialType(node.type)) resolved.mappedType = node.type;
     if (isRangeType(node.type)) resolved.rangeType = node.type;
+    if (node.type === 'rank_feature' || node.type === 'rank_features')
+      resolved.positiveScoreImpact = this.positiveScoreImpact;
     if (this.stored === 'text') {
       resolved.analyzer = (p.analyzer as string | undefined) ?? 'default';
       resolved.searchAnalyzer = (p.search_analyzer as string | undefined) ?? resolved.analyzer;

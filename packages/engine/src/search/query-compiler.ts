@@ -20,6 +20,7 @@ import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
 import { pinnedQuery } from './pinned.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
+import { rankFeatureQuery } from './rank-feature.ts';
 import { regexpQuery } from './regexp.ts';
 import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
@@ -143,6 +144,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return pinnedQuery(node, env, boost, filter, compile);
     case 'distance_feature':
       return distanceFeatureQuery(env, node, boost);
+    case 'rank_feature':
+      return rankFeatureQuery(env, node, boost);
     case 'terms_lookup':
       // The coordinator replaces lookups before a search or count reaches a shard.
       throw notImplemented('a [terms] lookup in this request (only _search and _count fetch the document)');

@@ -25,6 +25,7 @@ import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
 import { parsePinned } from './pinned.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
+import { parseRankFeature } from './rank-feature.ts';
 import { parseRegexp } from './regexp.ts';
 import { parseScriptQuery } from './script-query.ts';
 import { parseSimpleQueryString } from './simple-query-string.ts';
@@ -77,6 +78,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['script', parseScriptQuery],
   ['pinned', parsePinned],
   ['distance_feature', parseDistanceFeature],
+  ['rank_feature', parseRankFeature],
 ]);
 
 /**
