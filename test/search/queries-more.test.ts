@@ -1,8 +1,10 @@
 /**
  * The less common queries end to end, on one node: `terms` with a document lookup, `pinned`,
- * `distance_feature` and `rank_feature` (with the rank_feature and rank_features field types) —
+ * `distance_feature`, `rank_feature` (with the rank_feature and rank_features field types) and
+ * `intervals` —
  * the answers of Elasticsearch's own tests for them (170_terms_query, 250_distance_feature,
- * rank_feature/10_basic and 20_null_value, rank_features/10_basic, the pinned query's docs),
+ * rank_feature/10_basic and 20_null_value, rank_features/10_basic, 230_interval_query, the
+ * pinned query's docs),
  * and their errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +44,13 @@ beforeAll(async () => {
             tag: { type: 'keyword' },
           },
         },
+      },
+    ],
+    [
+      'texts',
+      {
+        settings: { number_of_shards: 2 },
+        mappings: { properties: { text: { type: 'text', analyzer: 'standard' } } },
       },
     ],
     [
@@ -100,6 +109,12 @@ beforeAll(async () => {
       },
     ],
     ['places', '4', { title: 'the quick brown fox jumps', tag: 'd' }],
+    ['texts', '1', { text: 'Some like it hot, some like it cold' }],
+    ['texts', '2', { text: 'Its cold outside, theres no kind of atmosphere' }],
+    ['texts', '3', { text: 'Baby its cold there outside' }],
+    ['texts', '4', { text: 'Outside it is cold and wet' }],
+    ['texts', '5', { text: 'the big bad wolf' }],
+    ['texts', '6', { text: 'the big wolf' }],
     ['ranks', '1', { pagerank: 10, url_length: 50, tags: { foo: 3, bar: 5 } }],
     ['ranks', '2', { pagerank: 100, url_length: 20, tags: { bar: 6, quux: 10 } }],
     ['ranks', '3', { pagerank: null, url_length: null }],
@@ -350,5 +365,42 @@ describe('rank_feature', () => {
     expect(JSON.stringify(badNull.json.error)).toContain(
       '[null_value] must be a positive normal float for field of type [rank_feature]',
     );
+  });
+});
+
+describe('intervals', () => {
+  const intervals = (rule: unknown) => search('texts', { query: { intervals: { text: rule } } });
+
+  it('counts the matches of ordered, gapped and filtered rules across shards', async () => {
+    const total = async (rule: unknown) => (await intervals(rule)).json.hits.total.value;
+    expect(await total({ match: { query: 'cold outside', ordered: true } })).toBe(2);
+    expect(await total({ match: { query: 'cold outside' } })).toBe(3);
+    expect(await total({ match: { query: 'cold outside', ordered: true, max_gaps: 0 } })).toBe(1);
+    expect(
+      await total({ match: { query: 'cold', filter: { before: { match: { query: 'outside' } } } } }),
+    ).toBe(2);
+    expect(
+      await total({ all_of: { intervals: [{ fuzzy: { term: 'cald' } }, { prefix: { prefix: 'out' } }] } }),
+    ).toBe(3);
+  });
+
+  it('ranks the narrower of two matches first, and refuses a script filter with a 501', async () => {
+    const r = await intervals({
+      all_of: {
+        intervals: [
+          { match: { query: 'the' } },
+          { any_of: { intervals: [{ match: { query: 'big' } }, { match: { query: 'big bad' } }] } },
+          { match: { query: 'wolf' } },
+        ],
+        max_gaps: 0,
+        ordered: true,
+      },
+    });
+    expect(ids(r)).toEqual(['6', '5']);
+    const script = await intervals({ match: { query: 'cold', filter: { script: { source: 'true' } } } });
+    expect(script.status).toBe(501);
+    const unknown = await intervals({ near: { query: 'cold' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.type).toBe('parsing_exception');
   });
 });

@@ -19,6 +19,7 @@ import {
 import { parseBoosting, parseFunctionScore } from './function-score.ts';
 import { parseFuzzy } from './fuzzy.ts';
 import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
+import { parseIntervals } from './intervals.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
 import { bodyQueryName, type Named } from './named-queries.ts';
@@ -79,6 +80,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['pinned', parsePinned],
   ['distance_feature', parseDistanceFeature],
   ['rank_feature', parseRankFeature],
+  ['intervals', parseIntervals],
 ]);
 
 /**
