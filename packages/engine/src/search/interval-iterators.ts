@@ -37,17 +37,28 @@ function width(it: IntervalIterator): number {
 }
 
 /** Intervals of single positions (a term, or the terms a pattern expands to). */
-class PositionsIterator implements IntervalIterator {
+/** Sets an iterator's interval to NO_MORE and returns it. */
+abstract class Positioned {
   start = -1;
   end = -1;
+  protected exhaust(): number {
+    this.start = NO_MORE;
+    this.end = NO_MORE;
+    return NO_MORE;
+  }
+}
+
+class PositionsIterator extends Positioned implements IntervalIterator {
   private i = -1;
-  constructor(private readonly positions: Int32Array) {}
+  constructor(private readonly positions: Int32Array) {
+    super();
+  }
   gaps(): number {
     return 0;
   }
   next(): number {
     const i = ++this.i;
-    if (i >= this.positions.length) return (this.start = this.end = NO_MORE);
+    if (i >= this.positions.length) return this.exhaust();
     this.start = this.end = this.positions[i]!;
     return this.start;
   }
@@ -292,7 +303,10 @@ class OrderedIterator implements IntervalIterator {
         i++;
       }
       this.start = subs[0]!.start;
-      if (this.start === NO_MORE) return (this.end = NO_MORE);
+      if (this.start === NO_MORE) {
+        this.end = NO_MORE;
+        return NO_MORE;
+      }
       this.end = subs[subs.length - 1]!.end;
       let slop = this.end - this.start + 1;
       for (const s of subs) slop -= width(s);
@@ -314,13 +328,12 @@ export class UnorderedSource extends ConjunctionSource {
   }
 }
 
-class UnorderedIterator implements IntervalIterator {
-  start = -1;
-  end = -1;
+class UnorderedIterator extends Positioned implements IntervalIterator {
   private slop = 0;
   private queueEnd = -1;
   private queue: IntervalIterator[] = [];
   constructor(private readonly subs: IntervalIterator[]) {
+    super();
     for (const it of subs) {
       if (it.next() === NO_MORE) break;
       this.queue.push(it);
@@ -355,7 +368,7 @@ class UnorderedIterator implements IntervalIterator {
         this.updateRight(it);
       }
     }
-    if (this.queue.length < n) return (this.start = this.end = NO_MORE);
+    if (this.queue.length < n) return this.exhaust();
     do {
       this.start = this.top().start;
       this.end = this.queueEnd;
@@ -383,24 +396,24 @@ export class BlockSource extends ConjunctionSource {
   }
 }
 
-class BlockIterator implements IntervalIterator {
-  start = -1;
-  end = -1;
-  constructor(private readonly subs: IntervalIterator[]) {}
+class BlockIterator extends Positioned implements IntervalIterator {
+  constructor(private readonly subs: IntervalIterator[]) {
+    super();
+  }
   gaps(): number {
     return 0;
   }
   next(): number {
     const subs = this.subs;
-    if (subs[0]!.next() === NO_MORE) return (this.start = this.end = NO_MORE);
+    if (subs[0]!.next() === NO_MORE) return this.exhaust();
     let i = 1;
     while (i < subs.length) {
       while (subs[i]!.start <= subs[i - 1]!.end) {
-        if (subs[i]!.next() === NO_MORE) return (this.start = this.end = NO_MORE);
+        if (subs[i]!.next() === NO_MORE) return this.exhaust();
       }
       if (subs[i]!.start === subs[i - 1]!.end + 1) i++;
       else {
-        if (subs[0]!.next() === NO_MORE) return (this.start = this.end = NO_MORE);
+        if (subs[0]!.next() === NO_MORE) return this.exhaust();
         i = 1;
       }
     }

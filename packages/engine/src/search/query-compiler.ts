@@ -16,9 +16,9 @@ import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './fu
 import { boostingQuery, functionScoreQuery } from './function-score.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
+import { intervalsQuery } from './intervals.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
-import { intervalsQuery } from './intervals.ts';
 import { pinnedQuery } from './pinned.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
 import { rankFeatureQuery } from './rank-feature.ts';
