@@ -1,10 +1,10 @@
 /**
  * The less common queries end to end, on one node: `terms` with a document lookup, `pinned`,
  * `distance_feature`, `rank_feature` (with the rank_feature and rank_features field types) and
- * `intervals` —
+ * `intervals` and `more_like_this` —
  * the answers of Elasticsearch's own tests for them (170_terms_query, 250_distance_feature,
- * rank_feature/10_basic and 20_null_value, rank_features/10_basic, 230_interval_query, the
- * pinned query's docs),
+ * rank_feature/10_basic and 20_null_value, rank_features/10_basic, 230_interval_query, mlt/10_basic,
+ * 20_docs and 30_unlike, the pinned query's docs),
  * and their errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ beforeAll(async () => {
         mappings: { properties: { text: { type: 'text', analyzer: 'standard' } } },
       },
     ],
+    ['mlt', { settings: { number_of_shards: 1 } }],
     [
       'ranks',
       {
@@ -115,6 +116,9 @@ beforeAll(async () => {
     ['texts', '4', { text: 'Outside it is cold and wet' }],
     ['texts', '5', { text: 'the big bad wolf' }],
     ['texts', '6', { text: 'the big wolf' }],
+    ['mlt', '1', { foo: 'bar baz selected', title: 'howdy' }],
+    ['mlt', '2', { foo: 'bar' }],
+    ['mlt', '3', { foo: 'bar baz' }],
     ['ranks', '1', { pagerank: 10, url_length: 50, tags: { foo: 3, bar: 5 } }],
     ['ranks', '2', { pagerank: 100, url_length: 20, tags: { bar: 6, quux: 10 } }],
     ['ranks', '3', { pagerank: null, url_length: null }],
@@ -402,5 +406,42 @@ describe('intervals', () => {
     const unknown = await intervals({ near: { query: 'cold' } });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.type).toBe('parsing_exception');
+  });
+});
+
+describe('more_like_this', () => {
+  const mlt = (body: Record<string, unknown>) => search('mlt', { query: { more_like_this: body } });
+
+  it('likes stored and artificial documents, fetched by the coordinator, and drops the unliked terms', async () => {
+    const docs = await mlt({
+      like: [{ _index: 'mlt', doc: { foo: 'bar' } }, { _index: 'mlt', _id: '2' }, { _id: '3' }],
+      include: true,
+      min_doc_freq: 0,
+      min_term_freq: 0,
+    });
+    expect(docs.status).toBe(200);
+    expect(docs.json.hits.total.value).toBe(3);
+    const unlike = await mlt({
+      like: { _index: 'mlt', _id: '1' },
+      unlike: { _index: 'mlt', _id: '3' },
+      include: true,
+      min_doc_freq: 0,
+      min_term_freq: 0,
+    });
+    expect(ids(unlike)).toEqual(['1']);
+    // Without include, the liked document itself is left out.
+    const excluded = await mlt({ like: { _id: '1' }, min_doc_freq: 0, min_term_freq: 0 });
+    expect(ids(excluded).sort()).toEqual(['2', '3']);
+    // mlt/10_basic: a field the liked document's terms are too rare in matches nothing.
+    expect((await mlt({ like: [{ _id: '1' }], fields: ['title'] })).json.hits.total.value).toBe(0);
+  });
+
+  it('refuses a query without like, and items with both _id and doc', async () => {
+    const noLike = await mlt({ fields: ['foo'] });
+    expect(noLike.status).toBe(400);
+    expect(noLike.json.error.reason).toBe("more_like_this requires 'like' to be specified");
+    const both = await mlt({ like: [{ _id: '1', doc: { foo: 'x' } }] });
+    expect(both.status).toBe(400);
+    expect(both.json.error.type).toBe('parse_exception');
   });
 });

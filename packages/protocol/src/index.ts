@@ -50,6 +50,7 @@ export { registerDateFormatCheck } from './query/date-format-check.ts';
 export type { DistanceFeatureQuery } from './query/distance-feature.ts';
 export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } from './query/geo-point.ts';
 export type { IntervalFilter, IntervalFilterKind, IntervalRule, IntervalsQuery } from './query/intervals.ts';
+export type { MltItem, MoreLikeThisQuery } from './query/more-like-this.ts';
 export { type NamedQuery, namedQueries, queryNameOf } from './query/named-queries.ts';
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';

@@ -18,6 +18,7 @@ import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
 import { intervalsQuery } from './intervals.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
+import { moreLikeThisQuery } from './more-like-this.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
 import { pinnedQuery } from './pinned.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
@@ -149,6 +150,8 @@ function compile(node: QueryNode, env: CompileEnv, parentBoost: number, filter: 
       return rankFeatureQuery(env, node, boost);
     case 'intervals':
       return intervalsQuery(env, node, boost);
+    case 'more_like_this':
+      return moreLikeThisQuery(env, node, boost);
     case 'terms_lookup':
       // The coordinator replaces lookups before a search or count reaches a shard.
       throw notImplemented('a [terms] lookup in this request (only _search and _count fetch the document)');

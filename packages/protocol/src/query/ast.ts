@@ -8,6 +8,7 @@ import type { ScriptSpec } from '../script/script-spec.ts';
 import type { DistanceFeatureQuery } from './distance-feature.ts';
 import type { GeoBoundingBoxQuery, GeoDistanceQuery } from './geo.ts';
 import type { IntervalsQuery } from './intervals.ts';
+import type { MoreLikeThisQuery } from './more-like-this.ts';
 import type { PinnedQuery } from './pinned.ts';
 import type { RankFeatureQuery } from './rank-feature.ts';
 import type { TermsLookupQuery } from './terms-lookup.ts';
@@ -36,6 +37,7 @@ export type QueryNode =
   | DistanceFeatureQuery
   | RankFeatureQuery
   | IntervalsQuery
+  | MoreLikeThisQuery
   | { type: 'term'; field: string; value: JsonScalar; boost: number; caseInsensitive: boolean }
   | { type: 'terms'; field: string; values: JsonScalar[]; boost: number }
   | {

@@ -22,6 +22,7 @@ import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
 import { parseIntervals } from './intervals.ts';
 import type { PathSeg } from './json-location.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
+import { parseMoreLikeThis } from './more-like-this.ts';
 import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
 import { parsePinned } from './pinned.ts';
@@ -81,6 +82,7 @@ const PARSERS = new Map<string, BodyParser>([
   ['distance_feature', parseDistanceFeature],
   ['rank_feature', parseRankFeature],
   ['intervals', parseIntervals],
+  ['more_like_this', parseMoreLikeThis],
 ]);
 
 /**
