@@ -1,10 +1,10 @@
 /**
  * The less common queries end to end, on one node: `terms` with a document lookup, `pinned`,
  * `distance_feature`, `rank_feature` (with the rank_feature and rank_features field types) and
- * `intervals` and `more_like_this` —
+ * `intervals`, `more_like_this`, and `collapse` with `search_after` and `inner_hits` —
  * the answers of Elasticsearch's own tests for them (170_terms_query, 250_distance_feature,
  * rank_feature/10_basic and 20_null_value, rank_features/10_basic, 230_interval_query, mlt/10_basic,
- * 20_docs and 30_unlike, the pinned query's docs),
+ * 20_docs and 30_unlike, 110_field_collapsing, the pinned query's docs),
  * and their errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,13 @@ beforeAll(async () => {
       },
     ],
     ['mlt', { settings: { number_of_shards: 1 } }],
+    [
+      'groups',
+      {
+        settings: { number_of_shards: 2 },
+        mappings: { properties: { numeric_group: { type: 'integer' }, tag: { type: 'keyword' } } },
+      },
+    ],
     [
       'ranks',
       {
@@ -116,6 +123,12 @@ beforeAll(async () => {
     ['texts', '4', { text: 'Outside it is cold and wet' }],
     ['texts', '5', { text: 'the big bad wolf' }],
     ['texts', '6', { text: 'the big wolf' }],
+    ['groups', '1', { numeric_group: 1, tag: 'A', sort: 10 }],
+    ['groups', '2', { numeric_group: 1, tag: 'B', sort: 6 }],
+    ['groups', '3', { numeric_group: 1, tag: 'A', sort: 24 }],
+    ['groups', '4', { numeric_group: 25, tag: 'B', sort: 10 }],
+    ['groups', '5', { numeric_group: 25, tag: 'A', sort: 5 }],
+    ['groups', '6', { numeric_group: 3, tag: 'B', sort: 36 }],
     ['mlt', '1', { foo: 'bar baz selected', title: 'howdy' }],
     ['mlt', '2', { foo: 'bar' }],
     ['mlt', '3', { foo: 'bar baz' }],
@@ -443,5 +456,76 @@ describe('more_like_this', () => {
     const both = await mlt({ like: [{ _id: '1', doc: { foo: 'x' } }] });
     expect(both.status).toBe(400);
     expect(both.json.error.type).toBe('parse_exception');
+  });
+});
+
+describe('collapse', () => {
+  it('pages with search_after on the collapse field, and refuses another sort', async () => {
+    const first = await search('groups', {
+      collapse: { field: 'numeric_group' },
+      sort: [{ numeric_group: 'desc' }],
+      size: 1,
+    });
+    expect(first.json.hits.total.value).toBe(6);
+    expect(first.json.hits.hits.map((h: { sort: number[] }) => h.sort[0])).toEqual([25]);
+    const next = await search('groups', {
+      collapse: { field: 'numeric_group' },
+      sort: [{ numeric_group: 'desc' }],
+      search_after: [25],
+      size: 2,
+    });
+    expect(next.json.hits.total.value).toBe(6);
+    expect(
+      next.json.hits.hits.map((h: { fields: { numeric_group: number[] } }) => h.fields.numeric_group),
+    ).toEqual([[3], [1]]);
+    const bad = await search('groups', {
+      collapse: { field: 'numeric_group' },
+      search_after: [6],
+      sort: [{ sort: 'desc' }],
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json.error)).toContain(
+      'Cannot use [collapse] in conjunction with [search_after] unless the search is sorted on the same field. Multiple sort fields are not allowed.',
+    );
+  });
+
+  it("gives each group's inner hits, several definitions, with their own sort, size and version", async () => {
+    const r = await http(node.url, 'POST', '/groups/_search?rest_total_hits_as_int=true', {
+      collapse: {
+        field: 'numeric_group',
+        inner_hits: [
+          { name: 'sub_hits_asc', size: 2, sort: [{ sort: 'asc' }], version: true, fields: ['tag'] },
+          { name: 'sub_hits_desc', size: 1, sort: [{ sort: 'desc' }] },
+        ],
+      },
+      sort: [{ sort: 'desc' }],
+    });
+    expect(r.status).toBe(200);
+    const hits = r.json.hits.hits as {
+      _id: string;
+      inner_hits: Record<
+        string,
+        { hits: { total: number; hits: { _id: string; fields?: { tag: string[] } }[] } }
+      >;
+    }[];
+    expect(hits.map((h) => h._id)).toEqual(['6', '3', '4']);
+    const asc = hits.map((h) => h.inner_hits.sub_hits_asc!.hits);
+    expect(asc.map((x) => x.total)).toEqual([1, 3, 2]);
+    expect(asc.map((x) => x.hits.map((h) => h._id))).toEqual([['6'], ['2', '1'], ['5', '4']]);
+    expect(asc[1]!.hits.map((h) => h.fields?.tag)).toEqual([['B'], ['A']]);
+    expect(hits.map((h) => h.inner_hits.sub_hits_desc!.hits.hits.map((x) => x._id))).toEqual([
+      ['6'],
+      ['3'],
+      ['4'],
+    ]);
+    const dup = await search('groups', {
+      collapse: { field: 'numeric_group', inner_hits: [{ name: 'a' }, { name: 'a' }] },
+    });
+    expect(dup.status).toBe(400);
+    const none = await search('groups', {
+      size: 0,
+      collapse: { field: 'numeric_group', inner_hits: { name: 'sub', size: 1 } },
+    });
+    expect(none.json.hits.max_score).toBeNull();
   });
 });

@@ -13,9 +13,11 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import type { TaskSpec } from '../tasks/task-registry.ts';
+import { expandCollapsed } from './expand-phase.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
+import { innerHitsSpecs } from './inner-hits-spec.ts';
 import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
@@ -167,7 +169,11 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   if (search.indicesBoost) resolveIndexBoosts(s, search, indicesOptions);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
-  const rawHits = rawHitsFor(req.query);
+  const collapseField = search.collapse?.field as string | undefined;
+  const innerHits =
+    collapseField === undefined ? [] : innerHitsSpecs(collapseField, search.collapse!.inner_hits);
+  // Inner hits are added to the hits as objects: the page is not written straight to bytes.
+  const rawHits = rawHitsFor(req.query) && innerHits.length === 0;
   const run = (search: SearchRequest): Promise<SearchBody> =>
     withCancel(
       req,
@@ -182,7 +188,9 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
     );
   // Terms lookups fetch their documents first (query-rewrite.ts); most searches have none.
   const rewritten = rewriteLookups(s, req, search);
-  return rewritten ? rewritten.then(run) : run(search);
+  const body = rewritten ? rewritten.then(run) : run(search);
+  if (innerHits.length === 0) return body;
+  return body.then((b) => expandCollapsed(s, req, collapseField!, innerHits, b));
 }
 
 /** A search on each target shard's latest reader: the query (and small pages' fetch) phases. */
