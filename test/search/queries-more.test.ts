@@ -5,10 +5,13 @@
  * the answers of Elasticsearch's own tests for them (170_terms_query, 250_distance_feature,
  * rank_feature/10_basic and 20_null_value, rank_features/10_basic, 230_interval_query, mlt/10_basic,
  * 20_docs and 30_unlike, 110_field_collapsing, the pinned query's docs),
- * and their errors.
+ * and their errors; and request and response bodies in YAML and CBOR.
  */
+
+import { decode as decodeCbor, encode as encodeCbor } from 'cborg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, http, ndjson } from '../support/http.ts';
+import { parse as parseYaml } from 'yaml';
+import { basicAuth, http, ndjson, rawHttp, TEST_AUTH } from '../support/http.ts';
 import { startTestNode, type TestNode } from '../support/node-process.ts';
 
 let node: TestNode;
@@ -529,3 +532,57 @@ describe('collapse', () => {
     expect(none.json.hits.max_score).toBeNull();
   });
 });
+
+describe('YAML and CBOR bodies', () => {
+  it('takes a YAML search and answers in YAML, or in JSON when Accept asks for it', async () => {
+    const body = 'query:\n  terms:\n    user: [u1, u2]\nsort: [user]\n';
+    const yaml = await rawHttp(node.url, 'POST', '/users/_search', body, {
+      'content-type': 'application/yaml',
+    });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers['content-type']).toBe('application/yaml');
+    expect(yaml.text.startsWith('---\n')).toBe(true);
+    const parsed = parseYaml(yaml.text);
+    expect(parsed.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['u1', 'u2']);
+    const json = await rawHttp(node.url, 'POST', '/users/_search', body, {
+      'content-type': 'application/yaml',
+      accept: 'application/json',
+    });
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(json.json.hits.total.value).toBe(2);
+    const bad = await rawHttp(node.url, 'POST', '/users/_search', 'query: [1,', {
+      'content-type': 'application/yaml',
+    });
+    expect(bad.status).toBe(400);
+    expect(parseYaml(bad.text).error.type).toBe('x_content_parse_exception');
+  });
+
+  it('takes a CBOR document and search, answers CBOR, and honours format=yaml', async () => {
+    const doc = Buffer.from(encodeCbor({ user: 'u9', followers: ['u1'] }));
+    const put = await rawHttp(node.url, 'PUT', '/users/_doc/u9?refresh=true', doc, {
+      'content-type': 'application/cbor',
+      accept: 'application/json',
+    });
+    expect(put.status).toBe(201);
+    const search = Buffer.from(encodeCbor({ query: { term: { user: 'u9' } } }));
+    const r = await rawHttpBytes('/users/_search', search, { 'content-type': 'application/cbor' });
+    expect(r.contentType).toBe('application/cbor');
+    const answer = decodeCbor(r.bytes) as { hits: { hits: { _source: unknown }[] } };
+    expect(answer.hits.hits[0]!._source).toEqual({ user: 'u9', followers: ['u1'] });
+    const asYaml = await http(node.url, 'GET', '/users/_doc/u9?format=yaml');
+    expect(asYaml.headers['content-type']).toBe('application/yaml');
+    expect(parseYaml(asYaml.text)._source.user).toBe('u9');
+    const cat = await http(node.url, 'GET', '/_cat/indices/users?format=yaml&h=index');
+    expect(parseYaml(cat.text)).toEqual([{ index: 'users' }]);
+  });
+});
+
+/** A POST whose answer is kept as bytes (CBOR is not text). */
+async function rawHttpBytes(path: string, body: Buffer, headers: Record<string, string>) {
+  const res = await fetch(new URL(path, node.url), {
+    method: 'POST',
+    body,
+    headers: { ...headers, authorization: basicAuth(TEST_AUTH.username, TEST_AUTH.password) },
+  });
+  return { contentType: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
+}

@@ -66,7 +66,13 @@ export {
 } from './query/terms-lookup.ts';
 export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';
 export { filterPath } from './rest/filter-path.ts';
-export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';
+export {
+  formatParam,
+  type MediaTypeChoice,
+  negotiateMediaType,
+  negotiateRequest,
+  type XContentFormat,
+} from './rest/media-type.ts';
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
 export {
