@@ -378,6 +378,13 @@ describe('rank_feature', () => {
     expect(JSON.stringify(twice.json.error)).toContain(
       '[rank_feature] fields do not support indexing multiple values',
     );
+    for (const body of [{ sort: ['pagerank'] }, { size: 0, aggs: { a: { max: { field: 'pagerank' } } } }]) {
+      const refused = await search('ranks', body);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.json.error)).toContain(
+        '[rank_feature] fields do not support sorting, scripting or aggregating',
+      );
+    }
     const badNull = await http(node.url, 'PUT', '/ranks-bad', {
       mappings: { properties: { pagerank: { type: 'rank_feature', null_value: -3 } } },
     });

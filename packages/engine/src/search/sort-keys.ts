@@ -107,6 +107,11 @@ function resolveFieldSort(
     unmapped = true;
   }
   const type = field.type;
+  // RankFeatureFieldType.fielddataBuilder: the value lives in a term frequency, not doc values.
+  const mappedType = (field as { mappedType?: string }).mappedType;
+  if (mappedType === 'rank_feature' || mappedType === 'rank_features') {
+    throw illegalArgument(`[${mappedType}] fields do not support sorting, scripting or aggregating`);
+  }
   if (type === 'text') {
     throw illegalArgument(
       `Fielddata is disabled on [${spec.field}] in [${ctx.index}]. ${TEXT_FIELDDATA.replace('%s', spec.field)}`,
