@@ -101,6 +101,11 @@ describe('intervals (Elasticsearch 230_interval_query)', () => {
     expect(r.hits[1]!.score).toBeCloseTo(1 / 3, 6);
   });
 
+  it('needs a word given twice to be there twice', () => {
+    expect(c.ids(q(match('like like'))).sort()).toEqual(['1']);
+    expect(count(match('cold cold'))).toBe(0);
+  });
+
   it('refuses non-text fields', () => {
     expect(() => c.search(parseQuery({ intervals: { tag: { match: { query: 'x' } } } }))).toThrow(
       'Can only use interval queries on text fields - not on [tag] which is of type [keyword]',

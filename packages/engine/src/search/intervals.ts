@@ -204,6 +204,34 @@ function combine(sources: IntervalSource[], gaps: number, ordered: boolean): Int
   if (sources.length === 0) return NO_INTERVALS;
   if (sources.length === 1) return sources[0]!;
   if (gaps === 0 && ordered) return block(sources);
-  const inner = ordered ? new OrderedSource(sources) : new UnorderedSource(sources);
+  const inner = ordered ? new OrderedSource(sources) : unordered(sources);
   return gaps === -1 ? inner : maxGaps(inner, gaps);
+}
+
+/**
+ * UnorderedIntervalsSource.build: a source given more than once must match that many times
+ * (RepeatingIntervalsSource: its copies in order), not once for every copy.
+ */
+function unordered(sources: IntervalSource[]): IntervalSource {
+  const groups = new Map<string, IntervalSource[]>();
+  const out: (IntervalSource | string)[] = [];
+  for (const s of sources) {
+    const key = s instanceof TermsSource ? `${s.field}\u0000${s.key}` : undefined;
+    if (key === undefined) {
+      out.push(s);
+      continue;
+    }
+    const g = groups.get(key);
+    if (g) g.push(s);
+    else {
+      groups.set(key, [s]);
+      out.push(key);
+    }
+  }
+  const subs = out.map((x) => {
+    if (typeof x !== 'string') return x;
+    const g = groups.get(x)!;
+    return g.length === 1 ? g[0]! : new OrderedSource(g);
+  });
+  return subs.length === 1 ? subs[0]! : new UnorderedSource(subs);
 }
