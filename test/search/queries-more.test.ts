@@ -385,6 +385,9 @@ describe('rank_feature', () => {
         '[rank_feature] fields do not support sorting, scripting or aggregating',
       );
     }
+    const caps = await http(node.url, 'GET', '/ranks/_field_caps?fields=pagerank,tags');
+    expect(caps.json.fields.pagerank.rank_feature).toMatchObject({ searchable: true, aggregatable: false });
+    expect(caps.json.fields.tags.rank_features).toMatchObject({ aggregatable: false });
     const badNull = await http(node.url, 'PUT', '/ranks-bad', {
       mappings: { properties: { pagerank: { type: 'rank_feature', null_value: -3 } } },
     });
