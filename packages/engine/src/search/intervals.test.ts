@@ -4,9 +4,13 @@ import { corpus } from './test-corpus.test-support.ts';
 
 // Elasticsearch's 230_interval_query documents, over two segments.
 const c = corpus(
-  { text: { type: 'text', analyzer: 'standard' }, tag: { type: 'keyword' } },
+  {
+    text: { type: 'text', analyzer: 'standard' },
+    alt: { type: 'text', analyzer: 'whitespace' },
+    tag: { type: 'keyword' },
+  },
   [
-    ['1', { text: 'Some like it hot, some like it cold' }],
+    ['1', { text: 'Some like it hot, some like it cold', alt: 'Wolf Cold' }],
     ['2', { text: 'Its cold outside, theres no kind of atmosphere' }],
     ['3', { text: 'Baby its cold there outside' }],
     ['4', { text: 'Outside it is cold and wet' }],
@@ -99,6 +103,13 @@ describe('intervals (Elasticsearch 230_interval_query)', () => {
     // One interval of the minimal width scores 1 / (1 + 1); one position wider, (1/2) / (1 + 1/2).
     expect(r.hits[0]!.score).toBeCloseTo(0.5, 6);
     expect(r.hits[1]!.score).toBeCloseTo(1 / 3, 6);
+  });
+
+  it('reads another field with use_field, and analyses with the analyzer asked', () => {
+    expect(c.ids(q(match('Wolf', { use_field: 'alt' })))).toEqual(['1']);
+    expect(c.ids(q(match('wolf', { use_field: 'alt' })))).toEqual([]);
+    expect(c.ids(q(match('wolf', { use_field: 'alt', analyzer: 'standard' })))).toEqual([]);
+    expect(c.ids(q(match('WOLF', { analyzer: 'standard' }))).sort()).toEqual(['5', '6']);
   });
 
   it('needs a word given twice to be there twice', () => {
