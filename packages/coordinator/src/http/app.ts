@@ -309,7 +309,9 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
         }
         // YAML and CBOR bodies are read as the JSON they stand for.
         const body =
-          raw !== undefined && choice.requestFormat !== 'json' ? bodyAsJson(raw, choice.requestFormat) : raw;
+          raw !== undefined && choice.requestFormat !== 'json'
+            ? bodyAsJson(raw, choice.requestFormat, route.path)
+            : raw;
         const path = c.req.path;
         if (path !== lastPath) {
           lastParams = Object.freeze(c.req.param() as Record<string, string>);

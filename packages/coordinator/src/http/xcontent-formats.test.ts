@@ -18,6 +18,13 @@ describe('YAML and CBOR bodies', () => {
     );
   });
 
+  it('answers 501 for the streamed APIs (_bulk, _msearch) in YAML or CBOR', () => {
+    expect(() => bodyAsJson(Buffer.from('a: 1'), 'yaml', '/_bulk')).toThrow(/is not implemented/);
+    expect(() => bodyAsJson(Buffer.from('a: 1'), 'yaml', '/:index/_msearch/template')).toThrow(
+      /is not implemented/,
+    );
+  });
+
   it('refuses malformed YAML with its position, and duplicate keys', () => {
     expect(() => bodyAsJson(Buffer.from('a: [1,'), 'yaml')).toThrow(/\[1:7\]/);
     expect(() => bodyAsJson(Buffer.from('a: 1\na: 2\n'), 'yaml')).toThrow();

@@ -5,6 +5,7 @@
  * the request's own). Integers beyond a double's stay exact both ways.
  */
 import {
+  notImplemented,
   parseJson,
   stringifyJson,
   stringifyJsonBytes,
@@ -29,9 +30,17 @@ function normalise(v: unknown): unknown {
   return v;
 }
 
+/** The APIs whose bodies are a stream of documents (newline-delimited in JSON). */
+const STREAMED = /\/_(bulk|msearch)(\/template)?$/;
+
 /** A YAML or CBOR request body as JSON bytes. */
-export function bodyAsJson(body: Buffer, format: XContentFormat): Buffer {
+export function bodyAsJson(body: Buffer, format: XContentFormat, routePath = ''): Buffer {
   if (format === 'json') return body;
+  if (STREAMED.test(routePath)) {
+    throw notImplemented(
+      `[${format === 'yaml' ? 'application/yaml' : 'application/cbor'}] bodies for _bulk and _msearch`,
+    );
+  }
   let value: unknown;
   if (format === 'yaml') {
     try {
