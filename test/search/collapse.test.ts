@@ -87,7 +87,9 @@ describe('collapse', () => {
     const scroll = await search({ collapse: { field: 'g' } }, '/cl/_search?scroll=1m');
     expect(scroll.status).toBe(400);
     expect(JSON.stringify(scroll.json)).toContain('cannot use `collapse` in a scroll context');
-    const inner = await search({ collapse: { field: 'g', inner_hits: { name: 'i' } } });
+    const inner = await search({
+      collapse: { field: 'g', inner_hits: { name: 'i', collapse: { field: 'd' } } },
+    });
     expect(inner.status).toBe(501);
     const dbl = await search({ collapse: { field: 'd' } });
     expect(dbl.status).toBe(501);

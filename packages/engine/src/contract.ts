@@ -72,6 +72,8 @@ export interface ResolvedField {
   rangeType?: string;
   /** dense_vector: each value is one encoded vector term (mapping/dense-vector.ts). */
   vector?: VectorFieldSpec;
+  /** rank_feature / rank_features: whether the score grows with the value (default true). */
+  positiveScoreImpact?: boolean;
 }
 
 /** A dense_vector field as the query side compares its vectors. */

@@ -54,15 +54,32 @@ export type {
   QueryType,
 } from './query/ast.ts';
 export { registerDateFormatCheck } from './query/date-format-check.ts';
+export type { DistanceFeatureQuery } from './query/distance-feature.ts';
 export { geohashCell, geohashPoint, parseDistanceMeters, parseGeoPointValue } from './query/geo-point.ts';
+export type { IntervalFilter, IntervalFilterKind, IntervalRule, IntervalsQuery } from './query/intervals.ts';
+export type { MltItem, MoreLikeThisQuery } from './query/more-like-this.ts';
 export { type NamedQuery, namedQueries, queryNameOf } from './query/named-queries.ts';
 export { tokenOf } from './query/parse-context.ts';
 export { parseQuery, parseQueryIn } from './query/parse-query.ts';
 export { parseQueryString, type QueryStringOptions } from './query/parse-query-string.ts';
+export type { PinnedDoc, PinnedQuery } from './query/pinned.ts';
+export type { RankFeatureFunction, RankFeatureQuery } from './query/rank-feature.ts';
 export { longHash } from './query/score-functions.ts';
+export {
+  extractRawValues,
+  type TermsLookup,
+  type TermsLookupQuery,
+  termsFromLookup,
+} from './query/terms-lookup.ts';
 export { deprecationWarning, escapeWarning, warningHeaders } from './rest/deprecation.ts';
 export { filterPath } from './rest/filter-path.ts';
-export { type MediaTypeChoice, negotiateMediaType, negotiateRequest } from './rest/media-type.ts';
+export {
+  formatParam,
+  type MediaTypeChoice,
+  negotiateMediaType,
+  negotiateRequest,
+  type XContentFormat,
+} from './rest/media-type.ts';
 export { SHOAL_BUILD_HASH, SHOAL_VERSION } from './rest/version.ts';
 export { murmur3x86_32 } from './routing/murmur3.ts';
 export {

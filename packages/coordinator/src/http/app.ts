@@ -10,6 +10,7 @@ import type { HttpBindings } from '@hono/node-server';
 import {
   errorBody,
   filterPath,
+  formatParam,
   isShoalError,
   type MediaTypeChoice,
   methodNotAllowed,
@@ -19,6 +20,7 @@ import {
   stringifyJson,
   stringifyJsonBytes,
   warningHeaders,
+  type XContentFormat,
 } from '@shoal/protocol';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -26,6 +28,7 @@ import { DisconnectWatch } from './disconnect.ts';
 import { readRawBody } from './request-body.ts';
 import type { HttpMethod, RestRequest, RestResponse, Route } from './rest-types.ts';
 import { FirstMatchRouter, MethodIndex, orderRoutes } from './route-table.ts';
+import { bodyAsJson, encodeAs } from './xcontent-formats.ts';
 
 type Env = { Bindings: HttpBindings };
 
@@ -198,6 +201,8 @@ export interface RenderContext {
   query: Record<string, string>;
   /** The negotiated response Content-Type, used for a JSON body without its own. */
   contentType: string;
+  /** The negotiated response format (JSON unless YAML or CBOR was asked for). */
+  format?: XContentFormat;
   warnings: string[];
   /**
    * An error body: `filter_path` is not applied, as Elasticsearch's AbstractRestChannel builds
@@ -221,10 +226,16 @@ export function render(ctx: RenderContext, res: RestResponse): Rendered {
     let value = res.body;
     if (query.filter_path && value !== undefined && ctx.error !== true)
       value = filterPath(value, query.filter_path);
-    // Pages of hits the shards rendered go out as the bytes they arrived in.
-    const pretty = 'pretty' in query ? isPretty(query) : res.pretty === true;
-    text = value === undefined ? '' : pretty ? stringifyJson(value, true) : stringifyJsonBytes(value);
-    out['content-type'] = res.contentType ?? ctx.contentType;
+    const format = ctx.format ?? 'json';
+    if (format !== 'json' && value !== undefined) {
+      text = encodeAs(value, format);
+      out['content-type'] = ctx.contentType;
+    } else {
+      // Pages of hits the shards rendered go out as the bytes they arrived in.
+      const pretty = 'pretty' in query ? isPretty(query) : res.pretty === true;
+      text = value === undefined ? '' : pretty ? stringifyJson(value, true) : stringifyJsonBytes(value);
+      out['content-type'] = res.contentType ?? ctx.contentType;
+    }
   }
   if (method === 'HEAD') {
     out['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
@@ -284,9 +295,23 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
       const incoming = c.env?.incoming;
       const disconnect = new DisconnectWatch(incoming?.socket);
       let contentType = FALLBACK_CONTENT_TYPE;
+      let format: XContentFormat = 'json';
       try {
-        const body = await readRawBody(incoming);
-        contentType = negotiate(headers, body !== undefined, true).responseContentType;
+        const raw = await readRawBody(incoming);
+        const choice = negotiate(headers, raw !== undefined, true);
+        contentType = choice.responseContentType;
+        format = choice.responseFormat;
+        // `format` outranks Accept (AbstractRestChannel).
+        const asked = formatParam(query.format);
+        if (asked) {
+          contentType = asked.contentType;
+          format = asked.format;
+        }
+        // YAML and CBOR bodies are read as the JSON they stand for.
+        const body =
+          raw !== undefined && choice.requestFormat !== 'json'
+            ? bodyAsJson(raw, choice.requestFormat, route.path)
+            : raw;
         const path = c.req.path;
         if (path !== lastPath) {
           lastParams = Object.freeze(c.req.param() as Record<string, string>);
@@ -310,9 +335,9 @@ export function createApp<S>(opts: AppOptions<S>): Hono<Env> {
         }
         const res = await route.handler(req, opts.services);
         opts.answered?.(req, route, res);
-        return send(render({ method, query, contentType, warnings }, res));
+        return send(render({ method, query, contentType, format, warnings }, res));
       } catch (err) {
-        return send(fail({ method, query, contentType, warnings }, err));
+        return send(fail({ method, query, contentType, format, warnings }, err));
       } finally {
         disconnect.done();
         if (warnings.length > 0) opts.deprecationLog?.record(warnings, headers['x-opaque-id']);

@@ -64,10 +64,12 @@ function outputFormat(req: Pick<RestRequest, 'query' | 'headers'>): 'json' | 'te
       : (req.headers.accept ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase();
   if (type === 'json' || type === 'application/json' || type === 'application/vnd.elasticsearch+json')
     return 'json';
-  if (/^(yaml|cbor|smile)$|^application\/(vnd\.elasticsearch\+)?(yaml|cbor|smile)$/.test(type)) {
+  // YAML and CBOR are written from the JSON rows by the HTTP layer (xcontent-formats.ts).
+  if (/^(yaml|cbor)$|^application\/(vnd\.elasticsearch\+)?(yaml|cbor)$/.test(type)) return 'json';
+  if (/^smile$|^application\/(vnd\.elasticsearch\+)?smile$/.test(type)) {
     throw new ShoalError(
       'illegal_argument_exception',
-      `_cat output as [${type}] is not supported by Shoal: use format=json or text`,
+      `_cat output as [${type}] is not supported by Shoal: use format=json, yaml, cbor or text`,
       501,
     );
   }

@@ -5,9 +5,11 @@
  * two shards both hold appears once. Each hit's collapse value reaches the response the way
  * Elasticsearch puts it there: the field is fetched as a `docvalue_fields` entry (a doc without
  * a value shows no entry), merged with whatever `fields` and `docvalue_fields` the search asked.
+ * The groups' `inner_hits` are searched once the page is fetched (expand-phase.ts).
  */
 import type { FieldAndFormat, SearchRequest, SortValue } from '@shoal/protocol';
 import { illegalArgument, notImplemented, parsingException } from '@shoal/protocol';
+import { innerHitsSpecs } from './inner-hits-spec.ts';
 import type { MergeHit } from './merge.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
 
@@ -30,12 +32,18 @@ export function collapseField(req: SearchRequest): string {
   }
   if (field === '') throw illegalArgument('field name is null or empty');
   if (field === undefined) throw illegalArgument('no collapse field specified');
-  const inner = c.inner_hits;
-  if (inner !== undefined && !(Array.isArray(inner) && inner.length === 0))
-    throw notImplemented('inner_hits inside collapse');
+  innerHitsSpecs(field, c.inner_hits);
   if (req.rescore !== undefined && req.rescore.length > 0) throw notImplemented('collapse with rescore');
-  if (req.searchAfter !== undefined && req.searchAfter.length > 0)
-    throw notImplemented('collapse with search_after');
+  // SearchAfterBuilder.buildFieldDoc: a collapsed search pages by its collapse field alone.
+  if (req.searchAfter !== undefined && req.searchAfter.length > 0) {
+    const sort = req.sort ?? [];
+    const only = sort.length === 1 ? sort[0]! : undefined;
+    if (only?.kind !== 'field' || only.field !== field) {
+      throw illegalArgument(
+        'Cannot use [collapse] in conjunction with [search_after] unless the search is sorted on the same field. Multiple sort fields are not allowed.',
+      );
+    }
+  }
   return field;
 }
 

@@ -4,6 +4,7 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
+import { rewriteLookups } from './query-rewrite.ts';
 import { restrictTargets } from './read-restrictions.ts';
 import { withCancel } from './search-action.ts';
 import { allShardsFailed, asShoalError, type ShardFailure, shardFailuresJson } from './shard-failure.ts';
@@ -25,7 +26,9 @@ export async function executeCount(
   params: Record<string, string> = req.query,
   body: unknown = req.json(),
 ): Promise<Record<string, unknown>> {
-  const { query, minScore, terminateAfter } = parseCountRequest(body, params, { path: req.path });
+  const parsed = parseCountRequest(body, params, { path: req.path });
+  const { minScore, terminateAfter } = parsed;
+  const query = (await rewriteLookups(s, req, { query: parsed.query }))?.query ?? parsed.query;
   const targets = searchShardTargets(
     s,
     req.params.index,

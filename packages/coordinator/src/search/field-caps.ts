@@ -94,7 +94,8 @@ function indexFields(
       type: f.mappedType ?? f.type,
       metadata: false,
       searchable: f.index || (f.docValues && DOC_VALUE_SEARCHABLE.has(f.type)),
-      aggregatable: f.docValues,
+      // A rank feature's value is kept for its query only (RankFeatureFieldType: not aggregatable).
+      aggregatable: f.docValues && f.mappedType !== 'rank_feature' && f.mappedType !== 'rank_features',
     });
   }
   // Runtime fields (the mapping's, then the request's over them) shadow mapped ones.

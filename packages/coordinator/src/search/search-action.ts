@@ -21,14 +21,17 @@ import type { RestRequest } from '../http/rest-types.ts';
 import type { NodeServices } from '../services.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import type { TaskSpec } from '../tasks/task-registry.ts';
+import { expandCollapsed } from './expand-phase.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import { highlightFetch, targetMetas } from './highlight-fetch.ts';
 import { resolveIndexBoosts } from './index-boosts.ts';
+import { innerHitsSpecs } from './inner-hits-spec.ts';
 import { withKnnNeighbours } from './knn-phase.ts';
 import { matchedQueriesFetch } from './matched-queries-fetch.ts';
 import type { ParsedSearch } from './parsed-search-cache.ts';
 import { checkPitRequest, executePitSearch } from './pit-search.ts';
 import { type FirstPagePrefetch, latestReaderQuery } from './query-phase.ts';
+import { rewriteLookups } from './query-rewrite.ts';
 import { restrictTargets } from './read-restrictions.ts';
 import { cacheableSearch, indexCachesRequests } from './request-cache-policy.ts';
 import { startScroll } from './scroll-search.ts';
@@ -178,19 +181,29 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   if (search.indicesBoost) resolveIndexBoosts(s, search, indicesOptions);
   for (const w of search.warnings ?? []) req.warnings.push(w);
   refuseUnsupported(search);
-  const rawHits = rawHitsFor(req.query);
-  return withCancel(
-    req,
-    s,
-    (cancel) => {
-      if (search.knn) return knnSearch(s, search, search.knn, targets, cancel, startedAt, rawHits);
-      if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits, req.indexAccess);
-      if (search.scrollKeepAliveMs !== undefined)
-        return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
-      return searchLatest(s, search, targets, cancel, startedAt, rawHits);
-    },
-    searchTask(SEARCH_ACTION, req),
-  );
+  const collapseField = search.collapse?.field as string | undefined;
+  const innerHits =
+    collapseField === undefined ? [] : innerHitsSpecs(collapseField, search.collapse!.inner_hits);
+  // Inner hits are added to the hits as objects: the page is not written straight to bytes.
+  const rawHits = rawHitsFor(req.query) && innerHits.length === 0;
+  const run = (search: SearchRequest): Promise<SearchBody> =>
+    withCancel(
+      req,
+      s,
+      (cancel) => {
+        if (search.knn) return knnSearch(s, search, search.knn, targets, cancel, startedAt, rawHits);
+        if (search.pit) return executePitSearch(s, search, cancel, startedAt, rawHits, req.indexAccess);
+        if (search.scrollKeepAliveMs !== undefined)
+          return startScroll(s, search, targets, cancel, startedAt, rawHits, req);
+        return searchLatest(s, search, targets, cancel, startedAt, rawHits);
+      },
+      searchTask(SEARCH_ACTION, req),
+    );
+  // Terms lookups fetch their documents first (query-rewrite.ts); most searches have none.
+  const rewritten = rewriteLookups(s, req, search);
+  const body = rewritten ? rewritten.then(run) : run(search);
+  if (innerHits.length === 0) return body;
+  return body.then((b) => expandCollapsed(s, req, collapseField!, innerHits, b));
 }
 
 /** A search with top-level knn searches: their neighbours first (knn-phase.ts), then the search. */

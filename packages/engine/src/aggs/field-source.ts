@@ -112,7 +112,8 @@ export function resolveSource(
     };
   }
   const field = env.mapping.field(path);
-  if (path === '_id' || (field && (field.type === 'text' || !field.docValues))) {
+  const rankFeature = field?.mappedType === 'rank_feature' || field?.mappedType === 'rank_features';
+  if (path === '_id' || (field && (field.type === 'text' || !field.docValues || rankFeature))) {
     // Elasticsearch refuses field data for aggregations exactly as for sorting.
     resolveSortKeys([{ kind: 'field', field: path, order: 'asc', missing: '_last' }], env.mapping, env.ctx);
   }

@@ -27,7 +27,16 @@ export type HighlightClause =
 const HIGHLIGHTABLE = new Set(['text', 'keyword']);
 
 /** Query types with nothing to highlight (no terms on a text or keyword field). */
-const NOTHING = new Set(['match_all', 'match_none', 'exists', 'ids', 'geo_distance', 'geo_bounding_box']);
+const NOTHING = new Set([
+  'match_all',
+  'match_none',
+  'exists',
+  'ids',
+  'geo_distance',
+  'geo_bounding_box',
+  'distance_feature',
+  'rank_feature',
+]);
 
 /**
  * The 501 for a query the highlighter cannot reproduce exactly (checked on the coordinator,
@@ -60,6 +69,12 @@ export function refuseUnhighlightable(q: QueryNode): void {
       return;
     case 'simple_query_string':
       throw notImplemented('highlighting a simple_query_string query');
+    case 'pinned':
+      refuseUnhighlightable(q.organic);
+      return;
+    case 'intervals':
+    case 'more_like_this':
+      throw notImplemented(`highlighting a ${q.type} query`);
     default:
       return;
   }
@@ -285,6 +300,9 @@ function visit(env: Env, q: QueryNode): void {
       return;
     case 'function_score':
       visit(env, q.query);
+      return;
+    case 'pinned':
+      visit(env, q.organic);
       return;
     case 'multi_match':
       for (const fb of q.fields) {

@@ -11,13 +11,15 @@ export interface FieldDef {
   searchAnalyzer?: string;
   format?: string;
   fields?: Record<string, FieldDef>;
+  /** Any other mapping parameters, as they are sent. */
+  params?: Record<string, unknown>;
 }
 
 /** Dotted field definitions as a `mappings` body. */
 export function mappingJson(props: Record<string, FieldDef>, dynamic = true): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   const leaf = (def: FieldDef): Record<string, unknown> => {
-    const out: Record<string, unknown> = { type: def.type };
+    const out: Record<string, unknown> = { type: def.type, ...def.params };
     if (def.analyzer) out.analyzer = def.analyzer;
     if (def.searchAnalyzer) out.search_analyzer = def.searchAnalyzer;
     if (def.format) out.format = def.format;

@@ -65,6 +65,8 @@ export class CField {
   readonly positionIncrements: boolean;
   /** dense_vector: its dims, element type and similarity. */
   readonly vector: VectorFieldSpec | undefined;
+  /** rank_feature / rank_features: positive_score_impact. */
+  readonly positiveScoreImpact: boolean;
   /** A search_as_you_type sub-field: the shingles it indexes (shingles.ts). */
   readonly shingles: ShingleSpec | undefined;
   // Per-document scratch.
@@ -99,6 +101,7 @@ export class CField {
     this.depthLimit = (p.depth_limit as number | undefined) ?? 20;
     this.aliasPath = p.path as string | undefined;
     this.positionIncrements = (p.enable_position_increments as boolean | undefined) ?? true;
+    this.positiveScoreImpact = (p.positive_score_impact as boolean | undefined) ?? true;
     this.gap = (p.position_increment_gap as number | undefined) ?? 100;
     this.ignoreAbove = (p.ignore_above as number | undefined) ?? Number.POSITIVE_INFINITY;
     this.lowercase = p.normalizer === 'lowercase';
@@ -121,6 +124,8 @@ export class CField {
     if (isRangeType(node.type)) resolved.rangeType = node.type;
     if (node.type === 'dense_vector') resolved.vector = vectorSpec(p);
     this.vector = resolved.vector;
+    if (node.type === 'rank_feature' || node.type === 'rank_features')
+      resolved.positiveScoreImpact = this.positiveScoreImpact;
     if (this.stored === 'text') {
       resolved.analyzer = (p.analyzer as string | undefined) ?? 'default';
       resolved.searchAnalyzer = (p.search_analyzer as string | undefined) ?? resolved.analyzer;

@@ -4,7 +4,8 @@
  * sort and aggregation side — `binary`, `wildcard`, `constant_keyword` and `flattened` as
  * keyword terms, `match_only_text` as text, `token_count` as an integer, the range types as one
  * encoded term per range (range-values.ts), `dense_vector` as one encoded term per vector
- * (dense-vector.ts), `alias` as its target.
+ * (dense-vector.ts), `alias` as its target, `rank_feature` as a float and `rank_features` as
+ * keyword terms (its feature names) with a float per feature.
  */
 import { illegalArgument, mapperParsing } from '@shoal/protocol';
 import { validateDateFormat } from '../dates/index.ts';
@@ -51,6 +52,8 @@ export const SPECIAL_TYPE_NAMES = [
   'alias',
   'unsigned_long',
   'dense_vector',
+  'rank_feature',
+  'rank_features',
   ...RANGE_TYPE_NAMES,
 ] as const;
 
@@ -78,6 +81,11 @@ export function storedTypeOf(type: BaseLeafType | SpecialType): BaseLeafType {
       return 'integer';
     case 'unsigned_long':
       return 'long';
+    // A rank_feature keeps its value (1/value for a negative score impact) as a float;
+    // rank_features keeps its feature names as terms, and each feature's value as a float
+    // under `field.feature` (special-values.ts).
+    case 'rank_feature':
+      return 'float';
     default:
       return 'keyword';
   }
@@ -115,6 +123,21 @@ const tokenCountNull: ParamSpec = {
   updatable: false,
   acceptsNull: true,
   parse: (v) => (v === null ? null : parseInt32(v)),
+};
+
+/** rank_feature's null_value (8.9): the value a null stands for, a positive normal float. */
+const rankFeatureNull: ParamSpec = {
+  name: 'null_value',
+  defaultValue: () => null,
+  updatable: false,
+  acceptsNull: true,
+  parse: (v) => {
+    if (v === null) return null;
+    const n = typeof v === 'number' ? v : Number(str(v));
+    if (!(Math.fround(n) >= 1.1754943508222875e-38) || !Number.isFinite(Math.fround(n)))
+      throw illegalArgument('[null_value] must be a positive normal float for field of type [rank_feature]');
+    return n;
+  },
 };
 
 const aliasPath: ParamSpec = {
@@ -203,6 +226,8 @@ export const SPECIAL_PARAMS: Readonly<Record<SpecialType, ParamSpec[]>> = {
     meta,
   ],
   alias: [aliasPath],
+  rank_feature: [bool('positive_score_impact', true, false), rankFeatureNull, meta],
+  rank_features: [bool('positive_score_impact', true, false), meta],
   unsigned_long: [
     index,
     docValues,

@@ -111,6 +111,87 @@ function indexFlattened(f: CField, value: unknown, ctx: Ctx): void {
   walk(value, '', 1);
 }
 
+/** Float.MIN_NORMAL: the smallest value Lucene's FeatureField takes. */
+const MIN_NORMAL = 1.1754943508222875e-38;
+
+/** FeatureField's checks; a negative score impact keeps 1/value (RankFeatureFieldMapper). */
+function featureValue(value: number, feature: string, positive: boolean): number {
+  let v = Math.fround(value);
+  if (!positive) v = Math.fround(1 / v);
+  if (!Number.isFinite(v))
+    throw illegalArgument(`featureValue must be finite, got: ${javaFloat(v)} for feature: ${feature}`);
+  if (v < MIN_NORMAL) {
+    throw illegalArgument(
+      `featureValue must be a positive normal float, got: ${javaFloat(v)} for feature: ${feature} which is less than the minimum positive normal float: 1.17549435E-38`,
+    );
+  }
+  return v;
+}
+
+/** Float.toString for the values FeatureField's errors show. */
+function javaFloat(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+  return Number.isInteger(v) && Math.abs(v) < 1e7 ? `${v}.0` : String(v);
+}
+
+/** XContentParser.floatValue() of a feature's value: numbers, and numeric strings. */
+function floatOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value))
+    return Number(value);
+  if (typeof value === 'string') throw numberFormat(value);
+  throw illegalArgument(
+    `Current token (${jsonToken(value)}) not numeric, can not use numeric value accessors`,
+  );
+}
+
+/** RankFeatureFieldMapper: one positive float per document. */
+function indexRankFeature(f: CField, value: unknown, ctx: Ctx): void {
+  if (ctx.fields.some((x) => x.path === f.path && x.numbers && x.numbers.length > 0)) {
+    throw illegalArgument(
+      `[rank_feature] fields do not support indexing multiple values for the same field [${f.path}] in the same document`,
+    );
+  }
+  addNumber(f, featureValue(floatOf(value), f.path, f.positiveScoreImpact), ctx);
+}
+
+/**
+ * RankFeaturesFieldMapper: an object of feature → positive float. The field keeps the feature
+ * names as terms (what `exists` finds) and each value under `field.feature`, which the
+ * rank_feature query reads.
+ */
+function indexRankFeatures(f: CField, value: unknown, ctx: Ctx): void {
+  if (!isPlainObject(value)) {
+    throw illegalArgument(
+      `[rank_features] fields must be json objects, expected a START_OBJECT but got: ${jsonToken(value) === 'START_OBJECT' ? 'VALUE_STRING' : jsonToken(value)}`,
+    );
+  }
+  for (const [feature, v] of Object.entries(value)) {
+    if (typeof v !== 'number' && typeof v !== 'bigint' && typeof v !== 'string') {
+      throw illegalArgument(
+        `[rank_features] fields take hashes that map a feature to a strictly positive float, but got unexpected token ${v === null ? 'VALUE_NULL' : jsonToken(v)}`,
+      );
+    }
+    const path = `${f.path}.${feature}`;
+    ctx.keyed ??= new Map();
+    if (ctx.keyed.has(path)) {
+      throw illegalArgument(
+        `[rank_features] fields do not support indexing multiple values for the same rank feature [${path}] in the same document`,
+      );
+    }
+    const slotField: IndexableField = {
+      path,
+      type: 'float',
+      numbers: [featureValue(floatOf(v), feature, f.positiveScoreImpact)],
+    };
+    ctx.keyed.set(path, slotField);
+    ctx.fields.push(slotField);
+    addTerm(f, feature, ctx);
+  }
+}
+
 const LONG_MAX = (1n << 63n) - 1n;
 const UNSIGNED_MAX = (1n << 64n) - 1n;
 
@@ -187,6 +268,12 @@ export function indexSpecialValue(f: CField, value: unknown, ctx: Ctx): void {
       return;
     case 'unsigned_long':
       addNumber(f, unsignedLong(value, f.coerce), ctx);
+      return;
+    case 'rank_feature':
+      indexRankFeature(f, value, ctx);
+      return;
+    case 'rank_features':
+      indexRankFeatures(f, value, ctx);
       return;
     default:
       if (isRangeType(f.type)) addTerm(f, rangeTerm(f.path, f.type, value, f.coerce, f.format), ctx);

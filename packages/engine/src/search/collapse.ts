@@ -72,7 +72,7 @@ function keyOf(v: SortValue): SortValue | undefined {
 }
 
 export function collectCollapsed(plan: QueryPlan, field: string): CollapsedGroups {
-  const { reader, keys, weight, needsScores, filter } = plan;
+  const { reader, keys, weight, needsScores, filter, after } = plan;
   const cancel: CancelCheck = plan.cancel;
   const specs = keys.map((x: SortKey) => x.spec);
   const better = (a: Candidate, b: Candidate) =>
@@ -98,6 +98,9 @@ export function collectCollapsed(plan: QueryPlan, field: string): CollapsedGroup
       if (plan.req.k === 0) continue;
       const g = group(d);
       const cand: Candidate = { doc: rs.docBase + d, score, values: readers.map((r) => r(d, score)) };
+      // search_after with collapse sorts on the collapse field alone: a value at or before the
+      // position is a group already given.
+      if (after && compareSortTuples(cand.values, after, specs) <= 0) continue;
       const key = keyOf(g);
       const head = heads.get(key);
       if (!head) heads.set(key, { cand, group: g });

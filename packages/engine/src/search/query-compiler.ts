@@ -3,22 +3,27 @@
  * multiply down the tree (in float, like Lucene's BoostQuery); clauses in filter context
  * (bool.filter, bool.must_not, constant_score) do not score. Unmapped fields match nothing.
  */
-import { illegalArgument, type QueryNode } from '@shoal/protocol';
+import { illegalArgument, notImplemented, type QueryNode } from '@shoal/protocol';
 import type { ResolvedField } from '../contract.ts';
 import { scriptQuery } from '../script/script-query.ts';
 import { BoolWeight } from './bool-weight.ts';
 import { combinedFieldsQuery } from './combined-fields.ts';
 import type { CompileEnv } from './compile-env.ts';
 import { DisMaxWeight } from './dis-max-weight.ts';
+import { distanceFeatureQuery } from './distance-feature.ts';
 import { failedToCreateQuery, scalarText } from './field-values.ts';
 import { lenientQuery, matchField, NONE, phraseField, resolveFields } from './full-text.ts';
 import { boostingQuery, functionScoreQuery } from './function-score.ts';
 import { fuzzyQuery } from './fuzzy.ts';
 import { geoBoundingBoxQuery, geoDistanceQuery } from './geo-queries.ts';
+import { intervalsQuery } from './intervals.ts';
 import { knnQuery, knnScoreDocsQuery } from './knn.ts';
 import { minimumShouldMatch } from './minimum-should-match.ts';
+import { moreLikeThisQuery } from './more-like-this.ts';
 import { boolPrefix, multiMatch } from './multi-match.ts';
+import { pinnedQuery } from './pinned.ts';
 import { DEFAULT_MAX_TERMS_COUNT } from './query-limits.ts';
+import { rankFeatureQuery } from './rank-feature.ts';
 import { regexpQuery } from './regexp.ts';
 import { escapeRegExp } from './segment-scans.ts';
 import { simpleQueryString } from './simple-query-string.ts';
@@ -152,6 +157,19 @@ function compileNode(node: QueryNode, env: CompileEnv, parentBoost: number, filt
       return knnQuery(env, node, boost, env.knnDefaultK ?? DEFAULT_KNN_K, (q) => compile(q, env, 1, true));
     case 'knn_score_docs':
       return knnScoreDocsQuery(env, node, boost);
+    case 'pinned':
+      return pinnedQuery(node, env, boost, filter, compile);
+    case 'distance_feature':
+      return distanceFeatureQuery(env, node, boost);
+    case 'rank_feature':
+      return rankFeatureQuery(env, node, boost);
+    case 'intervals':
+      return intervalsQuery(env, node, boost);
+    case 'more_like_this':
+      return moreLikeThisQuery(env, node, boost);
+    case 'terms_lookup':
+      // The coordinator replaces lookups before a search or count reaches a shard.
+      throw notImplemented('a [terms] lookup in this request (only _search and _count fetch the document)');
   }
 }
 

@@ -108,6 +108,11 @@ function resolveFieldSort(
   const type = field.type;
   if (field.vector)
     throw illegalArgument(`Field [${spec.field}] of type [dense_vector] doesn't support sort`);
+  // RankFeatureFieldType.fielddataBuilder: the value lives in a term frequency, not doc values.
+  const mappedType = (field as { mappedType?: string }).mappedType;
+  if (mappedType === 'rank_feature' || mappedType === 'rank_features') {
+    throw illegalArgument(`[${mappedType}] fields do not support sorting, scripting or aggregating`);
+  }
   if (type === 'text') {
     throw illegalArgument(
       `Fielddata is disabled on [${spec.field}] in [${ctx.index}]. ${TEXT_FIELDDATA.replace('%s', spec.field)}`,

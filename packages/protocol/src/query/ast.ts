@@ -5,7 +5,13 @@
  * they may be patterns (`title*`, `*`) where Elasticsearch allows patterns.
  */
 import type { ScriptSpec } from '../script/script-spec.ts';
+import type { DistanceFeatureQuery } from './distance-feature.ts';
 import type { GeoBoundingBoxQuery, GeoDistanceQuery } from './geo.ts';
+import type { IntervalsQuery } from './intervals.ts';
+import type { MoreLikeThisQuery } from './more-like-this.ts';
+import type { PinnedQuery } from './pinned.ts';
+import type { RankFeatureQuery } from './rank-feature.ts';
+import type { TermsLookupQuery } from './terms-lookup.ts';
 
 export type JsonScalar = string | number | bigint | boolean | null;
 
@@ -25,6 +31,13 @@ export type QueryNode =
   | { type: 'match_none' }
   | GeoDistanceQuery
   | GeoBoundingBoxQuery
+  /** Replaced by a `terms` query on the coordinator, once the looked-up document is fetched. */
+  | TermsLookupQuery
+  | PinnedQuery
+  | DistanceFeatureQuery
+  | RankFeatureQuery
+  | IntervalsQuery
+  | MoreLikeThisQuery
   | { type: 'term'; field: string; value: JsonScalar; boost: number; caseInsensitive: boolean }
   | { type: 'terms'; field: string; values: JsonScalar[]; boost: number }
   | {

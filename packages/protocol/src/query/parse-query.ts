@@ -8,6 +8,7 @@ import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
 import type { QueryNode } from './ast.ts';
 import { parseCombinedFields } from './combined-fields.ts';
 import { parseBool, parseConstantScore, parseDisMax, parseMatchAll, parseMatchNone } from './compound.ts';
+import { parseDistanceFeature } from './distance-feature.ts';
 import {
   parseMatch,
   parseMatchBoolPrefix,
@@ -18,12 +19,16 @@ import {
 import { parseBoosting, parseFunctionScore } from './function-score.ts';
 import { parseFuzzy } from './fuzzy.ts';
 import { parseGeoBoundingBox, parseGeoDistance } from './geo.ts';
+import { parseIntervals } from './intervals.ts';
 import type { PathSeg } from './json-location.ts';
 import { parseKnnQuery } from './knn.ts';
 import { namedObjectNotFound, parsingError } from './local-errors.ts';
+import { parseMoreLikeThis } from './more-like-this.ts';
 import { bodyQueryName, type Named } from './named-queries.ts';
 import { here, isObject, newCtx, type ParseCtx } from './parse-context.ts';
+import { parsePinned } from './pinned.ts';
 import { parseQueryStringQuery } from './query-string-query.ts';
+import { parseRankFeature } from './rank-feature.ts';
 import { parseRegexp } from './regexp.ts';
 import { parseScriptQuery } from './script-query.ts';
 import { parseScriptScoreQuery } from './script-score-query.ts';
@@ -77,6 +82,11 @@ const PARSERS = new Map<string, BodyParser>([
   ['script', parseScriptQuery],
   ['knn', parseKnnQuery],
   ['script_score', parseScriptScoreQuery],
+  ['pinned', parsePinned],
+  ['distance_feature', parseDistanceFeature],
+  ['rank_feature', parseRankFeature],
+  ['intervals', parseIntervals],
+  ['more_like_this', parseMoreLikeThis],
 ]);
 
 /**

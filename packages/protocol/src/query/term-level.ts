@@ -3,7 +3,7 @@
  * Elasticsearch 8 builder's `fromXContent`: a short form (`{"f": value}`) and a long form
  * (`{"f": {"value": …, "boost": …}}`), one field only, and the builder constructor's checks last.
  */
-import { illegalArgument, notImplemented } from '../errors/catalogue.ts';
+import { illegalArgument } from '../errors/catalogue.ts';
 import { isShoalError } from '../errors/shoal-error.ts';
 import { zoneId } from '../search/aggs/values-source.ts';
 import type { JsonScalar, QueryNode } from './ast.ts';
@@ -21,6 +21,7 @@ import {
   unknownField,
   VT,
 } from './parse-context.ts';
+import { parseTermsLookup, type TermsLookup } from './terms-lookup.ts';
 import { booleanValue, floatValue, objectText, text, textOrNull } from './xcontent-values.ts';
 
 /** AbstractQueryBuilder.throwParsingExceptionOnMultipleFields. */
@@ -90,6 +91,7 @@ export function parseTerm(body: Record<string, unknown>, ctx: ParseCtx): QueryNo
 export function parseTerms(body: Record<string, unknown>, ctx: ParseCtx): QueryNode {
   let field: string | undefined;
   let values: JsonScalar[] | undefined;
+  let lookup: TermsLookup | undefined;
   let boost = 1;
   for (const key of Object.keys(body)) {
     const v = body[key];
@@ -106,8 +108,8 @@ export function parseTerms(body: Record<string, unknown>, ctx: ParseCtx): QueryN
           here(ctx, 'value', key),
         );
       }
-      here(ctx, 'value', key);
-      throw notImplemented('the terms lookup of the [terms] query');
+      field = key;
+      lookup = parseTermsLookup(ctx, key, v);
     } else if (isValue(v)) {
       if (key === 'boost') boost = floatValue(ctx, v, key);
       else if (key === '_name') text(ctx, v, key);
@@ -116,14 +118,15 @@ export function parseTerms(body: Record<string, unknown>, ctx: ParseCtx): QueryN
       throw parsingError(`[terms] unknown token [${tokenOf(v)}] after [${key}]`, here(ctx, 'value', key));
     }
   }
-  if (field === undefined || values === undefined) {
+  if (field === undefined || (values === undefined && lookup === undefined)) {
     throw parsingError(
       '[terms] query requires a field name, followed by array of terms or a document lookup specification',
       here(ctx, 'end'),
     );
   }
   if (field.length === 0) throw ctorError(ctx, 'field name cannot be null.');
-  return { type: 'terms', field, values, boost };
+  if (lookup) return { type: 'terms_lookup', field, lookup, boost };
+  return { type: 'terms', field, values: values!, boost };
 }
 
 export function termsValues(ctx: ParseCtx, key: string, arr: unknown[]): JsonScalar[] {

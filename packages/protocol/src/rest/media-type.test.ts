@@ -22,6 +22,8 @@ describe('negotiateMediaType', () => {
       responseContentType: 'application/json',
       compatibleWith: 8,
       requestNdjson: false,
+      requestFormat: 'json',
+      responseFormat: 'json',
     });
     expect(
       negotiateMediaType('*/*', 'application/json; charset=UTF-8', { hasBody: true }).responseContentType,
@@ -45,6 +47,8 @@ describe('negotiateMediaType', () => {
       responseContentType: 'application/vnd.elasticsearch+json;compatible-with=7',
       compatibleWith: 7,
       requestNdjson: false,
+      requestFormat: 'json',
+      responseFormat: 'json',
     });
     expect(negotiateMediaType(VND8, undefined, { hasBody: false }).responseContentType).toBe(
       'application/vnd.elasticsearch+json;compatible-with=8',
@@ -109,13 +113,30 @@ describe('negotiateMediaType', () => {
     expect(e.causedBy?.reason).toBe('invalid media-type [garbage]');
   });
 
-  it('says 501 for x-content types Shoal does not speak', () => {
-    expect(failure(() => negotiateMediaType('application/yaml', undefined, { hasBody: false })).status).toBe(
+  it('says 501 for SMILE, the one x-content type Shoal does not speak', () => {
+    expect(failure(() => negotiateMediaType('application/smile', undefined, { hasBody: false })).status).toBe(
       501,
     );
-    expect(failure(() => negotiateMediaType(undefined, 'application/cbor', { hasBody: true })).status).toBe(
+    expect(failure(() => negotiateMediaType(undefined, 'application/smile', { hasBody: true })).status).toBe(
       501,
     );
+  });
+
+  it('reads and writes YAML and CBOR, answering in the body’s format when no Accept asks another', () => {
+    expect(negotiateMediaType('application/yaml', undefined, { hasBody: false })).toMatchObject({
+      responseContentType: 'application/yaml',
+      responseFormat: 'yaml',
+    });
+    expect(negotiateMediaType(undefined, 'application/cbor', { hasBody: true })).toMatchObject({
+      responseContentType: 'application/cbor',
+      requestFormat: 'cbor',
+      responseFormat: 'cbor',
+    });
+    expect(negotiateMediaType('application/json', 'application/yaml', { hasBody: true })).toMatchObject({
+      responseContentType: 'application/json',
+      requestFormat: 'yaml',
+      responseFormat: 'json',
+    });
   });
 
   it('refuses an Accept version outside 7 and 8 on both headers, with or without a body', () => {

@@ -14,9 +14,16 @@ import {
 } from '../errors/catalogue.ts';
 import type { ShoalError } from '../errors/shoal-error.ts';
 
+/** The XContent formats Shoal reads and writes (SMILE stays a 501). */
+export type XContentFormat = 'json' | 'yaml' | 'cbor';
+
 export interface MediaTypeChoice {
   /** The response Content-Type. */
   responseContentType: string;
+  /** What the request body is written in. */
+  requestFormat: XContentFormat;
+  /** What the response is written in: the Accept header's, else the request body's. */
+  responseFormat: XContentFormat;
   /** The REST API version the client asked for (8 unless it asked for 7). */
   compatibleWith: 7 | 8;
   /** Whether the request body was declared newline-delimited (`_bulk`, `_msearch`). */
@@ -32,8 +39,12 @@ interface ParsedMediaType {
 const CURRENT = 8;
 const MINIMUM = 7;
 const TCHAR = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
-/** Content types Elasticsearch reads and writes that Shoal does not. */
-const OTHER_XCONTENT = new Set(['application/yaml', 'application/smile', 'application/cbor']);
+/** The Content-Type of a response in each format. */
+const FORMAT_CONTENT_TYPE: Record<XContentFormat, string> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  cbor: 'application/cbor',
+};
 /** Browser-safelisted types, always refused (CSRF protection). */
 const SAFELISTED = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
@@ -73,22 +84,44 @@ export function negotiateRequest(
   const compatibleWith = compatibleVersion(accept, contentType, parsedAccept, parsedContent, opts.hasBody);
 
   let requestNdjson = false;
+  let requestFormat: XContentFormat = 'json';
   if (opts.hasBody && opts.routed !== false) {
     const kind = parsedContent ? xcontentKind(parsedContent) : undefined;
     if (parsedContent === undefined || kind === undefined || SAFELISTED.has(base(parsedContent))) {
       throw contentTypeNotSupported(contentType === undefined ? undefined : [contentType]);
     }
-    if (kind === 'other') throw notImplemented(`reading [${base(parsedContent)}] request bodies`);
+    if (kind === 'smile') throw notImplemented(`reading [${base(parsedContent)}] request bodies`);
     requestNdjson = kind === 'ndjson';
+    if (kind === 'yaml' || kind === 'cbor') requestFormat = kind;
   }
 
   const acceptKind = parsedAccept ? xcontentKind(parsedAccept) : undefined;
-  if (acceptKind === 'other') throw notImplemented(`writing [${base(parsedAccept!)}] responses`);
+  if (acceptKind === 'smile') throw notImplemented(`writing [${base(parsedAccept!)}] responses`);
+  // AbstractRestChannel: without an Accept, a response is written as the request body was.
+  const responseFormat: XContentFormat =
+    acceptKind === 'yaml' || acceptKind === 'cbor'
+      ? acceptKind
+      : acceptKind === undefined
+        ? requestFormat
+        : 'json';
   const vnd = parsedAccept?.subtype.startsWith('vnd.elasticsearch+') ?? false;
-  const responseContentType = vnd
-    ? `application/vnd.elasticsearch+json;compatible-with=${compatibleWith}`
-    : 'application/json';
-  return { responseContentType, compatibleWith, requestNdjson };
+  const responseContentType =
+    responseFormat !== 'json'
+      ? FORMAT_CONTENT_TYPE[responseFormat]
+      : vnd
+        ? `application/vnd.elasticsearch+json;compatible-with=${compatibleWith}`
+        : 'application/json';
+  return { responseContentType, compatibleWith, requestNdjson, requestFormat, responseFormat };
+}
+
+/** A response's format and Content-Type for the `format` parameter (it outranks Accept); undefined for others. */
+export function formatParam(
+  format: string | undefined,
+): { format: XContentFormat; contentType: string } | undefined {
+  const f = format?.toLowerCase();
+  if (f === 'json' || f === 'yaml' || f === 'cbor') return { format: f, contentType: FORMAT_CONTENT_TYPE[f] };
+  if (f === 'smile') throw notImplemented('writing [application/smile] responses');
+  return undefined;
 }
 
 function base(m: ParsedMediaType): string {
@@ -119,14 +152,14 @@ function parseHeader(value: string | undefined, name: string): ParsedMediaType |
   return { type: parts[0]!.trim(), subtype: parts[1]!.trim(), params };
 }
 
-/** What XContentType a media type names: JSON (with ndjson), another x-content, or none. */
-function xcontentKind(m: ParsedMediaType): 'json' | 'ndjson' | 'other' | undefined {
+/** What XContentType a media type names: JSON (with ndjson), YAML, CBOR, SMILE, or none. */
+function xcontentKind(m: ParsedMediaType): 'json' | 'ndjson' | 'yaml' | 'cbor' | 'smile' | undefined {
   const t = base(m);
   if (t === 'application/json' || t === 'application/*' || t === 'application/vnd.elasticsearch+json')
     return 'json';
   if (t === 'application/x-ndjson' || t === 'application/vnd.elasticsearch+x-ndjson') return 'ndjson';
-  if (OTHER_XCONTENT.has(t) || /^application\/vnd\.elasticsearch\+(yaml|smile|cbor)$/.test(t)) return 'other';
-  return undefined;
+  const other = /^application\/(?:vnd\.elasticsearch\+)?(yaml|smile|cbor)$/.exec(t);
+  return other ? (other[1] as 'yaml' | 'cbor' | 'smile') : undefined;
 }
 
 /**
