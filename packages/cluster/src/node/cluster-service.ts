@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { masterNotDiscovered, ShoalError, type WireError } from '@shoal/protocol';
 import { type IndexToAllocate, reroute } from '../allocation/allocator.ts';
+import { withPrimaryTerms } from '../allocation/primary-terms.ts';
 import { EMPTY_ROUTING, withShardFailed, withShardStarted } from '../allocation/routing-table.ts';
 import { type ClusterState, type DiscoveryNode, initialClusterState } from '../coordination/cluster-state.ts';
 import { Coordinator, type Effects, type Mode, NotMasterError } from '../coordination/coordinator.ts';
@@ -336,7 +337,11 @@ export class ClusterService {
   }
 
   private submitHere(source: string, change: (s: ClusterState) => ClusterState): Promise<TaskReply> {
-    const update = (s: ClusterState) => this.rerouted(change(s));
+    const update = (s: ClusterState) => {
+      const next = this.rerouted(change(s));
+      const routingTable = withPrimaryTerms(s.routingTable, next.routingTable);
+      return routingTable === next.routingTable ? next : { ...next, routingTable };
+    };
     const id = this.nextTask++;
     const outcome = new Promise<TaskReply>((resolve) => {
       this.waiting.set(id, (o) => {
