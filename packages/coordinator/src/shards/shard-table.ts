@@ -31,6 +31,8 @@ export interface ShardCopy {
   allocationId?: string;
   /** In a cluster of several nodes: the routing table counts the copy in sync (it may become primary). */
   inSync?: boolean;
+  /** In a cluster of several nodes: the shard's primary term in the routing table. */
+  primaryTerm?: number;
 }
 
 export class ShardTable {

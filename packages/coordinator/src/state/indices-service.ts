@@ -31,6 +31,8 @@ import {
   validateSettings,
 } from '@shoal/protocol';
 import type { Logger } from 'pino';
+import { PeerRecovery } from '../replication/peer-recovery.ts';
+import { WriteReplication } from '../replication/write-replication.ts';
 import { serveShardTasks } from '../shards/remote-worker.ts';
 import type { ShardTable } from '../shards/shard-table.ts';
 import { parseCreateAliases } from './alias-specs.ts';
@@ -83,6 +85,8 @@ export class IndicesService {
   private published: PublishedIndices | null = null;
   /** In a multi-node cluster: the routing table's copies, carried out on this node. */
   private routing: AppliedRouting | null = null;
+  /** In a cluster of several nodes: writes go through their primary to its replicas. */
+  replication: WriteReplication | null = null;
   /** The shard work of the states applied so far, in order. */
   private applying: Promise<void> = Promise.resolve();
 
@@ -127,7 +131,9 @@ export class IndicesService {
   followCluster(cluster: ClusterService): void {
     const published = new PublishedIndices(cluster);
     this.published = published;
-    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger);
+    this.replication = new WriteReplication(cluster, this.shards, this.logger);
+    const recovery = new PeerRecovery(cluster, this.shards, this.replication, this.logger);
+    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger, recovery);
     serveShardTasks(cluster, this.shards);
     published.serve('create', (b: { name: string; body: CreateIndexBody | undefined; autoCreate: boolean }) =>
       this.createHere(b.name, b.body, b.autoCreate),

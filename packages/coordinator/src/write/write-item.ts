@@ -1,4 +1,5 @@
 import { type DocWriteCheck, docWriteValidation, type WireError } from '@shoal/protocol';
+import type { ShardInfo } from '../replication/shard-info.ts';
 
 /** One document operation of a bulk (or single-document) request, as the coordinator routes it. */
 export interface WriteItem {
@@ -34,7 +35,8 @@ export interface WriteItemResult {
   version?: number;
   seqNo?: number;
   primaryTerm?: number;
-  shardsTotal?: number;
+  /** The shard copies the write went to (`_shards`). */
+  shards?: ShardInfo;
   error?: WireError;
   source?: Uint8Array;
 }

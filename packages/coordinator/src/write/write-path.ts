@@ -6,7 +6,7 @@
  * metadata (and pushed to every shard) first, then the batch is sent again, so no document is
  * ever indexed under a mapping the cluster has not accepted.
  */
-import type { ShardWriteResult } from '@shoal/engine';
+import type { ShardWriteOutcome, ShardWriteResult } from '@shoal/engine';
 import {
   documentParsing,
   getInt,
@@ -18,6 +18,7 @@ import {
   type WireError,
 } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
+import { primaryOnly, type ShardInfo } from '../replication/shard-info.ts';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
@@ -192,14 +193,29 @@ function shardUnavailable(copy: ShardCopy): WireError {
   };
 }
 
+/** How long a write waits for its shard's primary to be active again (ES's default `timeout`, 1m). */
+const PRIMARY_WAIT_MS = 60_000;
+
+/**
+ * A write could not reach its primary (its node left, or the copy moved): once the cluster state
+ * changes (a replica promoted, the copy started elsewhere) the batch is sent again, as
+ * Elasticsearch's replication retries on a new cluster state.
+ */
+const retryOnNewState = (e: unknown): boolean =>
+  isShoalError(e) &&
+  (e.type === 'node_not_connected_exception' ||
+    e.type === 'unavailable_shards_exception' ||
+    e.type === 'no_shard_available_action_exception');
+
 async function writeShard(
   services: NodeServices,
   group: Routed[],
   refresh: RefreshPolicy,
-): Promise<(ShardWriteResult | WireError)[]> {
+): Promise<{ results: (ShardWriteResult | WireError)[]; shards?: ShardInfo }> {
   const first = group[0]!;
   let meta = first.meta;
-  for (let round = 0; round < MAX_MAPPING_ROUNDS; round++) {
+  const deadline = Date.now() + PRIMARY_WAIT_MS;
+  for (let round = 0; round < MAX_MAPPING_ROUNDS; ) {
     let copy = services.shards.primary(meta.uuid, first.copy.shardId);
     if (copy?.state !== 'STARTED' || !copy.worker) {
       // In a cluster a primary may be opening, or waiting for its node: the write waits for it
@@ -207,11 +223,30 @@ async function writeShard(
       await services.indices.primariesActive(meta.name);
       copy = services.shards.primary(meta.uuid, first.copy.shardId);
     }
-    if (copy?.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
+    if (copy?.state !== 'STARTED' || !copy.worker) {
+      return { results: group.map(() => shardUnavailable(first.copy)) };
+    }
     const { ops, bytes } = pack(group);
-    const outcome = await copy.worker.run({ t: 'write', key: copy.key, ops, bytes, refresh }, [bytes]);
-    if (outcome.kind === 'applied') return outcome.results;
+    const task = { t: 'write', key: copy.key, ops, bytes, refresh } as const;
+    const replication = services.indices.replication;
+    let outcome: ShardWriteOutcome;
+    let shards: ShardInfo | undefined;
+    if (replication) {
+      const version = services.cluster.state().version;
+      try {
+        ({ outcome, shards } = await replication.write(copy, task));
+      } catch (e) {
+        const left = deadline - Date.now();
+        if (!retryOnNewState(e) || left <= 0) throw e;
+        await services.cluster.waitForState((s) => s.version > version, left);
+        continue;
+      }
+    } else {
+      outcome = await copy.worker.run(task, [bytes]);
+    }
+    if (outcome.kind === 'applied') return { results: outcome.results, shards };
     meta = await services.indices.mergeMapping(meta.name, outcome.update);
+    round++;
   }
   throw new ShoalError('illegal_state_exception', 'mapping updates did not converge for a write batch', 500);
 }
@@ -271,15 +306,17 @@ export async function executeWrites(
   await Promise.all(
     [...groups.values()].map(async (group) => {
       let shardResults: (ShardWriteResult | WireError)[];
+      let shards: ShardInfo | undefined;
       try {
-        shardResults = await writeShard(services, group, refresh);
+        ({ results: shardResults, shards } = await writeShard(services, group, refresh));
       } catch (e) {
         const wire = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
         shardResults = group.map(() => wire);
       }
       group.forEach((r, i) => {
         const res = shardResults[i]!;
-        const shardsTotal = 1 + getInt(r.meta.settings, 'index.number_of_replicas');
+        // One node alone: its replicas are never assigned, yet count in `total`.
+        shards ??= primaryOnly(1 + getInt(r.meta.settings, 'index.number_of_replicas'));
         if ('type' in res) {
           results[r.pos] = { index: r.meta.name, id: r.item.id!, status: res.status, error: res };
         } else if (res.error) {
@@ -293,7 +330,7 @@ export async function executeWrites(
             version: res.version,
             seqNo: res.seqNo,
             primaryTerm: res.primaryTerm,
-            shardsTotal,
+            shards,
             source: res.source,
           };
         }

@@ -1,0 +1,181 @@
+/**
+ * Replicas that hold the data, on three real node processes: every write applied on a primary
+ * reaches its replicas before it is acknowledged (`_shards` counts the copies), a replica added
+ * later recovers the primary's documents while writes go on, and when the node holding a
+ * primary is killed (SIGKILL) the master promotes its in-sync replica, allocates a new one, and
+ * every acknowledged document is still there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agreedMaster, eventually, startTestCluster, type TestCluster } from '../support/cluster-process.ts';
+import { http, ndjson } from '../support/http.ts';
+
+let cluster: TestCluster;
+let urls: string[];
+
+interface CatShard {
+  index: string;
+  shard: string;
+  prirep: string;
+  state: string;
+  docs: string | null;
+  node: string | null;
+}
+
+beforeAll(async () => {
+  cluster = await startTestCluster({ nodes: 3, security: false });
+  urls = cluster.nodes.map((n) => n.url);
+  await agreedMaster(cluster.nodes, 3);
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const NDJSON = { 'content-type': 'application/x-ndjson' };
+
+function bulkBody(from: number, to: number, extra: Record<string, unknown> = {}): string {
+  const lines: unknown[] = [];
+  for (let i = from; i < to; i++) lines.push({ index: { _id: String(i) } }, { n: i, ...extra });
+  return ndjson(lines);
+}
+
+async function shardsOf(url: string, index: string): Promise<CatShard[]> {
+  const r = await http(url, 'GET', `/_cat/shards/${index}?format=json&h=index,shard,prirep,state,docs,node`);
+  return r.json as CatShard[];
+}
+
+/** The copies of `index` once every one is started and each shard's copies hold the same number of docs. */
+function copiesInStep(url: string, index: string, copiesPerShard: number): Promise<CatShard[]> {
+  return eventually(`every copy of [${index}] started and in step`, async () => {
+    await http(url, 'POST', `/${index}/_refresh`);
+    const rows = await shardsOf(url, index);
+    if (rows.some((r) => r.state !== 'STARTED')) return undefined;
+    const byShard = new Map<string, CatShard[]>();
+    for (const r of rows) byShard.set(r.shard, [...(byShard.get(r.shard) ?? []), r]);
+    for (const copies of byShard.values()) {
+      if (copies.length !== copiesPerShard) return undefined;
+      if (new Set(copies.map((c) => c.docs)).size !== 1) return undefined;
+    }
+    return rows;
+  });
+}
+
+const primaryDocs = (rows: CatShard[]) =>
+  rows.filter((r) => r.prirep === 'p').reduce((n, r) => n + Number(r.docs), 0);
+
+describe('write replication', () => {
+  it('applies every write on the replicas before acknowledging it, and says so in _shards', async () => {
+    const created = await http(urls[0]!, 'PUT', '/rep', {
+      settings: { number_of_shards: 2, number_of_replicas: 1 },
+    });
+    expect(created.status).toBe(200);
+    const green = await http(urls[1]!, 'GET', '/_cluster/health/rep?wait_for_status=green&timeout=20s');
+    expect(green.json.status).toBe('green');
+
+    const bulk = await http(urls[1]!, 'POST', '/rep/_bulk?refresh=true', bulkBody(0, 200), NDJSON);
+    expect(bulk.json.errors).toBe(false);
+    for (const item of bulk.json.items) {
+      expect(item.index._shards).toEqual({ total: 2, successful: 2, failed: 0 });
+    }
+    const one = await http(urls[2]!, 'PUT', '/rep/_doc/solo?refresh=true', { n: -1 });
+    expect(one.json._shards).toEqual({ total: 2, successful: 2, failed: 0 });
+    // An update and a delete reach the replicas too; a noop reaches no copy.
+    const upd = await http(urls[0]!, 'POST', '/rep/_update/5?refresh=true', { doc: { n: 500 } });
+    expect(upd.json).toMatchObject({ result: 'updated', _shards: { total: 2, successful: 2, failed: 0 } });
+    const del = await http(urls[0]!, 'DELETE', '/rep/_doc/6?refresh=true');
+    expect(del.json).toMatchObject({ result: 'deleted', _shards: { total: 2, successful: 2, failed: 0 } });
+    const noop = await http(urls[0]!, 'POST', '/rep/_update/5', { doc: { n: 500 } });
+    expect(noop.json).toMatchObject({ result: 'noop', _shards: { total: 0, successful: 0, failed: 0 } });
+
+    const rows = await copiesInStep(urls[0]!, 'rep', 2);
+    expect(primaryDocs(rows)).toBe(200);
+    // Each shard's primary and replica are on different nodes and hold the same documents.
+    for (const s of ['0', '1']) {
+      const copies = rows.filter((r) => r.shard === s);
+      expect(new Set(copies.map((c) => c.node)).size).toBe(2);
+    }
+  });
+
+  it('recovers a new replica from its primary while writes go on', async () => {
+    expect(
+      (await http(urls[0]!, 'PUT', '/late', { settings: { number_of_shards: 1, number_of_replicas: 0 } }))
+        .status,
+    ).toBe(200);
+    const first = await http(urls[0]!, 'POST', '/late/_bulk', bulkBody(0, 300), NDJSON);
+    expect(first.json.errors).toBe(false);
+    const more = (async () => {
+      // Writes during the recovery: new documents, and rewrites of documents it copies.
+      for (let i = 0; i < 10; i++) {
+        const r = await http(
+          urls[2]!,
+          'POST',
+          '/late/_bulk',
+          bulkBody(i * 30, i * 30 + 30, { round: i }),
+          NDJSON,
+        );
+        expect(r.json.errors).toBe(false);
+        const n = await http(urls[2]!, 'POST', '/late/_bulk', bulkBody(300 + i * 5, 305 + i * 5), NDJSON);
+        expect(n.json.errors).toBe(false);
+      }
+    })();
+    const put = await http(urls[1]!, 'PUT', '/late/_settings', { index: { number_of_replicas: 1 } });
+    expect(put.status).toBe(200);
+    await more;
+    const green = await http(urls[1]!, 'GET', '/_cluster/health/late?wait_for_status=green&timeout=20s');
+    expect(green.json.status).toBe('green');
+    const rows = await copiesInStep(urls[0]!, 'late', 2);
+    expect(rows.map((r) => Number(r.docs))).toEqual([350, 350]);
+  });
+});
+
+describe('failover', () => {
+  it('promotes the replica when the primary node is killed, and loses no acknowledged write', async () => {
+    const master = (await http(urls[0]!, 'GET', '/_cat/master?format=json')).json[0].node as string;
+    const before = await shardsOf(urls[0]!, 'rep');
+    // A node holding a primary of [rep] that is not the master (the master is lost more slowly).
+    const victimName =
+      before.find((r) => r.prirep === 'p' && r.node !== master)?.node ??
+      before.find((r) => r.prirep === 'p')!.node!;
+    const victimIndex = cluster.names.indexOf(victimName);
+    const victim = cluster.nodes[victimIndex]!;
+    const witness = urls[(victimIndex + 1) % 3]!;
+    const lostPrimaries = before.filter((r) => r.prirep === 'p' && r.node === victimName).length;
+    expect(lostPrimaries).toBeGreaterThan(0);
+
+    // A writer that keeps going through the kill; what it is told was written must survive.
+    const acked: string[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing && i < 400; i++) {
+        const r = await http(witness, 'PUT', `/rep/_doc/w${i}`, { n: i });
+        if (r.status === 200 || r.status === 201) acked.push(`w${i}`);
+      }
+    })();
+    await eventually('a few writes before the kill', async () => (acked.length >= 5 ? true : undefined));
+    await victim.kill();
+
+    const yellow = await eventually('[rep] to have every primary active again', async () => {
+      const h = (await http(witness, 'GET', '/_cluster/health/rep')).json;
+      return h.number_of_nodes === 2 && h.active_primary_shards === 2 ? h : undefined;
+    });
+    expect(['yellow', 'green']).toContain(yellow.status);
+    const atFailover = acked.length;
+    await eventually('writes acknowledged after the failover', async () =>
+      acked.length >= atFailover + 3 ? true : undefined,
+    );
+    writing = false;
+    await writer;
+
+    // Two nodes are left: a new replica of each shard is placed on the other one and recovers.
+    const green = await http(witness, 'GET', '/_cluster/health/rep?wait_for_status=green&timeout=20s');
+    expect(green.json).toMatchObject({ status: 'green', number_of_nodes: 2, active_shards: 4 });
+    const rows = await copiesInStep(witness, 'rep', 2);
+    expect(primaryDocs(rows)).toBe(200 + acked.length);
+    const found = await http(witness, 'POST', '/rep/_search', {
+      size: 0,
+      query: { ids: { values: acked } },
+    });
+    expect(found.json.hits.total.value).toBe(acked.length);
+    expect(acked.length).toBeGreaterThan(5);
+  });
+});
