@@ -258,7 +258,7 @@ describe('allocation over three nodes', () => {
     // A reader context on another node's copy is not there yet: a clear refusal, not a wrong answer.
     const pit = await http(urls[0]!, 'POST', '/spread/_pit?keep_alive=1m');
     expect(pit.status).toBe(501);
-    expect(JSON.stringify(pit.json.error)).toContain('whose primary is on another node');
+    expect(JSON.stringify(pit.json.error)).toContain('which has no copy on this node');
   });
 
   it('waits for a node that held a primary with no replica, and reopens the copy from its disk when it is back', async () => {

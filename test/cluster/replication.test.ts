@@ -94,6 +94,11 @@ describe('write replication', () => {
       const copies = rows.filter((r) => r.shard === s);
       expect(new Set(copies.map((c) => c.node)).size).toBe(2);
     }
+    // Reads go to replicas too (a node reads its own copies first): every node sees the same.
+    for (const url of urls) {
+      const r = await http(url, 'POST', '/rep/_search?size=0', { query: { range: { n: { gte: 100 } } } });
+      expect(r.json.hits.total.value).toBe(101);
+    }
   });
 
   it('recovers a new replica from its primary while writes go on', async () => {
@@ -125,6 +130,15 @@ describe('write replication', () => {
     expect(green.json.status).toBe('green');
     const rows = await copiesInStep(urls[0]!, 'late', 2);
     expect(rows.map((r) => Number(r.docs))).toEqual([350, 350]);
+    // Each copy, read on its own, has the rewritten versions, not the ones the recovery copied.
+    for (const r of rows) {
+      const found = await http(urls[0]!, 'POST', `/late/_search?preference=_only_nodes:${r.node}`, {
+        size: 0,
+        query: { term: { round: 9 } },
+      });
+      expect(found.json.hits.total.value).toBe(30);
+      expect(found.json._shards).toMatchObject({ total: 1, successful: 1, failed: 0 });
+    }
   });
 });
 

@@ -102,13 +102,14 @@ export function startedCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKe
 }
 
 /**
- * The started primary of a target that a reader context (a PIT's or a scroll's) is kept on:
- * its id names a worker thread of this node, so a copy held by another node is refused.
+ * The started copy of a target that a reader context (a PIT's or a scroll's) is kept on: its
+ * id names a worker thread of this node, so a copy held by another node is refused (a read
+ * chooses a copy on this node when there is one).
  */
 export function contextCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKey } {
   if (t.copy?.remote) {
     throw notImplemented(
-      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], whose primary is on another node,`,
+      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], which has no copy on this node,`,
     );
   }
   return startedCopy(t);
