@@ -32,7 +32,7 @@ const nodesOf = (picks: (ShardCopy | undefined)[]) => picks.map((c) => c?.node);
 
 describe('choosing the copy a read goes to', () => {
   it('prefers a copy on this node, else takes the started copies in turn', () => {
-    expect(chooseCopy(copies, undefined, selector()).node).toBe('n1');
+    expect(chooseCopy(copies, undefined, selector())?.node).toBe('n1');
     const remote = [copy('n2'), copy('n3'), copy('n4', { state: 'INITIALIZING' })];
     const sel = selector();
     expect(nodesOf([1, 2, 3, 4].map(() => chooseCopy(remote, undefined, sel)))).toEqual([
