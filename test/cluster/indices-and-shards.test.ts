@@ -273,8 +273,8 @@ describe('allocation over three nodes', () => {
       'content-type': 'application/x-ndjson',
     });
     expect(bulk.json.errors).toBe(false);
-    // A node that is neither the master nor the holder of the security index's primary (a
-    // replica holds no data yet, so losing one changes nothing for security).
+    // A node that is neither the master nor the holder of the security index's primary (losing
+    // a replica changes nothing for security).
     const master = (await http(urls[0]!, 'GET', '/_cat/master?format=json')).json[0].node as string;
     const security = (await http(urls[0]!, 'GET', '/_cat/shards/.security-7?format=json&h=node,prirep'))
       .json as CatShard[];

@@ -185,6 +185,13 @@ describe('failover', () => {
     expect(green.json).toMatchObject({ status: 'green', number_of_nodes: 2, active_shards: 4 });
     const rows = await copiesInStep(witness, 'rep', 2);
     expect(primaryDocs(rows)).toBe(200 + acked.length);
+    // The promoted shards' primary term went up; each shard's two copies are in sync.
+    const meta = (await http(witness, 'GET', '/_cluster/state/metadata/rep')).json.metadata.indices.rep;
+    const promoted = before.filter((r) => r.prirep === 'p' && r.node === victimName).map((r) => r.shard);
+    for (const shard of ['0', '1']) {
+      expect(meta.primary_terms[shard]).toBe(promoted.includes(shard) ? 2 : 1);
+      expect(meta.in_sync_allocations[shard]).toHaveLength(2);
+    }
     const found = await http(witness, 'POST', '/rep/_search', {
       size: 0,
       query: { ids: { values: acked } },
