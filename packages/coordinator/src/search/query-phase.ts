@@ -5,7 +5,7 @@
  * are collected as failures; the search goes on with the others.
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
-import { notImplemented, ShoalError } from '@shoal/protocol';
+import { isShoalError, notImplemented, ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
   PackedCursor,
@@ -19,7 +19,7 @@ import {
   unpackHits,
 } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
-import type { ShardRunner } from '../shards/shard-table.ts';
+import type { ShardCopy, ShardRunner } from '../shards/shard-table.ts';
 import type { MergeHit } from './merge.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
 import type { ShardTarget } from './shard-targets.ts';
@@ -162,7 +162,7 @@ export function latestReaderQuery(
     if (prefetch.render?.withSort) queryPrefetch.withSort = true;
   }
   const render = prefetch?.render !== undefined;
-  return (t) => {
+  const ask = (t: ShardTarget): Promise<ShardQueryAnswer> => {
     const { worker, key } = startedCopy(t);
     const task: QueryTask = { key, req: build(t), cancel };
     if (queryPrefetch) task.prefetch = queryPrefetch;
@@ -173,6 +173,31 @@ export function latestReaderQuery(
       return worker.run(wire, undefined, true).then((answer) => renderedAnswer(s, t, worker, key, answer));
     return worker.run(wire).then((answer) => unpackedAnswer(s, worker, key, answer));
   };
+  return (t) => {
+    const first = ask(t);
+    if (!t.copy?.remote) return first;
+    // A copy on a node that is gone: the shard's next started copy answers instead, as
+    // Elasticsearch's search moves on to the next copy of a shard that failed.
+    return first.catch((e: unknown) => {
+      const next = otherCopy(s, t, e);
+      if (!next) throw e;
+      return ask({ ...t, copy: next });
+    });
+  };
+}
+
+/** Another started copy of `t`'s shard to ask after its copy failed with `e`, if it is worth asking. */
+function otherCopy(s: NodeServices, t: ShardTarget, e: unknown): ShardCopy | undefined {
+  if (
+    !isShoalError(e) ||
+    (e.type !== 'node_not_connected_exception' && e.type !== 'no_shard_available_action_exception')
+  ) {
+    return undefined;
+  }
+  const others = (s.shards.shardCopies(t.meta.uuid, t.shardId) ?? []).filter(
+    (c) => c !== t.copy && c.node !== t.copy?.node && c.state === 'STARTED' && c.worker !== undefined,
+  );
+  return others.find((c) => !c.remote) ?? others[0];
 }
 
 function renderedAnswer(

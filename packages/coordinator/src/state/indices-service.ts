@@ -559,39 +559,48 @@ export class IndicesService {
       validateSettings(changes, 'index', meta.settings);
     }
     const puts: IndexPut[] = [];
-    for (const meta of targets) {
-      await this.mutex.run(meta.name, async () => {
-        const current = this.indices.get(meta.name);
-        if (!current) return;
-        const changes = changesFor(current);
-        const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
-        const mappingChanged = Object.keys(changes).some(isMappingSetting);
-        const mapping = mappingChanged
-          ? restoreIndexMapping(current.mapping.toJSON(), {
-              indexName: current.name,
-              ...mappingSettings(settings),
-            })
-          : current.mapping;
-        const next: IndexMetadata = {
-          ...current,
-          settings,
-          mapping,
-          settingsVersion: current.settingsVersion + 1,
-        };
-        if (this.published) {
-          puts.push({ meta: next, base: current });
-          return;
-        }
-        this.store?.saveIndex(next);
-        this.indices.set(meta.name, next);
-        await this.shardOps.settingsChanged(meta, next, Object.keys(changes));
-      });
+    const change = async (meta: IndexMetadata) => {
+      const current = this.indices.get(meta.name);
+      if (!current) return;
+      const changes = changesFor(current);
+      const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
+      const mappingChanged = Object.keys(changes).some(isMappingSetting);
+      const mapping = mappingChanged
+        ? restoreIndexMapping(current.mapping.toJSON(), {
+            indexName: current.name,
+            ...mappingSettings(settings),
+          })
+        : current.mapping;
+      const next: IndexMetadata = {
+        ...current,
+        settings,
+        mapping,
+        settingsVersion: current.settingsVersion + 1,
+      };
+      if (this.published) {
+        puts.push({ meta: next, base: current });
+        return;
+      }
+      this.store?.saveIndex(next);
+      this.indices.set(meta.name, next);
+      await this.shardOps.settingsChanged(meta, next, Object.keys(changes));
+    };
+    if (!this.published) {
+      for (const meta of targets) await this.mutex.run(meta.name, () => change(meta));
+      return warnings;
     }
-    // Published together: every target changes, or none does.
-    if (this.published && puts.length > 0) {
-      const names = puts.map((p) => p.meta.name).join(',');
-      await this.settled(await this.published.commit(`update-settings [${names}]`, puts));
-    }
+    // Published together: every target changes, or none does. Each index stays locked from the
+    // read of its metadata to the commit, so that a mapping update made meanwhile (a document
+    // with a new field) is not refused as a concurrent change; locked in name order.
+    const names = [...new Set(targets.map((m) => m.name))].sort();
+    const locked = async (i: number): Promise<void> => {
+      if (i < names.length) return this.mutex.run(names[i]!, () => locked(i + 1));
+      for (const meta of targets) await change(meta);
+      if (puts.length === 0) return;
+      const changed = puts.map((p) => p.meta.name).join(',');
+      await this.settled(await this.published!.commit(`update-settings [${changed}]`, puts));
+    };
+    await locked(0);
     return warnings;
   }
 
