@@ -149,6 +149,9 @@ export class AppliedRouting {
   ): Promise<void> {
     const replica = !copy.primary;
     try {
+      // A copy this node held before under another allocation (failed, then placed here again)
+      // is closed first: a replica starts empty rather than from what it may have missed.
+      if (replica) await copy.worker!.run({ t: 'close', key: copy.key }).catch(() => {});
       await this.shardOps.open(copy, meta, true, { fresh: replica, primaryTerm: copy.primaryTerm });
     } finally {
       if (!replica || copy.state !== 'STARTED') this.opening.delete(allocationId);
@@ -180,6 +183,8 @@ export class AppliedRouting {
         { index: meta.name, shard: copy.shardId, reason: copy.reason },
         'replica recovery failed',
       );
+      // What it holds is partial: closed here, and started afresh if the master places it again.
+      await copy.worker?.run({ t: 'close', key: copy.key }).catch(() => {});
     }
     this.report(copy, meta, allocationId);
   }
