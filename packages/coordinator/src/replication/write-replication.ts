@@ -194,6 +194,7 @@ export class WriteReplication {
       shard: primary.shardId,
       allocationId: target.allocationId!,
       details,
+      primaryTerm: primary.primaryTerm ?? 1,
     });
   }
 }
