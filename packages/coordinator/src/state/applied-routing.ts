@@ -101,10 +101,15 @@ export class AppliedRouting {
               this.opening.add(allocationId);
               work.push(() => this.open(copy, meta, allocationId, sr.primary ? undefined : primaryNode));
             } else if (open && this.terms.get(key) !== primaryTerm) {
-              // A replica promoted to primary: its new operations carry the new term.
+              // A replica promoted to primary: its new operations carry the new term. Sent now,
+              // not after earlier states' work, so that it reaches the thread before any write
+              // that this state routes to the copy.
               this.terms.set(key, primaryTerm);
-              const worker = copy.worker!;
-              work.push(() => worker.run({ t: 'primary_term', key, primaryTerm }).then(() => {}));
+              void copy
+                .worker!.run({ t: 'primary_term', key, primaryTerm })
+                .catch((err: unknown) =>
+                  this.logger.warn({ err, index: name, shard: shardId }, 'could not raise the primary term'),
+                );
             }
           }
         }
