@@ -93,6 +93,9 @@ describe('write replication', () => {
 
     const rows = await copiesInStep(urls[0]!, 'rep', 2);
     expect(primaryDocs(rows)).toBe(200);
+    // A refresh reaches every copy (reads go to replicas too).
+    const refreshed = await http(urls[2]!, 'POST', '/rep/_refresh');
+    expect(refreshed.json._shards).toEqual({ total: 4, successful: 4, failed: 0 });
     // Each shard's primary and replica are on different nodes and hold the same documents.
     for (const s of ['0', '1']) {
       const copies = rows.filter((r) => r.shard === s);
