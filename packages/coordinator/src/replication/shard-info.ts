@@ -30,7 +30,7 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** A copy answered: one shard that only has its primary. */
+/** A write that reached the primary only (of `total` copies, the others unassigned or none). */
 export const primaryOnly = (total: number): ShardInfo => ({ total, successful: 1, failures: [] });
 
 /** `_shards` of a write response; a noop wrote to no copy (ES answers 0/0/0). */
