@@ -108,6 +108,24 @@ describe('write replication', () => {
     }
   });
 
+  it('waits for as many active copies as wait_for_active_shards asks, or says why not', async () => {
+    await http(urls[0]!, 'PUT', '/waits', { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+    await http(urls[0]!, 'GET', '/_cluster/health/waits?wait_for_status=green&timeout=20s');
+    const all = await http(urls[1]!, 'PUT', '/waits/_doc/1?wait_for_active_shards=all', { a: 1 });
+    expect(all.status).toBe(201);
+    expect(all.json._shards).toEqual({ total: 2, successful: 2, failed: 0 });
+    const three = await http(urls[1]!, 'PUT', '/waits/_doc/2?wait_for_active_shards=3&timeout=200ms', {
+      a: 2,
+    });
+    expect(three.status).toBe(503);
+    expect(three.json.error).toMatchObject({
+      type: 'unavailable_shards_exception',
+      reason:
+        '[waits][0] Not enough active copies to meet shard count of [3] (have 2, needed 3). Timeout: [200ms]',
+    });
+    expect((await http(urls[1]!, 'GET', '/waits/_doc/2')).json.found).toBe(false);
+  });
+
   it('recovers a new replica from its primary while writes go on', async () => {
     expect(
       (await http(urls[0]!, 'PUT', '/late', { settings: { number_of_shards: 1, number_of_replicas: 0 } }))

@@ -26,6 +26,17 @@ export interface WriteItem {
   scriptedUpsert?: boolean;
 }
 
+/**
+ * What a write waits for before it goes to a shard's primary: `wait_for_active_shards` (a
+ * number of copies, or all of them; absent: the primary alone) within `timeout`.
+ */
+export interface WriteWaits {
+  activeShards?: number | 'all';
+  timeoutMs: number;
+  /** The timeout as given, for the error. */
+  timeout: string;
+}
+
 /** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */
 export interface WriteItemResult {
   index: string;

@@ -15,6 +15,7 @@ import {
   isShoalError,
   parseJson,
   ShoalError,
+  unavailableShards,
   type WireError,
 } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
@@ -28,7 +29,7 @@ import { indexBlockError } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
 import { aliasIndexRouting } from './index-routing.ts';
-import type { WriteItem, WriteItemResult } from './write-item.ts';
+import type { WriteItem, WriteItemResult, WriteWaits } from './write-item.ts';
 
 const MAX_MAPPING_ROUNDS = 5;
 
@@ -251,11 +252,43 @@ async function writeShard(
   throw new ShoalError('illegal_state_exception', 'mapping updates did not converge for a write batch', 500);
 }
 
+/**
+ * `wait_for_active_shards`: resolves once as many copies of the group's shard are active as
+ * asked (all: every copy the index has), or fails the group with Elasticsearch's
+ * unavailable_shards_exception when the timeout passes first.
+ */
+async function activeCopies(services: NodeServices, first: Routed, waits: WriteWaits): Promise<void> {
+  const { meta } = first;
+  const shardId = first.copy.shardId;
+  const copies = () => {
+    const all = services.shards.copies(meta.uuid).filter((c) => c.shardId === shardId);
+    return { total: all.length, active: all.filter((c) => c.state === 'STARTED').length };
+  };
+  const needed = () => (waits.activeShards === 'all' ? copies().total : (waits.activeShards as number));
+  const enough = () => copies().active >= needed();
+  // The shard table follows the applied cluster state; it is looked at again until the timeout.
+  const deadline = Date.now() + waits.timeoutMs;
+  while (!enough()) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await new Promise((r) => setTimeout(r, Math.min(100, left)));
+  }
+  if (enough()) return;
+  const spec = waits.activeShards === 'all' ? 'ALL' : String(waits.activeShards);
+  throw unavailableShards(
+    meta.name,
+    meta.uuid,
+    shardId,
+    `Not enough active copies to meet shard count of [${spec}] (have ${copies().active}, needed ${needed()}). Timeout: [${waits.timeout}]`,
+  );
+}
+
 /** Runs the items; results come back in item order, failures as per-item errors. */
 export async function executeWrites(
   services: NodeServices,
   items: WriteItem[],
   refresh: RefreshPolicy,
+  waits?: WriteWaits,
 ): Promise<WriteItemResult[]> {
   const results: WriteItemResult[] = new Array(items.length);
   const targets = new Map<string, Promise<IndexMetadata>>();
@@ -308,6 +341,7 @@ export async function executeWrites(
       let shardResults: (ShardWriteResult | WireError)[];
       let shards: ShardInfo | undefined;
       try {
+        if (waits?.activeShards !== undefined) await activeCopies(services, group[0]!, waits);
         ({ results: shardResults, shards } = await writeShard(services, group, refresh));
       } catch (e) {
         const wire = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
