@@ -124,6 +124,13 @@ describe('write replication', () => {
         '[waits][0] Not enough active copies to meet shard count of [3] (have 2, needed 3). Timeout: [200ms]',
     });
     expect((await http(urls[1]!, 'GET', '/waits/_doc/2')).json.found).toBe(false);
+    // The index's own default, when the request names none.
+    await http(urls[0]!, 'PUT', '/waits/_settings', { index: { 'write.wait_for_active_shards': '3' } });
+    const byIndex = await http(urls[2]!, 'PUT', '/waits/_doc/3?timeout=200ms', { a: 3 });
+    expect(byIndex.json.error?.type).toBe('unavailable_shards_exception');
+    expect((await http(urls[2]!, 'PUT', '/waits/_doc/3?wait_for_active_shards=1', { a: 3 })).status).toBe(
+      201,
+    );
   });
 
   it('recovers a new replica from its primary while writes go on', async () => {

@@ -13,6 +13,7 @@ import {
   getString,
   illegalArgument,
   isShoalError,
+  parseActiveShardCount,
   parseJson,
   ShoalError,
   unavailableShards,
@@ -283,6 +284,16 @@ async function activeCopies(services: NodeServices, first: Routed, waits: WriteW
   );
 }
 
+/** The request's `wait_for_active_shards`, else the index's `index.write.wait_for_active_shards` (1: none). */
+function waitsFor(meta: IndexMetadata, waits: WriteWaits | undefined): WriteWaits | undefined {
+  if (waits?.activeShards !== undefined) return waits;
+  const setting = meta.settings['index.write.wait_for_active_shards'];
+  if (typeof setting !== 'string' || setting === '1') return undefined;
+  const activeShards = parseActiveShardCount(setting);
+  if (activeShards === undefined || activeShards === 1) return undefined;
+  return { timeoutMs: waits?.timeoutMs ?? 60_000, timeout: waits?.timeout ?? '1m', activeShards };
+}
+
 /** Runs the items; results come back in item order, failures as per-item errors. */
 export async function executeWrites(
   services: NodeServices,
@@ -341,7 +352,8 @@ export async function executeWrites(
       let shardResults: (ShardWriteResult | WireError)[];
       let shards: ShardInfo | undefined;
       try {
-        if (waits?.activeShards !== undefined) await activeCopies(services, group[0]!, waits);
+        const wait = waitsFor(group[0]!.meta, waits);
+        if (wait) await activeCopies(services, group[0]!, wait);
         ({ results: shardResults, shards } = await writeShard(services, group, refresh));
       } catch (e) {
         const wire = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
