@@ -255,10 +255,16 @@ describe('allocation over three nodes', () => {
         .json as CatShard[];
       expect(rows.filter((x) => x.prirep === 'p').reduce((n, x) => n + Number(x.docs), 0)).toBe(30);
     }
-    // A reader context on another node's copy is not there yet: a clear refusal, not a wrong answer.
-    const pit = await http(urls[0]!, 'POST', '/spread/_pit?keep_alive=1m');
+    // A reader context on another node's copy is not there yet: a clear refusal, not a wrong
+    // answer, from a node that lacks a copy of some shard (the one holding the fewest of the six).
+    const held = (await http(urls[0]!, 'GET', '/_cat/shards/spread?format=json&h=node')).json as CatShard[];
+    const fewest = cluster.names
+      .map((name, i) => ({ i, n: held.filter((x) => x.node === name).length }))
+      .sort((a, b) => a.n - b.n)[0]!;
+    expect(fewest.n).toBeLessThan(3);
+    const pit = await http(urls[fewest.i]!, 'POST', '/spread/_pit?keep_alive=1m');
     expect(pit.status).toBe(501);
-    expect(JSON.stringify(pit.json.error)).toContain('whose primary is on another node');
+    expect(JSON.stringify(pit.json.error)).toContain('which has no copy on this node');
   });
 
   it('waits for a node that held a primary with no replica, and reopens the copy from its disk when it is back', async () => {
@@ -273,8 +279,8 @@ describe('allocation over three nodes', () => {
       'content-type': 'application/x-ndjson',
     });
     expect(bulk.json.errors).toBe(false);
-    // A node that is neither the master nor the holder of the security index's primary (a
-    // replica holds no data yet, so losing one changes nothing for security).
+    // A node that is neither the master nor the holder of the security index's primary (losing
+    // a replica changes nothing for security).
     const master = (await http(urls[0]!, 'GET', '/_cat/master?format=json')).json[0].node as string;
     const security = (await http(urls[0]!, 'GET', '/_cat/shards/.security-7?format=json&h=node,prirep'))
       .json as CatShard[];

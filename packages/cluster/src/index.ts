@@ -1,4 +1,5 @@
 export { type IndexToAllocate, reroute } from './allocation/allocator.ts';
+export { primaryTermOf, withPrimaryTerms } from './allocation/primary-terms.ts';
 export {
   copiesOnNode,
   EMPTY_ROUTING,

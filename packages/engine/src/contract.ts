@@ -389,7 +389,12 @@ export interface ShardWriteResult {
  * new dynamic mappings, applies nothing and asks for the mapping update first.
  */
 export type ShardWriteOutcome =
-  | { kind: 'applied'; results: ShardWriteResult[] }
+  | {
+      kind: 'applied';
+      results: ShardWriteResult[];
+      /** With `keepOps`: what the batch did, as its replicas apply it (translog operations). */
+      ops?: import('./store/translog-ops.ts').TranslogOp[];
+    }
   | { kind: 'needs_mapping'; update: Record<string, unknown> };
 
 export interface GetResult {

@@ -12,6 +12,7 @@ export {
 } from './highlight/hit-highlighter.ts';
 export { refuseUnhighlightable } from './highlight/query-terms.ts';
 export type { EngineStats } from './index/engine-stats.ts';
+export { recoveryOps } from './index/recovery-ops.ts';
 export { Segment } from './index/segment.ts';
 export { ShardEngine, type ShardEngineOptions } from './index/shard-engine.ts';
 export { type ReaderSegment, type ShardReader, segmentOf } from './index/shard-reader.ts';
@@ -39,3 +40,4 @@ export { storedFieldsOf, storedFieldValues } from './search/stored-fields.ts';
 export { CorruptionError } from './store/checksum.ts';
 export { sectionCache } from './store/section-cache.ts';
 export type { TranslogStats } from './store/translog.ts';
+export { decodeOps, encodeOps, type TranslogOp } from './store/translog-ops.ts';

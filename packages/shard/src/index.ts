@@ -23,7 +23,9 @@ export { ShardWorker, type TaskOf } from './shard-worker.ts';
 export {
   type OpenShardResult,
   type PackedWriteOp,
+  type PrimaryWriteOutcome,
   type QueryTaskResult,
+  type ReplicaWriteTask,
   type ShardDetailStats,
   type ShardKey,
   type ShardStats,

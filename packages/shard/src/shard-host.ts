@@ -5,18 +5,27 @@
  * it opens (see @shoal/engine openShardEngine), and every write is in the fsynced translog
  * before it is acknowledged unless `index.translog.durability` is `async`.
  */
+import { rmSync } from 'node:fs';
 import {
   CorruptionError,
+  decodeOps,
+  encodeOps,
   type IndexMapping,
   type MappingSettings,
   openShardEngine,
+  recoveryOps,
   restoreIndexMapping,
   ShardEngine,
   type ShardWriteOp,
-  type ShardWriteOutcome,
 } from '@shoal/engine';
 import { ShoalError } from '@shoal/protocol';
-import type { OpenShardResult, OpenShardTask, ShardDetailStats, TranslogSettings } from './tasks.ts';
+import type {
+  OpenShardResult,
+  OpenShardTask,
+  PrimaryWriteOutcome,
+  ShardDetailStats,
+  TranslogSettings,
+} from './tasks.ts';
 
 const DEFAULT_TRANSLOG: TranslogSettings = {
   durability: 'request',
@@ -58,6 +67,7 @@ export class ShardHost {
       shardId: spec.shardId,
       mapping: this.mapping,
     };
+    if (spec.path && spec.fresh) rmSync(spec.path, { recursive: true, force: true });
     if (spec.path) {
       const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
       try {
@@ -84,8 +94,14 @@ export class ShardHost {
       this.engine = new ShardEngine(base);
       this.opened = {};
     }
+    if (spec.primaryTerm !== undefined) this.setPrimaryTerm(spec.primaryTerm);
     this.setRefreshInterval(spec.refreshIntervalMs);
     this.setTranslog(this.translog);
+  }
+
+  /** The cluster state's primary term for the shard; a term never goes back. */
+  setPrimaryTerm(term: number): void {
+    if (term > this.engine.currentPrimaryTerm) this.engine.setPrimaryTerm(term);
   }
 
   /** A new mapping, or new `index.mapping.*` settings for it (kept when not given). */
@@ -118,11 +134,63 @@ export class ShardHost {
     }
   }
 
-  /** Applies a write batch; with `durability: request` it is fsynced before this resolves. */
-  async write(ops: ShardWriteOp[], refresh: 'false' | 'true' | 'wait_for'): Promise<ShardWriteOutcome> {
+  /**
+   * Applies a write batch; with `durability: request` it is fsynced before this resolves.
+   * `replicate`: the outcome carries the batch's operations, encoded, for the copy's replicas.
+   */
+  async write(
+    ops: ShardWriteOp[],
+    refresh: 'false' | 'true' | 'wait_for',
+    replicate = false,
+  ): Promise<PrimaryWriteOutcome> {
     const started = performance.now();
-    const outcome = this.engine.write(ops);
-    if (outcome.kind !== 'applied') return outcome;
+    const applied = this.engine.write(ops, replicate);
+    if (applied.kind !== 'applied') return applied;
+    const { ops: done, ...outcome } = applied;
+    await this.settle(started, refresh);
+    return replicate && done && done.length > 0 ? { ...outcome, replication: encodeOps(done) } : outcome;
+  }
+
+  /**
+   * A replica applies its primary's operations (or a recovery batch), durably as a primary's
+   * write; operations from a primary older than the term this copy knows are refused, so a
+   * deposed primary cannot change it.
+   */
+  async replicaWrite(
+    bytes: Uint8Array,
+    primaryTerm: number,
+    refresh: 'false' | 'true' | 'wait_for',
+  ): Promise<{ applied: number }> {
+    const current = this.engine.currentPrimaryTerm;
+    if (primaryTerm < current) {
+      throw new ShoalError(
+        'illegal_state_exception',
+        `operation primary term [${primaryTerm}] is too old (current [${current}])`,
+        500,
+      );
+    }
+    const started = performance.now();
+    const { applied, mappingUpdates } = this.engine.applyReplicated(decodeOps(bytes));
+    if (mappingUpdates.length > 0) this.mapping = this.engine.getMapping();
+    await this.settle(started, refresh);
+    return { applied };
+  }
+
+  /** Peer recovery's source: every live document as encoded operation batches. */
+  recoverySource(): { batches: Uint8Array[]; maxSeqNo: number } {
+    this.refresh();
+    const reader = this.engine.acquireReader();
+    try {
+      const batches: Uint8Array[] = [];
+      for (const batch of recoveryOps(reader)) batches.push(encodeOps(batch));
+      return { batches, maxSeqNo: this.engine.maxSeqNo };
+    } finally {
+      reader.release();
+    }
+  }
+
+  /** After a write: durability (fsync or a scheduled flush), stats, and the refresh asked for. */
+  private async settle(started: number, refresh: 'false' | 'true' | 'wait_for'): Promise<void> {
     const store = this.engine.store;
     if (store) {
       if (this.translog.durability === 'request') await store.translog.syncSoon();
@@ -131,7 +199,6 @@ export class ShardHost {
     this.engine.stats.indexTimeMs += performance.now() - started;
     if (refresh === 'true') this.refresh();
     else if (refresh === 'wait_for') await this.waitForRefresh();
-    return outcome;
   }
 
   private scheduleFlush(): void {

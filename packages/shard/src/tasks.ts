@@ -60,6 +60,10 @@ export interface OpenShardTask {
   /** The shard copy's folder; without one the shard lives in memory only. */
   path?: string;
   translog?: TranslogSettings;
+  /** A replica about to recover from its primary: whatever its folder holds is dropped first. */
+  fresh?: boolean;
+  /** The shard's primary term in the cluster state (new operations on a primary get it). */
+  primaryTerm?: number;
 }
 
 /** `index.translog.*`, resolved. */
@@ -114,7 +118,25 @@ export interface WriteTask {
   bytes: ArrayBuffer;
   /** `refresh` parameter: true refreshes now, wait_for resolves after the next refresh. */
   refresh: 'false' | 'true' | 'wait_for';
+  /** The copy has replicas: the outcome carries the batch's operations, encoded, for them. */
+  replicate?: boolean;
 }
+
+/**
+ * Operations a primary applied (or a peer recovery's batch), for a replica to apply as they
+ * were done; `bytes` holds translog-encoded operations.
+ */
+export interface ReplicaWriteTask {
+  t: 'replica_write';
+  key: ShardKey;
+  bytes: Uint8Array;
+  /** The sender's primary term: a replica refuses operations from an older primary. */
+  primaryTerm: number;
+  refresh: 'false' | 'true' | 'wait_for';
+}
+
+/** A primary's write outcome, with its operations encoded for the replicas when asked. */
+export type PrimaryWriteOutcome = ShardWriteOutcome & { replication?: Uint8Array };
 
 export type WorkerTask =
   | OpenShardTask
@@ -122,6 +144,11 @@ export type WorkerTask =
   | { t: 'mapping'; key: ShardKey; mapping: Record<string, unknown>; mappingSettings?: MappingSettings }
   | { t: 'refresh_interval'; key: ShardKey; refreshIntervalMs: number }
   | WriteTask
+  | ReplicaWriteTask
+  /** Peer recovery: every live document of the copy, as encoded operation batches. */
+  | { t: 'recovery_source'; key: ShardKey }
+  /** The master raised the shard's primary term (a replica was promoted). */
+  | { t: 'primary_term'; key: ShardKey; primaryTerm: number }
   | { t: 'get'; key: ShardKey; id: string; realtime: boolean }
   | { t: 'refresh'; key: ShardKey }
   /** `_explain`: how the document with `id` scores against `query` (explain.ts in the engine). */
@@ -232,7 +259,10 @@ export interface TaskResults extends ContextTaskResults {
   close: Record<string, never>;
   mapping: Record<string, never>;
   refresh_interval: Record<string, never>;
-  write: ShardWriteOutcome;
+  write: PrimaryWriteOutcome;
+  replica_write: { applied: number };
+  recovery_source: { batches: Uint8Array[]; maxSeqNo: number };
+  primary_term: Record<string, never>;
   get: GetResult;
   refresh: { refreshed: boolean };
   query: QueryTaskResult;

@@ -147,7 +147,14 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       host(task.key).setRefreshInterval(task.refreshIntervalMs);
       return {};
     case 'write':
-      return host(task.key).write(unpackOps(task), task.refresh);
+      return host(task.key).write(unpackOps(task), task.refresh, task.replicate === true);
+    case 'replica_write':
+      return host(task.key).replicaWrite(task.bytes, task.primaryTerm, task.refresh);
+    case 'recovery_source':
+      return host(task.key).recoverySource();
+    case 'primary_term':
+      host(task.key).setPrimaryTerm(task.primaryTerm);
+      return {};
     case 'get':
       return host(task.key).engine.get(task.id, { realtime: task.realtime });
     case 'refresh':

@@ -160,9 +160,13 @@ describe('reroute', () => {
 
   it('never promotes a replica that is not in sync: the shard waits for its primary', () => {
     const idx = [{ name: 'i', uuid: 'u', shards: 1, replicas: 1 }];
-    const t = settle(EMPTY_ROUTING, idx, ['n1', 'n2']);
+    // The primary started; its replica was placed and is still recovering.
+    const placed = run(EMPTY_ROUTING, idx, ['n1', 'n2']);
+    const p0 = placed.indices.i!.shards[0]![0]!;
+    const t = run(withShardStarted(placed, 'i', 0, p0.allocationId!), idx, ['n1', 'n2']);
     const [p, r] = t.indices.i!.shards[0]!;
     expect(p!.inSync).toBe(true);
+    expect(r).toMatchObject({ state: 'INITIALIZING' });
     expect(r!.inSync).toBeUndefined();
     const after = run(t, idx, [r!.node!]);
     expect(after.indices.i!.shards[0]![0]).toMatchObject({
@@ -170,7 +174,14 @@ describe('reroute', () => {
       state: 'UNASSIGNED',
       unassigned: { reason: 'NODE_LEFT', lastNode: p!.node },
     });
-    expect(after.indices.i!.shards[0]![1]).toMatchObject({ state: 'STARTED', node: r!.node });
+    // With no active primary to recover from, the recovering replica fails too.
+    expect(after.indices.i!.shards[0]![1]).toMatchObject({ state: 'UNASSIGNED' });
+  });
+
+  it('counts a replica in sync once it has started (recovered from its primary)', () => {
+    const idx = [{ name: 'i', uuid: 'u', shards: 1, replicas: 1 }];
+    const t = settle(EMPTY_ROUTING, idx, ['n1', 'n2']);
+    expect(t.indices.i!.shards[0]!.map((c) => c.inSync)).toEqual([true, true]);
   });
 
   it('a failed primary is replaced by its in-sync replica', () => {

@@ -109,7 +109,10 @@ export function reroute(input: RerouteInput): RoutingTable {
       });
       if (shards.some((s, i) => s !== had.shards[i])) changed = true;
     }
-    indices[spec.name] = { uuid: spec.uuid, shards };
+    const terms = had?.uuid === spec.uuid ? had.primaryTerms : undefined;
+    indices[spec.name] = terms
+      ? { uuid: spec.uuid, shards, primaryTerms: terms }
+      : { uuid: spec.uuid, shards };
   }
   if (assignUnassigned(indices, input)) changed = true;
   return changed ? { indices } : input.routing;

@@ -43,6 +43,8 @@ export interface IndexRouting {
   uuid: string;
   /** `shards[id]`: the copies of shard `id`, the primary first. */
   shards: ShardRouting[][];
+  /** Each shard's primary term (primary-terms.ts); absent: 1 for every shard. */
+  primaryTerms?: readonly number[];
 }
 
 export interface RoutingTable {
@@ -72,7 +74,9 @@ export function withShardStarted(
   allocationId: string,
 ): RoutingTable {
   return mapCopy(table, index, shard, allocationId, (c) =>
-    c.state === 'INITIALIZING' ? { ...c, state: 'STARTED', ...(c.primary ? { inSync: true } : {}) } : c,
+    // A replica starts once it has recovered from its primary, which has been sending it every
+    // write since the recovery began: from now on it is in sync (it may be promoted).
+    c.state === 'INITIALIZING' ? { ...c, state: 'STARTED', inSync: true } : c,
   );
 }
 

@@ -166,4 +166,41 @@ describe('ClusterService over loopback TCP', () => {
     expect(s.state().masterNodeId).toBe('node-1-id');
     expect(s.state().coordination.lastCommittedConfig).toEqual(['node-1-id']);
   });
+
+  it('raises the primary term when the primary is placed again, and refuses a deposed primary’s shard-failed', async () => {
+    const dataPath = mkdtempSync(join(tmpdir(), 'shoal-single-'));
+    dirs.push(dataPath);
+    const s = new ClusterService({
+      local: node(1, 0),
+      clusterName: 'test',
+      dataPath,
+      singleNode: true,
+      seedHosts: [],
+      initialMasterNodes: [],
+      log: quiet,
+      indicesToAllocate: () => [{ name: 'i', uuid: 'u', shards: 1, replicas: 0 }],
+    });
+    running.push(s);
+    await s.start();
+    const primary = () => s.state().routingTable.indices.i!.shards[0]![0]!;
+    const term = () => s.state().routingTable.indices.i!.primaryTerms?.[0] ?? 1;
+    await until('the index routed', () => s.state().routingTable.indices.i !== undefined);
+    const first = primary().allocationId!;
+    expect(term()).toBe(1);
+    await s.execute({ op: 'shard_started', index: 'i', shard: 0, allocationId: first });
+    await s.execute({ op: 'shard_failed', index: 'i', shard: 0, allocationId: first, details: 'disk' });
+    expect(primary().allocationId).not.toBe(first);
+    expect(term()).toBe(2);
+    await expect(
+      s.execute({
+        op: 'shard_failed',
+        index: 'i',
+        shard: 0,
+        allocationId: primary().allocationId!,
+        details: 'a replica write failed',
+        primaryTerm: 1,
+      }),
+    ).rejects.toMatchObject({ type: 'no_longer_primary_shard_exception' });
+    expect(term()).toBe(2);
+  });
 });

@@ -6,8 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { masterNotDiscovered, ShoalError, type WireError } from '@shoal/protocol';
+import { masterNotDiscovered, noLongerPrimaryShard, ShoalError, type WireError } from '@shoal/protocol';
 import { type IndexToAllocate, reroute } from '../allocation/allocator.ts';
+import { primaryTermOf, withPrimaryTerms } from '../allocation/primary-terms.ts';
 import { EMPTY_ROUTING, withShardFailed, withShardStarted } from '../allocation/routing-table.ts';
 import { type ClusterState, type DiscoveryNode, initialClusterState } from '../coordination/cluster-state.ts';
 import { Coordinator, type Effects, type Mode, NotMasterError } from '../coordination/coordinator.ts';
@@ -29,8 +30,18 @@ export type ClusterTaskSpec =
   | { op: 'put_settings'; settings: Record<string, string | null> }
   /** A node has opened its copy (Elasticsearch's shard-started). */
   | { op: 'shard_started'; index: string; shard: number; allocationId: string }
-  /** A node could not open its copy (shard-failed). */
-  | { op: 'shard_failed'; index: string; shard: number; allocationId: string; details: string };
+  /**
+   * A node could not open its copy, or a primary's replica failed a write (shard-failed); a
+   * primary that reports its replica gives its term, and a deposed primary's report is refused.
+   */
+  | {
+      op: 'shard_failed';
+      index: string;
+      shard: number;
+      allocationId: string;
+      details: string;
+      primaryTerm?: number;
+    };
 
 function updateOf(spec: ClusterTaskSpec): (s: ClusterState) => ClusterState {
   switch (spec.op) {
@@ -41,6 +52,12 @@ function updateOf(spec: ClusterTaskSpec): (s: ClusterState) => ClusterState {
       };
     case 'shard_failed':
       return (s) => {
+        const current = primaryTermOf(s.routingTable.indices[spec.index], spec.shard);
+        if (spec.primaryTerm !== undefined && spec.primaryTerm < current) {
+          throw noLongerPrimaryShard(
+            `primary term [${spec.primaryTerm}] did not match current primary term [${current}]`,
+          );
+        }
         const routingTable = withShardFailed(
           s.routingTable,
           spec.index,
@@ -336,7 +353,11 @@ export class ClusterService {
   }
 
   private submitHere(source: string, change: (s: ClusterState) => ClusterState): Promise<TaskReply> {
-    const update = (s: ClusterState) => this.rerouted(change(s));
+    const update = (s: ClusterState) => {
+      const next = this.rerouted(change(s));
+      const routingTable = withPrimaryTerms(s.routingTable, next.routingTable);
+      return routingTable === next.routingTable ? next : { ...next, routingTable };
+    };
     const id = this.nextTask++;
     const outcome = new Promise<TaskReply>((resolve) => {
       this.waiting.set(id, (o) => {

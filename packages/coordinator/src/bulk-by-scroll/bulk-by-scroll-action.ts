@@ -187,7 +187,7 @@ async function refresh(s: NodeServices, indices: Set<string>): Promise<void> {
       if (!meta) return [];
       return s.shards
         .copies(meta.uuid)
-        .filter((c) => c.primary && c.state === 'STARTED' && c.worker)
+        .filter((c) => c.state === 'STARTED' && c.worker)
         .map((c) => c.worker!.run({ t: 'refresh', key: c.key }));
     }),
   );

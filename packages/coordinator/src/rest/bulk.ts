@@ -5,14 +5,14 @@ import type { RestRequest, RestResponse, Route } from '../http/rest-types.ts';
 import { admitScripts } from '../scripts/compilation-limit.ts';
 import type { NodeServices } from '../services.ts';
 import { parseBulkBody } from '../write/bulk-lines.ts';
-import type { WriteItem, WriteItemResult } from '../write/write-item.ts';
+import type { WriteItem, WriteItemResult, WriteWaits } from '../write/write-item.ts';
 import { executeWrites, type RefreshPolicy, refreshPolicy } from '../write/write-path.ts';
 import { bulkItemJson } from '../write/write-response.ts';
 import { checkWriteParams } from './params.ts';
 
 async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   const start = process.hrtime.bigint();
-  checkWriteParams(req.query);
+  const waits = checkWriteParams(req.query);
   const refresh = refreshPolicy(req.query.refresh);
   const items = parseBulkBody(req.body, {
     index: req.params.index,
@@ -22,7 +22,7 @@ async function bulk(req: RestRequest, s: NodeServices): Promise<RestResponse> {
   });
   const scripts = items.flatMap((i) => (i.script ? [{ lang: 'painless', ...i.script }] : []));
   if (scripts.length > 0) admitScripts(s, scripts);
-  const results = await writeAllowed(s, items, refresh, req.deniedItems);
+  const results = await writeAllowed(s, items, refresh, waits, req.deniedItems);
   const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
   let errors = false;
   const rendered = results.map((r, i) => {
@@ -40,11 +40,12 @@ async function writeAllowed(
   s: NodeServices,
   items: WriteItem[],
   refresh: RefreshPolicy,
+  waits: WriteWaits,
   denied: ReadonlyMap<number, Error> | undefined,
 ): Promise<WriteItemResult[]> {
-  if (!denied) return executeWrites(s, items, refresh);
+  if (!denied) return executeWrites(s, items, refresh, waits);
   const allowed = items.filter((_, i) => !denied.has(i));
-  const done = await executeWrites(s, allowed, refresh);
+  const done = await executeWrites(s, allowed, refresh, waits);
   let next = 0;
   return items.map((item, i) => {
     const e = denied.get(i);

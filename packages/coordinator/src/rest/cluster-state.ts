@@ -59,7 +59,7 @@ function indexMetadataJson(meta: IndexMetadata, s: NodeServices): Record<string,
   const primaryTerms: Record<string, number> = {};
   const inSync: Record<string, string[]> = {};
   for (let i = 0; i < meta.numberOfShards; i++) {
-    primaryTerms[String(i)] = 1;
+    primaryTerms[String(i)] = s.shards.primary(meta.uuid, i)?.primaryTerm ?? 1;
     inSync[String(i)] = copies
       .filter((c) => c.shardId === i && (c.inSync ?? c.state === 'STARTED'))
       .map((c) => c.allocationId ?? c.key);

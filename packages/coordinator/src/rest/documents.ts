@@ -38,7 +38,7 @@ async function writeOne(
   returned?: SourceFilter,
 ): Promise<RestResponse> {
   const refresh = refreshPolicy(req.query.refresh);
-  const [r] = await executeWrites(s, [item], refresh);
+  const [r] = await executeWrites(s, [item], refresh, checkWriteParams(req.query));
   if (!r) throw new ShoalError('illegal_state_exception', 'write produced no result', 500);
   if (r.error) throw ShoalError.fromWire(r.error);
   const body = docWriteJson(r, refresh === 'true');
@@ -99,7 +99,7 @@ const indexDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexIt
 const createDoc = (req: RestRequest, s: NodeServices) => writeOne(req, s, indexItem(req, true));
 
 async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestResponse> {
-  checkWriteParams(req.query);
+  const waits = checkWriteParams(req.query);
   const version = longParam(req.query, 'version');
   const versionType = versionTypeParam(req.query);
   const item: WriteItem = {
@@ -116,7 +116,7 @@ async function deleteDoc(req: RestRequest, s: NodeServices): Promise<RestRespons
   if (!s.indices.get(req.params.index!) && s.indices.aliasTargets(req.params.index!).length === 0) {
     throw indexNotFound(req.params.index!);
   }
-  const [r] = await executeWrites(s, [item], refresh);
+  const [r] = await executeWrites(s, [item], refresh, waits);
   if (r!.error) throw ShoalError.fromWire(r!.error);
   return { status: r!.status, body: docWriteJson(r!, refresh === 'true') };
 }

@@ -11,7 +11,7 @@ import { type BlockLevel, checkBlocks } from '../state/index-blocks.ts';
 import { indicesOptionsFrom, SEARCH_INDICES_OPTIONS } from '../state/resolve-indices.ts';
 import { boolParam, intParam } from './params.ts';
 
-/** Runs `fn` on every started primary of the targets; `_shards` counts every copy. */
+/** Runs `fn` on every started copy of the targets (primaries and replicas); `_shards` counts every copy. */
 export async function onEveryShard(
   req: RestRequest,
   s: NodeServices,
@@ -27,7 +27,7 @@ export async function onEveryShard(
     targets.flatMap((meta) =>
       s.shards.copies(meta.uuid).map(async (c) => {
         total++;
-        if (!c.primary || c.state !== 'STARTED' || !c.worker) return;
+        if (c.state !== 'STARTED' || !c.worker) return;
         try {
           await fn(c);
           successful++;

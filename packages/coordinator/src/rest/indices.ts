@@ -299,7 +299,8 @@ async function refresh(req: RestRequest, s: NodeServices): Promise<RestResponse>
     targets.flatMap((meta) =>
       s.shards.copies(meta.uuid).map(async (c) => {
         total++;
-        if (!c.primary || c.state !== 'STARTED' || !c.worker) return;
+        // Every started copy: reads go to replicas too.
+        if (c.state !== 'STARTED' || !c.worker) return;
         await c.worker.run({ t: 'refresh', key: c.key });
         successful++;
       }),

@@ -9,6 +9,7 @@ import {
   parseTimeValue,
   type VersionType,
 } from '@shoal/protocol';
+import type { WriteWaits } from '../write/write-item.ts';
 
 export function boolParam(query: Record<string, string>, name: string, dflt: boolean): boolean {
   const v = query[name];
@@ -48,12 +49,17 @@ export function casParams(query: Record<string, string>): { ifSeqNo?: number; if
 
 /**
  * `timeout` and `wait_for_active_shards` of the write APIs (index, create, update, delete,
- * bulk). Shoal acknowledges a write once its primary has applied it, so both are only checked
- * for their syntax, with Elasticsearch's errors.
+ * bulk), with Elasticsearch's errors: how many copies of a shard must be active before a write
+ * goes to its primary, and how long to wait for them (default 1m).
  */
-export function checkWriteParams(query: Record<string, string>): void {
-  if (query.timeout !== undefined) parseTimeValue(query.timeout, 'timeout');
-  parseActiveShardCount(query.wait_for_active_shards);
+export function checkWriteParams(query: Record<string, string>): WriteWaits {
+  const timeoutMs = query.timeout === undefined ? 60_000 : parseTimeValue(query.timeout, 'timeout');
+  const activeShards = parseActiveShardCount(query.wait_for_active_shards);
+  return {
+    timeoutMs,
+    timeout: query.timeout ?? '1m',
+    ...(activeShards === undefined ? {} : { activeShards }),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
  * are collected as failures; the search goes on with the others.
  */
 import type { ShardFetchRequest, ShardFetchResult, ShardQueryRequest, ShardQueryResult } from '@shoal/engine';
-import { notImplemented, ShoalError } from '@shoal/protocol';
+import { isShoalError, notImplemented, ShoalError } from '@shoal/protocol';
 import {
   type CancelToken,
   PackedCursor,
@@ -19,7 +19,7 @@ import {
   unpackHits,
 } from '@shoal/shard';
 import type { NodeServices } from '../services.ts';
-import type { ShardRunner } from '../shards/shard-table.ts';
+import type { ShardCopy, ShardRunner } from '../shards/shard-table.ts';
 import type { MergeHit } from './merge.ts';
 import { fetchFor } from './read-restrictions.ts';
 import { asShoalError, type ShardFailure } from './shard-failure.ts';
@@ -103,13 +103,14 @@ export function startedCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKe
 }
 
 /**
- * The started primary of a target that a reader context (a PIT's or a scroll's) is kept on:
- * its id names a worker thread of this node, so a copy held by another node is refused.
+ * The started copy of a target that a reader context (a PIT's or a scroll's) is kept on: its
+ * id names a worker thread of this node, so a copy held by another node is refused (a read
+ * chooses a copy on this node when there is one).
  */
 export function contextCopy(t: ShardTarget): { worker: ShardRunner; key: ShardKey } {
   if (t.copy?.remote) {
     throw notImplemented(
-      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], whose primary is on another node,`,
+      `a point in time or scroll over shard [${t.meta.name}][${t.shardId}], which has no copy on this node,`,
     );
   }
   return startedCopy(t);
@@ -164,7 +165,7 @@ export function latestReaderQuery(
     if (prefetch.render?.withSort) queryPrefetch.withSort = true;
   }
   const render = prefetch?.render !== undefined;
-  return (t) => {
+  const ask = (t: ShardTarget): Promise<ShardQueryAnswer> => {
     const { worker, key } = startedCopy(t);
     const task: QueryTask = { key, req: build(t), cancel };
     if (queryPrefetch)
@@ -179,6 +180,31 @@ export function latestReaderQuery(
       return worker.run(wire, undefined, true).then((answer) => renderedAnswer(s, t, worker, key, answer));
     return worker.run(wire).then((answer) => unpackedAnswer(s, worker, key, answer));
   };
+  return (t) => {
+    const first = ask(t);
+    if (!t.copy?.remote) return first;
+    // A copy on a node that is gone: the shard's next started copy answers instead, as
+    // Elasticsearch's search moves on to the next copy of a shard that failed.
+    return first.catch((e: unknown) => {
+      const next = otherCopy(s, t, e);
+      if (!next) throw e;
+      return ask({ ...t, copy: next });
+    });
+  };
+}
+
+/** Another started copy of `t`'s shard to ask after its copy failed with `e`, if it is worth asking. */
+function otherCopy(s: NodeServices, t: ShardTarget, e: unknown): ShardCopy | undefined {
+  if (
+    !isShoalError(e) ||
+    (e.type !== 'node_not_connected_exception' && e.type !== 'no_shard_available_action_exception')
+  ) {
+    return undefined;
+  }
+  const others = (s.shards.shardCopies(t.meta.uuid, t.shardId) ?? []).filter(
+    (c) => c !== t.copy && c.node !== t.copy?.node && c.state === 'STARTED' && c.worker !== undefined,
+  );
+  return others.find((c) => !c.remote) ?? others[0];
 }
 
 function renderedAnswer(

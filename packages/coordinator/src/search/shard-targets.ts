@@ -12,6 +12,7 @@ import { checkBlocks } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import type { IndicesOptions, ReachedNames } from '../state/resolve-indices.ts';
 import { aliasFilterFor } from './alias-filters.ts';
+import { type CopySelector, chooseCopy } from './copy-selection.ts';
 import { preferredShards } from './preference.ts';
 import { searchRouting, splitRouting } from './search-routing.ts';
 
@@ -101,12 +102,37 @@ export function searchShardTargets(
   params: { routing?: string; preference?: string },
 ): ShardTarget[] {
   const targets = routedTargets(s, expression, opts, params.routing);
-  if (params.preference === undefined) return targets;
   const shards = preferredShards(params.preference);
-  if (shards === undefined) return targets;
   const out: ShardTarget[] = [];
-  for (const t of targets) if (shards.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
+  if (shards === undefined) out.push(...targets);
+  else for (const t of targets) if (shards.has(t.shardId)) out.push({ ...t, shardIndex: out.length });
+  chooseCopies(s, out, params.preference);
   return out;
+}
+
+let turns = 0;
+
+/**
+ * In a cluster of several nodes, each target reads the copy its preference chooses among the
+ * started ones (copy-selection.ts); on a node alone, its primary.
+ */
+function chooseCopies(s: NodeServices, targets: ShardTarget[], preference: string | undefined): void {
+  let sel: CopySelector | undefined;
+  for (const t of targets) {
+    const copies = s.shards.shardCopies(t.meta.uuid, t.shardId);
+    if (!copies || copies.length < 2) continue;
+    sel ??= {
+      localId: s.cluster.local.id,
+      nodeIdOf: (name) => Object.values(s.cluster.state().nodes).find((n) => n.name === name)?.id,
+      turn: () => {
+        turns = (turns + 1) & 0x3fffffff;
+        return turns;
+      },
+    };
+    const chosen = chooseCopy(copies, preference, sel);
+    // None started: the primary is named in the shard's failure, as before.
+    if (chosen || copies.some((c) => c.state === 'STARTED')) t.copy = chosen;
+  }
 }
 
 function routedTargets(

@@ -31,6 +31,8 @@ export interface ShardCopy {
   allocationId?: string;
   /** In a cluster of several nodes: the routing table counts the copy in sync (it may become primary). */
   inSync?: boolean;
+  /** In a cluster of several nodes: the shard's primary term in the routing table. */
+  primaryTerm?: number;
 }
 
 export class ShardTable {
@@ -41,6 +43,8 @@ export class ShardTable {
    * lookup by key would build the key string and hash it each time.
    */
   private readonly primariesByIndex = new Map<string, ShardCopy[]>();
+  /** In a cluster of several nodes: each index's copies by shard id (reads choose among them). */
+  private readonly byShard = new Map<string, ShardCopy[][]>();
 
   constructor(readonly workers: readonly ShardWorker[]) {
     for (const w of workers) w.onShardsFailed((keys, reason) => this.markFailed(keys, reason));
@@ -99,8 +103,23 @@ export class ShardTable {
     for (const c of copies) if (!c.remote && c.worker) this.byKey.set(c.key, c);
     this.byIndex.set(indexUuid, copies);
     const primaries: ShardCopy[] = [];
-    for (const c of copies) if (c.primary) primaries[c.shardId] = c;
+    const byShard: ShardCopy[][] = [];
+    for (const c of copies) {
+      if (c.primary) primaries[c.shardId] = c;
+      const same = byShard[c.shardId];
+      if (same) same.push(c);
+      else byShard[c.shardId] = [c];
+    }
     this.primariesByIndex.set(indexUuid, primaries);
+    this.byShard.set(indexUuid, byShard);
+  }
+
+  /**
+   * In a cluster of several nodes, the copies of one shard (any state); undefined on a node
+   * alone, whose reads go to the primaries.
+   */
+  shardCopies(indexUuid: string, shardId: number): readonly ShardCopy[] | undefined {
+    return this.byShard.get(indexUuid)?.[shardId];
   }
 
   /** A worker thread of this node for a new copy (the least loaded), which takes `key`. */
@@ -163,6 +182,7 @@ export class ShardTable {
     }
     this.byIndex.delete(indexUuid);
     this.primariesByIndex.delete(indexUuid);
+    this.byShard.delete(indexUuid);
     return copies;
   }
 

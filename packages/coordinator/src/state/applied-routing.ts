@@ -5,9 +5,10 @@
  * recovered from what this node has on disk) and reported started to the master, and a copy
  * taken away is closed.
  */
-import type { ClusterService, ClusterState, DiscoveryNode } from '@shoal/cluster';
+import { type ClusterService, type ClusterState, type DiscoveryNode, primaryTermOf } from '@shoal/cluster';
 import { type ShardKey, shardKey } from '@shoal/shard';
 import type { Logger } from 'pino';
+import type { PeerRecovery } from '../replication/peer-recovery.ts';
 import { RemoteShardWorker } from '../shards/remote-worker.ts';
 import type { ShardCopy, ShardTable } from '../shards/shard-table.ts';
 import type { IndexMetadata } from './index-metadata.ts';
@@ -18,14 +19,17 @@ export class AppliedRouting {
   private readonly remotes = new Map<string, RemoteShardWorker>();
   /** The copies open on this node: by shard key, the allocation id each was opened for. */
   private readonly opened = new Map<ShardKey, string>();
-  /** Allocation ids being opened now. */
+  /** Allocation ids being opened (a replica: and recovered) now. */
   private readonly opening = new Set<string>();
+  /** The primary term each open copy here was last given. */
+  private readonly terms = new Map<ShardKey, number>();
 
   constructor(
     private readonly cluster: ClusterService,
     private readonly table: ShardTable,
     private readonly shardOps: IndexShards,
     private readonly logger: Logger,
+    private readonly recovery: PeerRecovery,
   ) {}
 
   private remote(node: DiscoveryNode): RemoteShardWorker {
@@ -54,6 +58,12 @@ export class AppliedRouting {
       const copies: ShardCopy[] = [];
       for (const [shardId, routings] of r.shards.entries()) {
         const key = shardKey(r.uuid, shardId);
+        const primaryTerm = primaryTermOf(r, shardId);
+        const primaryRouting = routings[0];
+        const primaryNode =
+          primaryRouting?.state === 'STARTED' && primaryRouting.node !== null
+            ? state.nodes[primaryRouting.node]
+            : undefined;
         for (const [i, sr] of routings.entries()) {
           const base = {
             index: name,
@@ -63,6 +73,7 @@ export class AppliedRouting {
             node: sr.node ?? undefined,
             allocationId: sr.allocationId ?? undefined,
             inSync: sr.inSync === true,
+            primaryTerm,
           };
           if (sr.node === null) {
             copies.push({ ...base, key: `${key}/u${i}`, state: 'UNASSIGNED', reason: sr.unassigned?.reason });
@@ -88,7 +99,17 @@ export class AppliedRouting {
             copies.push(copy);
             if (!open && !this.opening.has(allocationId)) {
               this.opening.add(allocationId);
-              work.push(() => this.open(copy, meta, allocationId));
+              work.push(() => this.open(copy, meta, allocationId, sr.primary ? undefined : primaryNode));
+            } else if (open && this.terms.get(key) !== primaryTerm) {
+              // A replica promoted to primary: its new operations carry the new term. Sent now,
+              // not after earlier states' work, so that it reaches the thread before any write
+              // that this state routes to the copy.
+              this.terms.set(key, primaryTerm);
+              void copy
+                .worker!.run({ t: 'primary_term', key, primaryTerm })
+                .catch((err: unknown) =>
+                  this.logger.warn({ err, index: name, shard: shardId }, 'could not raise the primary term'),
+                );
             }
           }
         }
@@ -100,6 +121,7 @@ export class AppliedRouting {
       const uuid = key.slice(0, key.lastIndexOf('/'));
       if (kept.has(key) || !routed.has(uuid)) continue;
       this.opened.delete(key);
+      this.terms.delete(key);
       const worker = this.table.localWorker(key);
       if (!worker) continue;
       work.push(async () => {
@@ -112,19 +134,72 @@ export class AppliedRouting {
 
   /** Forgets the copies of a deleted index (its shards are closed with it). */
   forget(uuid: string): void {
-    for (const key of [...this.opened.keys()]) if (key.startsWith(`${uuid}/`)) this.opened.delete(key);
+    for (const key of [...this.opened.keys()]) {
+      if (!key.startsWith(`${uuid}/`)) continue;
+      this.opened.delete(key);
+      this.terms.delete(key);
+    }
   }
 
-  private async open(copy: ShardCopy, meta: IndexMetadata, allocationId: string): Promise<void> {
+  /**
+   * Opens a copy assigned here. A primary is created or recovered from this node's disk; a
+   * replica starts empty and recovers from its primary (`primaryNode`), outside the shard work
+   * of the states that follow, since the primary's writes reach it meanwhile.
+   */
+  private async open(
+    copy: ShardCopy,
+    meta: IndexMetadata,
+    allocationId: string,
+    primaryNode?: DiscoveryNode,
+  ): Promise<void> {
+    const replica = !copy.primary;
     try {
-      await this.shardOps.open(copy, meta, true);
+      // A copy this node held before under another allocation (failed, then placed here again)
+      // is closed first: a replica starts empty rather than from what it may have missed.
+      if (replica) await copy.worker!.run({ t: 'close', key: copy.key }).catch(() => {});
+      await this.shardOps.open(copy, meta, true, { fresh: replica, primaryTerm: copy.primaryTerm });
     } finally {
-      this.opening.delete(allocationId);
+      if (!replica || copy.state !== 'STARTED') this.opening.delete(allocationId);
     }
+    if (replica && copy.state === 'STARTED') {
+      copy.state = 'INITIALIZING';
+      void this.recoverReplica(copy, meta, allocationId, primaryNode).finally(() =>
+        this.opening.delete(allocationId),
+      );
+      return;
+    }
+    this.report(copy, meta, allocationId);
+  }
+
+  private async recoverReplica(
+    copy: ShardCopy,
+    meta: IndexMetadata,
+    allocationId: string,
+    primaryNode: DiscoveryNode | undefined,
+  ): Promise<void> {
+    try {
+      if (!primaryNode) throw new Error('its primary is not active');
+      await this.recovery.recover(copy, primaryNode);
+      copy.state = 'STARTED';
+    } catch (e) {
+      copy.state = 'FAILED';
+      copy.reason = `failed to recover from the primary: ${e instanceof Error ? e.message : String(e)}`;
+      this.logger.warn(
+        { index: meta.name, shard: copy.shardId, reason: copy.reason },
+        'replica recovery failed',
+      );
+      // What it holds is partial: closed here, and started afresh if the master places it again.
+      await copy.worker?.run({ t: 'close', key: copy.key }).catch(() => {});
+    }
+    this.report(copy, meta, allocationId);
+  }
+
+  /** Tells the master how opening the copy went, without holding up the work of later states. */
+  private report(copy: ShardCopy, meta: IndexMetadata, allocationId: string): void {
     const spec = { index: meta.name, shard: copy.shardId, allocationId };
-    // Reported without holding up the shard work of the states that follow.
     if (copy.state === 'STARTED') {
       this.opened.set(copy.key, allocationId);
+      this.terms.set(copy.key, copy.primaryTerm ?? 1);
       void this.cluster
         .execute({ op: 'shard_started', ...spec })
         .catch((err: unknown) => this.logger.warn({ err, ...spec }, 'could not report a started shard copy'));

@@ -29,8 +29,16 @@ export class IndexShards {
     await Promise.all(copies.filter((c) => c.primary).map((c) => this.open(c, meta, tolerateFailure)));
   }
 
-  /** Opens (creating or recovering) one primary on its worker; failures mark it FAILED. */
-  async open(c: ShardCopy, meta: IndexMetadata, tolerateFailure: boolean): Promise<void> {
+  /**
+   * Opens (creating or recovering) one copy on its worker; failures mark it FAILED. `fresh`: a
+   * replica about to recover from its primary starts empty.
+   */
+  async open(
+    c: ShardCopy,
+    meta: IndexMetadata,
+    tolerateFailure: boolean,
+    opts: { fresh?: boolean; primaryTerm?: number } = {},
+  ): Promise<void> {
     const worker = c.worker!;
     const started = Date.now();
     try {
@@ -45,6 +53,8 @@ export class IndexShards {
         refreshIntervalMs: getTimeMs(meta.settings, 'index.refresh_interval'),
         path: this.store?.shardPath(meta.uuid, c.shardId),
         translog: translogSettings(meta.settings),
+        ...(opts.fresh ? { fresh: true } : {}),
+        ...(opts.primaryTerm !== undefined ? { primaryTerm: opts.primaryTerm } : {}),
       });
       for (const w of r.warnings ?? [])
         this.logger.warn({ index: meta.name, shard: c.shardId, ...w.fields }, w.msg);

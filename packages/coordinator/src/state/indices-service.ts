@@ -31,6 +31,8 @@ import {
   validateSettings,
 } from '@shoal/protocol';
 import type { Logger } from 'pino';
+import { PeerRecovery } from '../replication/peer-recovery.ts';
+import { WriteReplication } from '../replication/write-replication.ts';
 import { serveShardTasks } from '../shards/remote-worker.ts';
 import type { ShardTable } from '../shards/shard-table.ts';
 import { parseCreateAliases } from './alias-specs.ts';
@@ -83,6 +85,8 @@ export class IndicesService {
   private published: PublishedIndices | null = null;
   /** In a multi-node cluster: the routing table's copies, carried out on this node. */
   private routing: AppliedRouting | null = null;
+  /** In a cluster of several nodes: writes go through their primary to its replicas. */
+  replication: WriteReplication | null = null;
   /** The shard work of the states applied so far, in order. */
   private applying: Promise<void> = Promise.resolve();
 
@@ -127,7 +131,9 @@ export class IndicesService {
   followCluster(cluster: ClusterService): void {
     const published = new PublishedIndices(cluster);
     this.published = published;
-    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger);
+    this.replication = new WriteReplication(cluster, this.shards, this.logger);
+    const recovery = new PeerRecovery(cluster, this.shards, this.replication, this.logger);
+    this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger, recovery);
     serveShardTasks(cluster, this.shards);
     published.serve('create', (b: { name: string; body: CreateIndexBody | undefined; autoCreate: boolean }) =>
       this.createHere(b.name, b.body, b.autoCreate),
@@ -553,39 +559,48 @@ export class IndicesService {
       validateSettings(changes, 'index', meta.settings);
     }
     const puts: IndexPut[] = [];
-    for (const meta of targets) {
-      await this.mutex.run(meta.name, async () => {
-        const current = this.indices.get(meta.name);
-        if (!current) return;
-        const changes = changesFor(current);
-        const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
-        const mappingChanged = Object.keys(changes).some(isMappingSetting);
-        const mapping = mappingChanged
-          ? restoreIndexMapping(current.mapping.toJSON(), {
-              indexName: current.name,
-              ...mappingSettings(settings),
-            })
-          : current.mapping;
-        const next: IndexMetadata = {
-          ...current,
-          settings,
-          mapping,
-          settingsVersion: current.settingsVersion + 1,
-        };
-        if (this.published) {
-          puts.push({ meta: next, base: current });
-          return;
-        }
-        this.store?.saveIndex(next);
-        this.indices.set(meta.name, next);
-        await this.shardOps.settingsChanged(meta, next, Object.keys(changes));
-      });
+    const change = async (meta: IndexMetadata) => {
+      const current = this.indices.get(meta.name);
+      if (!current) return;
+      const changes = changesFor(current);
+      const settings = withAutoExpandedReplicas(applyChanges(current.settings, changes));
+      const mappingChanged = Object.keys(changes).some(isMappingSetting);
+      const mapping = mappingChanged
+        ? restoreIndexMapping(current.mapping.toJSON(), {
+            indexName: current.name,
+            ...mappingSettings(settings),
+          })
+        : current.mapping;
+      const next: IndexMetadata = {
+        ...current,
+        settings,
+        mapping,
+        settingsVersion: current.settingsVersion + 1,
+      };
+      if (this.published) {
+        puts.push({ meta: next, base: current });
+        return;
+      }
+      this.store?.saveIndex(next);
+      this.indices.set(meta.name, next);
+      await this.shardOps.settingsChanged(meta, next, Object.keys(changes));
+    };
+    if (!this.published) {
+      for (const meta of targets) await this.mutex.run(meta.name, () => change(meta));
+      return warnings;
     }
-    // Published together: every target changes, or none does.
-    if (this.published && puts.length > 0) {
-      const names = puts.map((p) => p.meta.name).join(',');
-      await this.settled(await this.published.commit(`update-settings [${names}]`, puts));
-    }
+    // Published together: every target changes, or none does. Each index stays locked from the
+    // read of its metadata to the commit, so that a mapping update made meanwhile (a document
+    // with a new field) is not refused as a concurrent change; locked in name order.
+    const names = [...new Set(targets.map((m) => m.name))].sort();
+    const locked = async (i: number): Promise<void> => {
+      if (i < names.length) return this.mutex.run(names[i]!, () => locked(i + 1));
+      for (const meta of targets) await change(meta);
+      if (puts.length === 0) return;
+      const changed = puts.map((p) => p.meta.name).join(',');
+      await this.settled(await this.published!.commit(`update-settings [${changed}]`, puts));
+    };
+    await locked(0);
     return warnings;
   }
 

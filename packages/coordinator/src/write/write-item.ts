@@ -1,4 +1,5 @@
 import { type DocWriteCheck, docWriteValidation, type ShoalError, type WireError } from '@shoal/protocol';
+import type { ShardInfo } from '../replication/shard-info.ts';
 
 /** One document operation of a bulk (or single-document) request, as the coordinator routes it. */
 export interface WriteItem {
@@ -30,6 +31,17 @@ export interface WriteItem {
   failure?: ShoalError;
 }
 
+/**
+ * What a write waits for before it goes to a shard's primary: `wait_for_active_shards` (a
+ * number of copies, or all of them; absent: the primary alone) within `timeout`.
+ */
+export interface WriteWaits {
+  activeShards?: number | 'all';
+  timeoutMs: number;
+  /** The timeout as given, for the error. */
+  timeout: string;
+}
+
 /** The outcome of one item, in Elasticsearch's per-item shape (before rendering). */
 export interface WriteItemResult {
   index: string;
@@ -39,7 +51,8 @@ export interface WriteItemResult {
   version?: number;
   seqNo?: number;
   primaryTerm?: number;
-  shardsTotal?: number;
+  /** The shard copies the write went to (`_shards`). */
+  shards?: ShardInfo;
   error?: WireError;
   source?: Uint8Array;
 }

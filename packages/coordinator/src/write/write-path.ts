@@ -6,18 +6,21 @@
  * metadata (and pushed to every shard) first, then the batch is sent again, so no document is
  * ever indexed under a mapping the cluster has not accepted.
  */
-import type { ShardWriteResult } from '@shoal/engine';
+import type { ShardWriteOutcome, ShardWriteResult } from '@shoal/engine';
 import {
   documentParsing,
   getInt,
   getString,
   illegalArgument,
   isShoalError,
+  parseActiveShardCount,
   parseJson,
   ShoalError,
+  unavailableShards,
   type WireError,
 } from '@shoal/protocol';
 import type { PackedWriteOp } from '@shoal/shard';
+import { primaryOnly, type ShardInfo } from '../replication/shard-info.ts';
 import type { NodeServices } from '../services.ts';
 import type { ShardCopy } from '../shards/shard-table.ts';
 import { checkAutoCreate } from '../state/auto-create.ts';
@@ -27,7 +30,7 @@ import { indexBlockError } from '../state/index-blocks.ts';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 import { autoId } from './auto-id.ts';
 import { aliasIndexRouting } from './index-routing.ts';
-import type { WriteItem, WriteItemResult } from './write-item.ts';
+import type { WriteItem, WriteItemResult, WriteWaits } from './write-item.ts';
 
 const MAX_MAPPING_ROUNDS = 5;
 
@@ -192,14 +195,29 @@ function shardUnavailable(copy: ShardCopy): WireError {
   };
 }
 
+/** How long a write waits for its shard's primary to be active again (ES's default `timeout`, 1m). */
+const PRIMARY_WAIT_MS = 60_000;
+
+/**
+ * A write could not reach its primary (its node left, or the copy moved): once the cluster state
+ * changes (a replica promoted, the copy started elsewhere) the batch is sent again, as
+ * Elasticsearch's replication retries on a new cluster state.
+ */
+const retryOnNewState = (e: unknown): boolean =>
+  isShoalError(e) &&
+  (e.type === 'node_not_connected_exception' ||
+    e.type === 'unavailable_shards_exception' ||
+    e.type === 'no_shard_available_action_exception');
+
 async function writeShard(
   services: NodeServices,
   group: Routed[],
   refresh: RefreshPolicy,
-): Promise<(ShardWriteResult | WireError)[]> {
+): Promise<{ results: (ShardWriteResult | WireError)[]; shards?: ShardInfo }> {
   const first = group[0]!;
   let meta = first.meta;
-  for (let round = 0; round < MAX_MAPPING_ROUNDS; round++) {
+  const deadline = Date.now() + PRIMARY_WAIT_MS;
+  for (let round = 0; round < MAX_MAPPING_ROUNDS; ) {
     let copy = services.shards.primary(meta.uuid, first.copy.shardId);
     if (copy?.state !== 'STARTED' || !copy.worker) {
       // In a cluster a primary may be opening, or waiting for its node: the write waits for it
@@ -207,13 +225,73 @@ async function writeShard(
       await services.indices.primariesActive(meta.name);
       copy = services.shards.primary(meta.uuid, first.copy.shardId);
     }
-    if (copy?.state !== 'STARTED' || !copy.worker) return group.map(() => shardUnavailable(first.copy));
+    if (copy?.state !== 'STARTED' || !copy.worker) {
+      return { results: group.map(() => shardUnavailable(first.copy)) };
+    }
     const { ops, bytes } = pack(group);
-    const outcome = await copy.worker.run({ t: 'write', key: copy.key, ops, bytes, refresh }, [bytes]);
-    if (outcome.kind === 'applied') return outcome.results;
+    const task = { t: 'write', key: copy.key, ops, bytes, refresh } as const;
+    const replication = services.indices.replication;
+    let outcome: ShardWriteOutcome;
+    let shards: ShardInfo | undefined;
+    if (replication) {
+      const version = services.cluster.state().version;
+      try {
+        ({ outcome, shards } = await replication.write(copy, task));
+      } catch (e) {
+        const left = deadline - Date.now();
+        if (!retryOnNewState(e) || left <= 0) throw e;
+        await services.cluster.waitForState((s) => s.version > version, left);
+        continue;
+      }
+    } else {
+      outcome = await copy.worker.run(task, [bytes]);
+    }
+    if (outcome.kind === 'applied') return { results: outcome.results, shards };
     meta = await services.indices.mergeMapping(meta.name, outcome.update);
+    round++;
   }
   throw new ShoalError('illegal_state_exception', 'mapping updates did not converge for a write batch', 500);
+}
+
+/**
+ * `wait_for_active_shards`: resolves once as many copies of the group's shard are active as
+ * asked (all: every copy the index has), or fails the group with Elasticsearch's
+ * unavailable_shards_exception when the timeout passes first.
+ */
+async function activeCopies(services: NodeServices, first: Routed, waits: WriteWaits): Promise<void> {
+  const { meta } = first;
+  const shardId = first.copy.shardId;
+  const copies = () => {
+    const all = services.shards.copies(meta.uuid).filter((c) => c.shardId === shardId);
+    return { total: all.length, active: all.filter((c) => c.state === 'STARTED').length };
+  };
+  const needed = () => (waits.activeShards === 'all' ? copies().total : (waits.activeShards as number));
+  const enough = () => copies().active >= needed();
+  // The shard table follows the applied cluster state; it is looked at again until the timeout.
+  const deadline = Date.now() + waits.timeoutMs;
+  while (!enough()) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await new Promise((r) => setTimeout(r, Math.min(100, left)));
+  }
+  if (enough()) return;
+  const spec = waits.activeShards === 'all' ? 'ALL' : String(waits.activeShards);
+  throw unavailableShards(
+    meta.name,
+    meta.uuid,
+    shardId,
+    `Not enough active copies to meet shard count of [${spec}] (have ${copies().active}, needed ${needed()}). Timeout: [${waits.timeout}]`,
+  );
+}
+
+/** The request's `wait_for_active_shards`, else the index's `index.write.wait_for_active_shards` (1: none). */
+function waitsFor(meta: IndexMetadata, waits: WriteWaits | undefined): WriteWaits | undefined {
+  if (waits?.activeShards !== undefined) return waits;
+  const setting = meta.settings['index.write.wait_for_active_shards'];
+  if (typeof setting !== 'string' || setting === '1') return undefined;
+  const activeShards = parseActiveShardCount(setting);
+  if (activeShards === undefined || activeShards === 1) return undefined;
+  return { timeoutMs: waits?.timeoutMs ?? 60_000, timeout: waits?.timeout ?? '1m', activeShards };
 }
 
 /** Runs the items; results come back in item order, failures as per-item errors. */
@@ -221,6 +299,7 @@ export async function executeWrites(
   services: NodeServices,
   items: WriteItem[],
   refresh: RefreshPolicy,
+  waits?: WriteWaits,
 ): Promise<WriteItemResult[]> {
   const results: WriteItemResult[] = new Array(items.length);
   const targets = new Map<string, Promise<IndexMetadata>>();
@@ -276,15 +355,19 @@ export async function executeWrites(
   await Promise.all(
     [...groups.values()].map(async (group) => {
       let shardResults: (ShardWriteResult | WireError)[];
+      let shards: ShardInfo | undefined;
       try {
-        shardResults = await writeShard(services, group, refresh);
+        const wait = waitsFor(group[0]!.meta, waits);
+        if (wait) await activeCopies(services, group[0]!, wait);
+        ({ results: shardResults, shards } = await writeShard(services, group, refresh));
       } catch (e) {
         const wire = isShoalError(e) ? e.toWire() : { type: 'exception', reason: String(e), status: 500 };
         shardResults = group.map(() => wire);
       }
       group.forEach((r, i) => {
         const res = shardResults[i]!;
-        const shardsTotal = 1 + getInt(r.meta.settings, 'index.number_of_replicas');
+        // One node alone: its replicas are never assigned, yet count in `total`.
+        shards ??= primaryOnly(1 + getInt(r.meta.settings, 'index.number_of_replicas'));
         if ('type' in res) {
           results[r.pos] = { index: r.meta.name, id: r.item.id!, status: res.status, error: res };
         } else if (res.error) {
@@ -298,7 +381,7 @@ export async function executeWrites(
             version: res.version,
             seqNo: res.seqNo,
             primaryTerm: res.primaryTerm,
-            shardsTotal,
+            shards,
             source: res.source,
           };
         }

@@ -1,16 +1,12 @@
 /** Renders write results in Elasticsearch's shapes (single-document APIs and bulk items). */
 import { RawJson, type WireError } from '@shoal/protocol';
+import { shardInfoJson } from '../replication/shard-info.ts';
 import type { WriteItemResult } from './write-item.ts';
 
 export function wireErrorJson(w: WireError): Record<string, unknown> {
   const out: Record<string, unknown> = { type: w.type, reason: w.reason, ...(w.metadata ?? {}) };
   if (w.causedBy) out.caused_by = wireErrorJson(w.causedBy);
   return out;
-}
-
-function shardsHeader(r: WriteItemResult): Record<string, number> {
-  if (r.result === 'noop') return { total: 0, successful: 0, failed: 0 };
-  return { total: r.shardsTotal ?? 1, successful: 1, failed: 0 };
 }
 
 /**
@@ -26,7 +22,7 @@ export function docWriteJson(r: WriteItemResult, forcedRefresh = false): Record<
     result: r.result,
   };
   if (forcedRefresh && r.result !== 'noop') out.forced_refresh = true;
-  out._shards = shardsHeader(r);
+  out._shards = shardInfoJson(r.shards, r.result === 'noop');
   out._seq_no = r.seqNo;
   out._primary_term = r.primaryTerm;
   return out;

@@ -117,7 +117,8 @@ export class ShardEngine {
     return this.nextSeqNo - 1;
   }
 
-  write(ops: readonly ShardWriteOp[]): ShardWriteOutcome {
+  /** `keepOps`: the outcome carries the batch's operations (for the copy's replicas). */
+  write(ops: readonly ShardWriteOp[], keepOps = false): ShardWriteOutcome {
     const plan = planWrites(ops, {
       ident: this.ident,
       mapping: this.mapping,
@@ -127,14 +128,17 @@ export class ShardEngine {
     });
     if (plan.mappingUpdate) return { kind: 'needs_mapping', update: plan.mappingUpdate };
     // The translog first: if it cannot take the batch, nothing of it is applied.
-    this.store?.translog.append(plan.effects.map(translogOpOf));
+    const logged = plan.effects.map(translogOpOf);
+    this.store?.translog.append(logged);
     for (const e of plan.effects) {
       this.apply(e);
       if (e.kind === 'index') this.stats.indexTotal++;
       else this.stats.deleteTotal++;
     }
     this.nextSeqNo = plan.nextSeqNo;
-    return { kind: 'applied', results: plan.results };
+    return keepOps
+      ? { kind: 'applied', results: plan.results, ops: logged }
+      : { kind: 'applied', results: plan.results };
   }
 
   /**
@@ -162,6 +166,31 @@ export class ShardEngine {
       if (op.primaryTerm > this.primaryTerm) this.primaryTerm = op.primaryTerm;
     }
     return updates;
+  }
+
+  /**
+   * A replica applies what its primary did (Elasticsearch's replica-side indexing): each
+   * operation keeps its seq_no, version and term, and one older than what the copy already
+   * holds for that id (a document or a delete tombstone) is skipped, so replicated writes and
+   * peer-recovery batches may arrive in any order and more than once. Applied operations go to
+   * the translog first. Returns the mapping updates the documents needed, and how many applied.
+   */
+  applyReplicated(ops: readonly TranslogOp[]): {
+    mappingUpdates: Record<string, unknown>[];
+    applied: number;
+  } {
+    const fresh = ops.filter((op) => {
+      const had = this.state(op.id);
+      return had === undefined || had.seqNo < op.seqNo;
+    });
+    if (fresh.length > 0) this.store?.translog.append(fresh);
+    const mappingUpdates = this.replay(fresh, -1);
+    for (const op of ops) if (op.seqNo >= this.nextSeqNo) this.nextSeqNo = op.seqNo + 1;
+    for (const op of fresh) {
+      if (op.kind === 'index') this.stats.indexTotal++;
+      else this.stats.deleteTotal++;
+    }
+    return { mappingUpdates, applied: fresh.length };
   }
 
   /** Installs the segments of a commit (recovery, before any write). */

@@ -230,6 +230,14 @@ export function noShardAvailable(
 }
 
 /**
+ * A shard-failed report from a primary the master has since replaced
+ * (ShardStateAction.NoLongerPrimaryShardException): the deposed primary's write fails.
+ */
+export function noLongerPrimaryShard(reason: string): ShoalError {
+  return new ShoalError('no_longer_primary_shard_exception', reason, 500);
+}
+
+/**
  * Not enough active copies for a write (UnavailableShardsException, 503):
  * `[<index>][<shard>] <message>`, e.g. `Primary shard is not active Timeout: [1m], request: [...]`.
  */
