@@ -13,11 +13,11 @@ import {
 } from '@shoal/protocol';
 import { type Authentication, authenticateBody } from '../authc/authentication.ts';
 import { CHALLENGES } from '../authc/authenticator.ts';
+import { externalAuthentication } from '../authc/external-user.ts';
 import { OidcAuthenticationFailure } from '../authc/oidc/id-token.ts';
 import type { OidcRealm } from '../authc/oidc/oidc-realm.ts';
 import { OIDC_REALM_TYPE } from '../authc/oidc/oidc-settings.ts';
 import type { TokenService } from '../authc/token-service.ts';
-import { mappedRoles } from '../authz/role-mapping.ts';
 import type { SecurityContext } from '../context.ts';
 import { checkFields, stringField } from './object-parser.ts';
 import { checkParams, ok, requiredObjectBody, type SecurityRequest, type SecurityRoute } from './route.ts';
@@ -105,33 +105,12 @@ async function authenticate(ctx: SecurityContext, req: SecurityRequest, caller: 
   if (errors.length > 0) throw actionRequestValidation(errors);
   const tokens = tokenService(ctx);
   const { realm, result } = await authenticateResponse(ctx, b.realm, b.redirect_uri!, b.state!, b.nonce!);
-  const u = result.user;
-  const mappings = (await ctx.roleMappings.list()).map((m) => m.mapping);
-  const roles = mappedRoles(mappings, {
-    username: u.principal,
-    dn: u.dn,
-    groups: u.groups,
-    realmName: realm.name,
-    metadata: u.metadata,
-  });
-  const authentication: Authentication = {
-    user: {
-      username: u.principal,
-      roles,
-      fullName: u.name,
-      email: u.mail,
-      metadata: u.metadata,
-      enabled: true,
-    },
-    realm: realm.ref,
-    lookupRealm: realm.ref,
-    type: 'realm',
-  };
+  const authentication = await externalAuthentication(ctx, realm, result.user);
   const issued = await tokens.create(authentication, caller, true, { [ID_TOKEN_HINT]: result.idToken });
   // The server writes `username` and no `type`; the specification the clients follow has
   // `type`: both are given.
   return ok({
-    username: u.principal,
+    username: result.user.principal,
     access_token: issued.accessToken,
     type: 'Bearer',
     refresh_token: issued.refreshToken,

@@ -16,11 +16,11 @@ import {
 } from '@shoal/protocol';
 import { type Authentication, authenticateBody } from '../authc/authentication.ts';
 import { CHALLENGES } from '../authc/authenticator.ts';
+import { externalAuthentication } from '../authc/external-user.ts';
 import { SAML_REALM_TYPE } from '../authc/saml/saml-settings.ts';
 import { TOKEN_METADATA, tokenMetadata } from '../authc/saml/user-attributes.ts';
 import { SamlException } from '../authc/saml/xml.ts';
 import type { TokenService } from '../authc/token-service.ts';
-import { mappedRoles } from '../authz/role-mapping.ts';
 import type { SecurityContext } from '../context.ts';
 import { checkFields, stringField } from './object-parser.ts';
 import { checkParams, ok, requiredObjectBody, type SecurityRequest, type SecurityRoute } from './route.ts';
@@ -142,31 +142,10 @@ async function authenticate(ctx: SecurityContext, req: SecurityRequest, caller: 
   const xml = Buffer.from(compact, 'base64').toString('utf8');
   const tokens = tokenService(ctx);
   const { realm, result } = await authenticateResponse(ctx, realmName, xml, ids!);
-  const u = result.user;
-  const mappings = (await ctx.roleMappings.list()).map((m) => m.mapping);
-  const roles = mappedRoles(mappings, {
-    username: u.principal,
-    dn: u.dn,
-    groups: u.groups,
-    realmName: realm.name,
-    metadata: u.metadata,
-  });
-  const authentication: Authentication = {
-    user: {
-      username: u.principal,
-      roles,
-      fullName: u.name,
-      email: u.mail,
-      metadata: u.metadata,
-      enabled: true,
-    },
-    realm: realm.ref,
-    lookupRealm: realm.ref,
-    type: 'realm',
-  };
+  const authentication = await externalAuthentication(ctx, realm, result.user);
   const issued = await tokens.create(authentication, caller, true, result.tokenMetadata);
   return ok({
-    username: u.principal,
+    username: result.user.principal,
     realm: realm.name,
     access_token: issued.accessToken,
     refresh_token: issued.refreshToken,
