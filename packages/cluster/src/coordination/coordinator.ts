@@ -64,6 +64,8 @@ export interface CoordinatorOptions {
   uuid: () => string;
   /** `cluster.initial_master_nodes` (names); empty once the cluster has formed. */
   initialMasterNodes?: readonly string[];
+  /** Nodes to look for besides the accepted state's (those of the state read from disk). */
+  formerPeers?: readonly DiscoveryNode[];
 }
 
 interface Publication {
@@ -114,7 +116,7 @@ export class Coordinator {
     this.elections = new ElectionScheduler(this.settings, opts.random);
     this.faults = new FaultDetector(this.settings);
     this.known.set(local.id, local);
-    for (const n of Object.values(persisted.lastAccepted.nodes))
+    for (const n of [...(opts.formerPeers ?? []), ...Object.values(persisted.lastAccepted.nodes)])
       if (n.id !== local.id) this.known.set(n.id, n);
   }
 
@@ -151,9 +153,15 @@ export class Coordinator {
     return this.step(now, () => this.learn(node));
   }
 
-  /** The connection to a node broke: a leader or follower on it is failed at once. */
-  peerDisconnected(id: string, now: number): Effects {
+  /**
+   * The connection to a node broke: a leader or follower on it is failed at once. With
+   * `ephemeralId`, only when it is that incarnation the node is known as (a message to an
+   * older incarnation, at an address a restarted node has taken again, fails no one).
+   */
+  peerDisconnected(id: string, now: number, ephemeralId?: string): Effects {
     return this.step(now, () => {
+      const current = this.lastApplied?.nodes[id] ?? this.known.get(id);
+      if (ephemeralId !== undefined && current !== undefined && current.ephemeralId !== ephemeralId) return;
       if (this.modeNow === 'FOLLOWER' && this.leader === id) this.becomeCandidate('leader disconnected');
       else if (this.modeNow === 'LEADER' && this.faults.isFollowing(id)) this.followerFailed(id);
     });
@@ -219,9 +227,11 @@ export class Coordinator {
     if (node) this.effects.send.push({ to: node, msg });
   }
 
-  private learn(node: DiscoveryNode): void {
+  /** `hearsay`: named by another node, which may know an older incarnation: it does not replace one known. */
+  private learn(node: DiscoveryNode, hearsay = false): void {
     if (node.id === this.local.id) return;
     const had = this.known.get(node.id);
+    if (hearsay && had) return;
     const fresh = !had || had.ephemeralId !== node.ephemeralId;
     if (fresh) this.known.set(node.id, node);
     if (this.modeNow !== 'CANDIDATE') return;
@@ -263,7 +273,7 @@ export class Coordinator {
     switch (msg.t) {
       case 'peers':
         this.learn(msg.node);
-        for (const n of msg.known) this.learn(n);
+        for (const n of msg.known) this.learn(n, true);
         this.send(msg.node, {
           t: 'peers_res',
           node: this.local,
@@ -274,7 +284,7 @@ export class Coordinator {
         return;
       case 'peers_res':
         this.learn(msg.node);
-        for (const n of msg.known) this.learn(n);
+        for (const n of msg.known) this.learn(n, true);
         this.updateMaxTermSeen(msg.term);
         if (this.modeNow === 'CANDIDATE' && msg.masterId === msg.node.id) this.askToJoin(msg.node, msg.term);
         return;
