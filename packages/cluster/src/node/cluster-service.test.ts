@@ -82,7 +82,10 @@ const formed = (ss: ClusterService[], size: number) => () => {
   const m = masters(ss);
   if (m.length !== 1) return false;
   const st: ClusterState = m[0]!.state();
-  return ss.every((s) => s.state().stateUuid === st.stateUuid) && Object.keys(st.nodes).length === size;
+  // Applied everywhere (a state only accepted shows no other node).
+  return ss.every(
+    (s) => s.state().stateUuid === st.stateUuid && Object.keys(s.state().nodes).length === size,
+  );
 };
 
 describe('ClusterService over loopback TCP', () => {
