@@ -2,18 +2,20 @@
  * Starts a real cluster of node processes for end-to-end tests: a config of its own (free
  * transport ports on loopback, every node master-eligible and in `cluster.initial_master_nodes`),
  * one process per node started together, and a helper that waits for the cluster to agree.
+ * Stopping the cluster stops every process started on its nodes' data paths — restarts too,
+ * and those still starting when a test gave up — then deletes the data paths.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http } from './http.ts';
-import { startTestNode, type TestNode } from './node-process.ts';
+import { startTestNode, stopTestNodes, type TestNode } from './node-process.ts';
 
 export interface TestCluster {
   nodes: TestNode[];
   names: string[];
-  /** Stops every node still running and deletes the config. */
+  /** Stops every node process started on the cluster's data paths, and deletes them and the config. */
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,11 @@ export async function startTestCluster(
   for (let i = 0; i < count; i++) ports.push(await freePort());
   const names = ports.map((_, i) => `node-${i + 1}`);
   const config = join(dir, 'cluster.config.json');
+  const dataPaths = names.map(() => mkdtempSync(join(tmpdir(), 'shoal-test-')));
+  const stop = async () => {
+    await stopTestNodes(dataPaths);
+    for (const p of [...dataPaths, dir]) rmSync(p, { recursive: true, force: true });
+  };
   writeFileSync(
     config,
     JSON.stringify({
@@ -47,6 +54,7 @@ export async function startTestCluster(
       startTestNode({
         name,
         config,
+        dataPath: dataPaths[names.indexOf(name)],
         workers: opts.workers ?? 1,
         env: { SHOAL_DISCOVERY_TYPE: 'multi-node' },
         ...(opts.security === false ? { security: false } : {}),
@@ -57,18 +65,10 @@ export async function startTestCluster(
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
     // No node is left running behind a cluster that did not start.
-    await Promise.all(nodes.map((n) => n.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
     throw failed.reason;
   }
-  return {
-    nodes,
-    names,
-    async stop() {
-      await Promise.all(nodes.map((n) => n.stop()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { nodes, names, stop };
 }
 
 /** Polls until `test` returns a value (not undefined), or fails after `ms`. */

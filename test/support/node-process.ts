@@ -2,7 +2,10 @@
  * Starts real Shoal node processes for end-to-end tests: each on a free loopback port, with
  * its own data path, and stopped (SIGTERM, then SIGKILL) when the test is done. Durability
  * tests `kill()` a node (SIGKILL: no flush, no clean close) and `restart()` it on the same
- * data path; the data path is deleted by the last `stop()`.
+ * data path; the data path is deleted by the last `stop()`. Every process started is tracked
+ * by PID until it exits: a test that fails midway (a start that timed out, a restart still
+ * under way) leaves none behind, for `stopTestNodes` stops them and the test worker kills
+ * what is left when it exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +18,66 @@ import { TEST_AUTH, TEST_PASSWORD } from './http.ts';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '../..');
+
+/** The node processes this test worker started that have not exited, by PID, with their data paths. */
+const started = new Map<number, { child: ChildProcess; dataPath: string }>();
+
+function killByPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+let exitHooked = false;
+/** When the test worker exits (or is told to stop), the nodes it started go with it. */
+function hookWorkerExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  const killAll = () => {
+    for (const pid of started.keys()) killByPid(pid);
+  };
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAll();
+      // Nobody else handles it: end as the signal would have.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  }
+}
+
+function track(child: ChildProcess, dataPath: string): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  hookWorkerExit();
+  started.set(pid, { child, dataPath });
+  child.once('exit', () => started.delete(pid));
+}
+
+/**
+ * Stops every node process started on one of `dataPaths` (all of them without it) that is
+ * still running or starting: SIGTERM, then SIGKILL after `graceMs`. Resolves once they exited.
+ */
+export async function stopTestNodes(dataPaths?: Iterable<string>, graceMs = 10_000): Promise<void> {
+  const paths = dataPaths === undefined ? undefined : new Set(dataPaths);
+  const victims = [...started.entries()].filter(([, e]) => paths === undefined || paths.has(e.dataPath));
+  await Promise.all(
+    victims.map(async ([pid, { child }]) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const t = setTimeout(() => killByPid(pid), graceMs);
+      await exited;
+      clearTimeout(t);
+    }),
+  );
+}
 
 export interface TestNode {
   url: string;
@@ -87,6 +150,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child, dataPath);
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (d) => {
@@ -99,7 +163,7 @@ export async function startTestNode(opts: StartOptions = {}): Promise<TestNode> 
         .map((l) => JSON.stringify(l).slice(0, 1000))
         .join('\n');
       // Not left running behind the test that gave up on it.
-      child.kill('SIGKILL');
+      if (child.pid !== undefined) killByPid(child.pid);
       reject(new Error(`node did not start in time\n${last}\n${stderr}`));
     }, 30_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -44,4 +44,5 @@ export {
   type ClusterServiceOptions,
   type ClusterTaskSpec,
 } from './node/cluster-service.ts';
+export { LIST_SHARD_STORES_ACTION, type ShardStoreListing } from './node/shard-stores.ts';
 export { TcpTransport } from './transport/tcp-transport.ts';

@@ -7,12 +7,14 @@
  * - same shard: never two copies of one shard on one node;
  * - replica after primary: a replica is placed once its primary is started (it recovers from it);
  * - a primary lost with its node waits for that node (its data is there), as Elasticsearch's
- *   gateway allocator does; a new primary goes anywhere;
+ *   gateway allocator does; a primary recovered after a full-cluster restart goes to a node that
+ *   held an in-sync copy and has its data on disk (cluster-recovery.ts); a new primary goes anywhere;
  * - balance: the node with the fewest copies wins (ties by node id, so the outcome is the
  *   same on every run).
  *
  * Pure: the same inputs give the same table, and a table that needs no change comes back as it is.
  */
+import { inSyncHolders } from './cluster-recovery.ts';
 import {
   type IndexRouting,
   promoted,
@@ -38,6 +40,11 @@ export interface RerouteInput {
   /** New allocation ids. */
   newId: () => string;
   now: number;
+  /**
+   * Whether `node` has data of the shard on disk (its store listing), for primaries recovered
+   * after a full-cluster restart; without it they wait.
+   */
+  hasShardData?: (node: string, indexUuid: string, shard: number) => boolean;
 }
 
 const unassigned = (
@@ -153,10 +160,20 @@ function assignUnassigned(indices: Record<string, IndexRouting>, input: RerouteI
           if (c.node !== null || c.primary !== wantPrimary) continue;
           const holders = new Set(out.filter((x) => x.node !== null).map((x) => x.node!));
           let node: string | undefined;
+          let inSync = false;
           if (c.primary) {
             const last = c.unassigned?.lastNode;
+            const recovered = inSyncHolders(out);
+            if (recovered.length > 0) {
+              // Recovered after a full restart: only onto an in-sync copy's data.
+              const has = input.hasShardData;
+              node = leastLoaded(
+                (n) => !holders.has(n) && recovered.includes(n) && has?.(n, r.uuid, c.shard) === true,
+              );
+              inSync = true;
+            }
             // A primary lost with its node waits for it; a new (or failed) one goes anywhere.
-            if (last !== undefined && c.unassigned?.reason === 'NODE_LEFT')
+            else if (last !== undefined && c.unassigned?.reason === 'NODE_LEFT')
               node = load.has(last) ? last : undefined;
             else node = leastLoaded((n) => !holders.has(n));
           } else {
@@ -171,6 +188,7 @@ function assignUnassigned(indices: Record<string, IndexRouting>, input: RerouteI
             state: 'INITIALIZING',
             node,
             allocationId: input.newId(),
+            ...(inSync ? { inSync: true } : {}),
           };
           out = out.map((x, j) => (j === i ? assigned : x));
           placed = true;

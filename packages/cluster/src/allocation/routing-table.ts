@@ -12,13 +12,14 @@ export type UnassignedReason =
   | 'REPLICA_ADDED'
   | 'NODE_LEFT'
   | 'ALLOCATION_FAILED'
-  | 'PRIMARY_FAILED';
+  | 'PRIMARY_FAILED'
+  | 'CLUSTER_RECOVERED';
 
 export interface UnassignedInfo {
   reason: UnassignedReason;
   /** When it became unassigned (ms since the epoch). */
   at: number;
-  /** The node that held the copy, for a copy lost with its node: its data is there. */
+  /** The node that held the copy (lost with its node, or before a full-cluster restart): its data is there. */
   lastNode?: string;
   details?: string;
 }

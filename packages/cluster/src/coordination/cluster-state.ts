@@ -54,6 +54,12 @@ export interface ClusterState {
   metadata: Readonly<Record<string, unknown>>;
   /** Where every shard copy is (allocation/); the master keeps it in step with the nodes and indices. */
   routingTable: RoutingTable;
+  /**
+   * Read from disk at start-up and not yet recovered by an elected master (Elasticsearch's
+   * global block "state not recovered / initialized"): its routing table names copies as they
+   * were before the restart, and no node opens or routes to them.
+   */
+  stateNotRecovered?: boolean;
 }
 
 /** A node's state before it has joined or bootstrapped a cluster: version 0, no configuration. */
@@ -79,6 +85,16 @@ export function initialClusterState(clusterName: string): ClusterState {
 }
 
 export const stateTerm = (s: ClusterState): number => s.coordination.term;
+
+/**
+ * The last accepted state as a node reads it from disk at start-up, as Elasticsearch prepares
+ * its initial state: not recovered yet, and with none of the nodes of the old incarnations
+ * (each joins again).
+ */
+export function loadedFromDisk(state: ClusterState): ClusterState {
+  if (state.version === 0) return state;
+  return { ...state, nodes: {}, stateNotRecovered: true };
+}
 
 /** What a node keeps on disk before it answers: its term and the last state it accepted. */
 export interface PersistedCoordination {

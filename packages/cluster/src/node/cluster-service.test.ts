@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterState, DiscoveryNode } from '../coordination/cluster-state.ts';
-import { ClusterService } from './cluster-service.ts';
+import { ClusterService, type ClusterServiceOptions } from './cluster-service.ts';
+import { LIST_SHARD_STORES_ACTION, type ShardStoreListing } from './shard-stores.ts';
 
 const quiet = { info() {}, warn() {}, debug() {} };
 const running: ClusterService[] = [];
@@ -43,7 +44,7 @@ const FAST = {
   findPeersIntervalMs: 200,
 };
 
-async function cluster(n: number) {
+async function cluster(n: number, more: (i: number) => Partial<ClusterServiceOptions> = () => ({})) {
   const ports = await Promise.all(Array.from({ length: n }, () => freePort()));
   const seeds = ports.map((p) => `127.0.0.1:${p}`);
   const paths = ports.map(() => mkdtempSync(join(tmpdir(), 'shoal-cluster-')));
@@ -58,6 +59,7 @@ async function cluster(n: number) {
       initialMasterNodes: ports.map((_, j) => `node-${j + 1}`),
       settings: FAST,
       log: quiet,
+      ...more(i),
     });
     running.push(s);
     return s;
@@ -80,7 +82,10 @@ const formed = (ss: ClusterService[], size: number) => () => {
   const m = masters(ss);
   if (m.length !== 1) return false;
   const st: ClusterState = m[0]!.state();
-  return ss.every((s) => s.state().stateUuid === st.stateUuid) && Object.keys(st.nodes).length === size;
+  // Applied everywhere (a state only accepted shows no other node).
+  return ss.every(
+    (s) => s.state().stateUuid === st.stateUuid && Object.keys(s.state().nodes).length === size,
+  );
 };
 
 describe('ClusterService over loopback TCP', () => {
@@ -146,6 +151,71 @@ describe('ClusterService over loopback TCP', () => {
     const st = again[0]!.state();
     expect(st.clusterUuid).toBe(uuid);
     expect(st.coordination.exclusions).toEqual([{ nodeId: '_absent_', nodeName: 'nobody' }]);
+    // Recovered by the new master; the nodes are the new incarnations only.
+    await until('recovered', () => again.every((s) => s.state().stateNotRecovered === undefined));
+    expect(
+      Object.values(st.nodes)
+        .map((n) => n.ephemeralId)
+        .sort(),
+    ).toEqual(again.map((s) => s.local.ephemeralId).sort());
+  }, 60_000);
+
+  it('after a full restart, puts a primary back only on the node that has its data', async () => {
+    const index = { name: 'logs', uuid: 'u1', shards: 1, replicas: 0 };
+    /** The node that holds the shard's data, once it has opened it. */
+    let holder: string | undefined;
+    /** The nodes asked for their shard listing since the restart. */
+    const asked = new Set<string>();
+    const { services, restart } = await cluster(3, () => ({ indicesToAllocate: () => [index] }));
+    const serveListings = (ss: ClusterService[]) => {
+      for (const s of ss) {
+        s.handle(LIST_SHARD_STORES_ACTION, (): ShardStoreListing => {
+          asked.add(s.local.id);
+          return { shards: s.local.id === holder ? [{ indexUuid: 'u1', shard: 0 }] : [] };
+        });
+      }
+    };
+    serveListings(services);
+    await until('formed', formed(services, 3));
+    const primary = () => masters(services)[0]?.state().routingTable.indices.logs?.shards[0]?.[0];
+    await until('the primary placed', () => primary()?.state === 'INITIALIZING');
+    holder = primary()!.node!;
+    await masters(services)[0]!.execute({
+      op: 'shard_started',
+      index: 'logs',
+      shard: 0,
+      allocationId: primary()!.allocationId!,
+    });
+    await Promise.all(services.map((s) => s.stop()));
+    asked.clear();
+
+    // The two other nodes form the cluster again (a quorum): the primary waits, unassigned.
+    const at = (s: ClusterService) => services.findIndex((x) => x.local.id === s.local.id);
+    const others = services.filter((s) => s.local.id !== holder).map((s) => restart(at(s)));
+    serveListings(others);
+    /** Where the primary was placed while its node was away (nowhere, it must be). */
+    const misplaced: string[] = [];
+    for (const s of others) {
+      s.onApplied((st) => {
+        const node = st.routingTable.indices.logs?.shards[0]?.[0]?.node;
+        if (!st.stateNotRecovered && node != null) misplaced.push(node);
+      });
+    }
+    await Promise.all(others.map((s) => s.start()));
+    await until('formed by two', formed(others, 2));
+    const copy = () => masters(others)[0]?.state().routingTable.indices.logs?.shards[0]?.[0];
+    await until('recovered', () => copy()?.unassigned?.reason === 'CLUSTER_RECOVERED');
+    await until('both nodes listed their shards', () => asked.size === 2);
+    expect(copy()).toMatchObject({ state: 'UNASSIGNED', node: null, inSync: true });
+    expect(copy()!.unassigned!.lastNode).toBe(holder);
+
+    // The holder comes back: the primary is allocated to it, from its data.
+    const back = restart(services.findIndex((s) => s.local.id === holder));
+    serveListings([back]);
+    await back.start();
+    await until('the primary on its node', () => copy()?.node === holder);
+    expect(copy()).toMatchObject({ state: 'INITIALIZING', inSync: true });
+    expect(misplaced.filter((n) => n !== holder)).toEqual([]);
   }, 60_000);
 
   it('a single node elects itself at start, without a transport', async () => {

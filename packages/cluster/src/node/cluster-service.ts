@@ -8,9 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { masterNotDiscovered, noLongerPrimaryShard, ShoalError, type WireError } from '@shoal/protocol';
 import { type IndexToAllocate, reroute } from '../allocation/allocator.ts';
+import { awaitsShardData, recoveredRouting } from '../allocation/cluster-recovery.ts';
 import { primaryTermOf, withPrimaryTerms } from '../allocation/primary-terms.ts';
 import { EMPTY_ROUTING, withShardFailed, withShardStarted } from '../allocation/routing-table.ts';
-import { type ClusterState, type DiscoveryNode, initialClusterState } from '../coordination/cluster-state.ts';
+import {
+  type ClusterState,
+  type DiscoveryNode,
+  initialClusterState,
+  loadedFromDisk,
+} from '../coordination/cluster-state.ts';
 import { Coordinator, type Effects, type Mode, NotMasterError } from '../coordination/coordinator.ts';
 import {
   type ExclusionRequest,
@@ -21,6 +27,7 @@ import type { CoordinationMessage } from '../coordination/messages.ts';
 import type { CoordinationSettings } from '../coordination/settings.ts';
 import { TcpTransport } from '../transport/tcp-transport.ts';
 import { CoordinationStore } from './persisted-state.ts';
+import { LIST_SHARD_STORES_ACTION, type ShardStoreListing, ShardStores } from './shard-stores.ts';
 
 /** A change to the cluster state, as it travels from the node that was asked to the master. */
 export type ClusterTaskSpec =
@@ -129,6 +136,7 @@ export class ClusterService {
   private rerouteAgain = false;
   private stopped = false;
   private lastMode: Mode | null = null;
+  private readonly stores: ShardStores;
   private readonly handlers = new Map<
     string,
     (from: DiscoveryNode, body: unknown, signal: AbortSignal) => unknown
@@ -144,12 +152,20 @@ export class ClusterService {
     };
     // A state written before the routing table was part of it.
     persisted.lastAccepted.routingTable ??= EMPTY_ROUTING;
+    const formerPeers = Object.values(persisted.lastAccepted.nodes);
+    persisted.lastAccepted = loadedFromDisk(persisted.lastAccepted);
     this.core = new Coordinator(this.local, persisted, {
       settings: opts.settings,
       random: Math.random,
       uuid,
       initialMasterNodes: opts.singleNode ? [this.local.name] : opts.initialMasterNodes,
+      formerPeers,
     });
+    this.stores = new ShardStores(
+      (node) => this.request<ShardStoreListing>(node, LIST_SHARD_STORES_ACTION, {}, 10_000),
+      () => this.rerouteIfNeeded(),
+      (obj, msg) => this.opts.log.warn(obj, msg),
+    );
   }
 
   async start(): Promise<void> {
@@ -165,7 +181,7 @@ export class ClusterService {
         this.run(this.core.handle(from.id, body as CoordinationMessage, clock())),
       );
       t.onRequest('cluster/task', (_from, body) => this.executeHere(body as ClusterTaskSpec));
-      t.onDisconnect((n) => this.run(this.core.peerDisconnected(n.id, clock())));
+      t.onDisconnect((n) => this.run(this.core.peerDisconnected(n.id, clock(), n.ephemeralId)));
       for (const [action, h] of this.handlers) t.onRequest(action, h);
       this.transport = t;
     }
@@ -176,6 +192,7 @@ export class ClusterService {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stores.clear();
     if (this.timer) clearTimeout(this.timer);
     if (this.discovery) clearTimeout(this.discovery);
     for (const w of this.waiting.values()) w({ ok: false, error: new NotMasterError() });
@@ -313,29 +330,48 @@ export class ClusterService {
     return this.submitHere(spec.op, updateOf(spec));
   }
 
-  /** The state with its routing table brought in step with its nodes and indices (the master's reroute). */
+  /**
+   * The state with its routing table brought in step with its nodes and indices (the master's
+   * reroute). A state read from disk is recovered first (Elasticsearch's gateway): every copy
+   * unassigned, `CLUSTER_RECOVERED`, each primary to go back onto a node holding its data.
+   */
   private rerouted(s: ClusterState): ClusterState {
     const indices = this.opts.indicesToAllocate;
+    if (s.stateNotRecovered) {
+      const { stateNotRecovered: _, ...rest } = s;
+      s = indices
+        ? { ...rest, routingTable: recoveredRouting(s.routingTable, indices(s), Date.now()) }
+        : rest;
+    }
     if (!indices) return s;
     const dataNodes = Object.values(s.nodes)
       .filter((n) => n.roles.includes('data'))
       .map((n) => n.id);
+    const nodes = s.nodes;
     const routingTable = reroute({
       routing: s.routingTable,
       indices: indices(s),
       dataNodes,
       newId: uuid,
       now: Date.now(),
+      hasShardData: (node, indexUuid, shard) => this.stores.has(nodes[node], indexUuid, shard),
     });
     return routingTable === s.routingTable ? s : { ...s, routingTable };
   }
 
   /**
    * On the master, after it applies a state: a node that joined or left (coordination's own
-   * changes) may call for copies to be placed or promoted, in a publication of its own.
+   * changes) may call for copies to be placed or promoted, in a publication of its own; a
+   * recovered primary waiting for its data needs the nodes' shard listings.
    */
   private rerouteIfNeeded(): void {
-    if (!this.opts.indicesToAllocate || this.core.mode !== 'LEADER') return;
+    if (this.stopped || this.core.mode !== 'LEADER') return;
+    const applied = this.core.appliedState;
+    if (applied && this.opts.indicesToAllocate) {
+      if (awaitsShardData(applied.routingTable))
+        this.stores.fetchMissing(Object.values(applied.nodes).filter((n) => n.roles.includes('data')));
+      else this.stores.clear();
+    }
     // One reroute at a time; a state applied meanwhile is looked at again once it is done.
     if (this.rerouting) {
       this.rerouteAgain = true;

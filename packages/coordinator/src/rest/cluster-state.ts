@@ -107,6 +107,14 @@ function routingJson(metas: IndexMetadata[], s: NodeServices, nodeId: string): R
   return indices;
 }
 
+/** Elasticsearch's global block of a state read from disk that no master has recovered yet. */
+const STATE_NOT_RECOVERED = {
+  description: 'state not recovered / initialized',
+  retryable: true,
+  disable_state_persistence: true,
+  levels: ['read', 'write', 'metadata_read', 'metadata_write'],
+};
+
 function clusterState(req: RestRequest, s: NodeServices): RestResponse {
   const metrics = parseMetrics(req.params.metric);
   const state = s.cluster.state();
@@ -122,7 +130,8 @@ function clusterState(req: RestRequest, s: NodeServices): RestResponse {
     body.state_uuid = state.stateUuid;
   }
   if (metrics.has('master_node')) body.master_node = state.masterNodeId;
-  if (metrics.has('blocks')) body.blocks = {};
+  if (metrics.has('blocks'))
+    body.blocks = state.stateNotRecovered ? { global: { '1': STATE_NOT_RECOVERED } } : {};
   if (metrics.has('nodes')) {
     body.nodes = Object.fromEntries(Object.values(state.nodes).map((n) => [n.id, nodeJson(n)]));
   }

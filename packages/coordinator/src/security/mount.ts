@@ -92,7 +92,8 @@ const SECURITY_INDEX_WAIT_MS = 60_000;
 
 /**
  * Starts security, again while the security index is unreachable: after a full-cluster restart
- * its primary may be on a node that has not joined yet.
+ * its primary stays unassigned until the node that holds its data has joined, which may take
+ * longer than the wait for active primaries.
  */
 async function whenSecurityIndexServes<T>(logger: Logger, start: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SECURITY_INDEX_WAIT_MS;

@@ -47,6 +47,9 @@ export class AppliedRouting {
    * shards (opening and closing this node's copies), to run after the previous states' work.
    */
   apply(state: ClusterState, metaOf: (name: string) => IndexMetadata | undefined): (() => Promise<void>)[] {
+    // A state read from disk and not recovered yet names copies as they were before a full
+    // restart: nothing is opened or routed by it (Elasticsearch's not-recovered block).
+    if (state.stateNotRecovered) return [];
     const local = this.cluster.local.id;
     const work: (() => Promise<void>)[] = [];
     const kept = new Set<ShardKey>();

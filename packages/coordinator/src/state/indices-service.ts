@@ -9,7 +9,12 @@
  * applies the indices of each state it applies (published-indices.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClusterService, ClusterState } from '@shoal/cluster';
+import {
+  type ClusterService,
+  type ClusterState,
+  LIST_SHARD_STORES_ACTION,
+  type ShardStoreListing,
+} from '@shoal/cluster';
 import {
   createIndexMapping,
   type IndexMapping,
@@ -135,6 +140,11 @@ export class IndicesService {
     const recovery = new PeerRecovery(cluster, this.shards, this.replication, this.logger);
     this.routing = new AppliedRouting(cluster, this.shards, this.shardOps, this.logger, recovery);
     serveShardTasks(cluster, this.shards);
+    // The master asks which shards this node has on disk when it recovers the cluster after a full restart.
+    cluster.handle(
+      LIST_SHARD_STORES_ACTION,
+      (): ShardStoreListing => ({ shards: this.store?.shardFolders() ?? [] }),
+    );
     published.serve('create', (b: { name: string; body: CreateIndexBody | undefined; autoCreate: boolean }) =>
       this.createHere(b.name, b.body, b.autoCreate),
     );
@@ -284,8 +294,8 @@ export class IndicesService {
     const meta = this.indices.get(name);
     if (!this.published || !meta) return;
     await this.published.primariesActive(name, meta.uuid);
-    // The table may show a primary started on this node (or on one that just joined) before
-    // the node has opened it again, after a full-cluster restart: wait until each can serve.
+    // This node's table may show a primary as not serving yet though the routing table has it
+    // started (a copy being reopened after its worker thread died): wait until each can serve.
     const deadline = Date.now() + PRIMARY_OPEN_WAIT_MS;
     const serving = () =>
       Array.from({ length: meta.numberOfShards }, (_, i) => this.shards.primary(meta.uuid, i)).every(

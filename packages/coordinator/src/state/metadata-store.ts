@@ -12,7 +12,7 @@
  * that needed it is acknowledged; an index folder without its `index.json` (a create that did
  * not finish, or a delete that did) is removed when the node starts.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type Dirent, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FlatSettings } from '@shoal/protocol';
 import type { DataStreamMetadata } from './data-streams.ts';
@@ -52,6 +52,24 @@ export class MetadataStore {
     mkdirSync(dir, { recursive: true });
     writeJsonAtomic(join(dir, 'index.json'), json);
     fsyncDirectory(this.indicesDir);
+  }
+
+  /** The shard folders under the data path (Elasticsearch's started-shard states a node lists for the master). */
+  shardFolders(): { indexUuid: string; shard: number }[] {
+    const out: { indexUuid: string; shard: number }[] = [];
+    for (const uuid of readdirSync(this.indicesDir)) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(this.indexDir(uuid), { withFileTypes: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR')
+          continue;
+        throw e;
+      }
+      for (const d of entries)
+        if (d.isDirectory() && /^\d+$/.test(d.name)) out.push({ indexUuid: uuid, shard: Number(d.name) });
+    }
+    return out;
   }
 
   /** Deletes an index: its metadata first (so a crash midway never resurrects it), then its files. */

@@ -146,6 +146,7 @@ export class PublishedIndices {
    */
   async primariesActive(name: string, uuid: string): Promise<boolean> {
     return this.cluster.waitForState((s) => {
+      if (s.stateNotRecovered) return false;
       const r = s.routingTable.indices[name];
       if (!r || r.uuid !== uuid) return publishedIndices(s)[name]?.uuid !== uuid;
       // A copy the table still shows on a node that has not joined this state (after a
