@@ -6,7 +6,7 @@
  * listed as `object` / `nested`; the metadata fields as their own types; `include_unmapped`
  * adds an `unmapped` type for the indices that lack a field.
  */
-import { illegalArgument, type RuntimeMappings } from '@shoal/protocol';
+import { flattenRuntimeFields, illegalArgument, type RuntimeMappings } from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 
 interface FieldCap {
@@ -91,7 +91,7 @@ function indexFields(meta: IndexMetadata, runtime: RuntimeMappings | undefined):
     });
   }
   // Runtime fields (the mapping's, then the request's over them) shadow mapped ones.
-  const rt = { ...(meta.mapping.runtimeFields?.() ?? {}), ...runtime };
+  const rt = flattenRuntimeFields({ ...(meta.mapping.runtimeFields?.() ?? {}), ...runtime });
   for (const [name, def] of Object.entries(rt)) {
     out.set(name, { type: def.type, metadata: false, searchable: true, aggregatable: true });
   }

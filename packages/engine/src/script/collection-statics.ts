@@ -56,6 +56,10 @@ export const COLLECTION_STATICS: Record<string, StaticMember> = {
   'Collections.min/2': def((a) => extreme(list(a[0]), comparator(a[1]), -1)),
   'Collections.emptyList/0': def(() => []),
   'Collections.singletonList/1': def((a) => [a[0]]),
+  'String.join/2': {
+    type: 'String',
+    call: (a) => list(a[1]).map(javaString).join(javaString(a[0])),
+  },
   'Collectors.toList/0': def(() => new CollectorValue((items) => items.slice())),
   'Collectors.joining/0': def(() => joining('', '', '')),
   'Collectors.joining/1': def((a) => joining(a[0], '', '')),
