@@ -20,7 +20,7 @@ import { type EncodedGeo, encodedGeo } from '../search/geo-queries.ts';
 import { type AggCollector, BucketDoubles } from './collector.ts';
 import { type AggEnv, type FieldSource, resolveSource } from './field-source.ts';
 
-const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
+export const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
 
 export type Point = { lat: number; lon: number };
 
