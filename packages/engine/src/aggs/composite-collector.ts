@@ -91,7 +91,10 @@ export class SourceValues {
     this.ords = null;
     this.longs = null;
     this.doubles = null;
-    if (this.tile !== null) return this.tile.setSegment(rs);
+    if (this.tile !== null) {
+      this.tile.setSegment(rs);
+      return;
+    }
     const src = this.src;
     if (src.kind === 'unmapped') return;
     if (src.kind === 'keyword' || src.kind === 'ip') {
