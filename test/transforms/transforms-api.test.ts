@@ -407,6 +407,20 @@ describe('preview', () => {
       },
     });
     expect(fine.json.preview.map((p: { total: number }) => p.total).sort()).toEqual([3, 3]);
+    // Running it would write geo_shape fields, a field type Shoal does not have.
+    const put = await http(node.url, 'PUT', '/_transform/places-by-tile', {
+      source: { index: 'places' },
+      dest: { index: 'places-by-tile' },
+      pivot: { group_by: { tile: { geotile_grid: { field: 'loc', precision: 4 } } }, aggs: {} },
+    });
+    expect(put.status, put.text).toBe(200);
+    const start = await http(node.url, 'POST', '/_transform/places-by-tile/_start');
+    expect(start.status, start.text).toBe(501);
+    expect(start.json.error.reason).toBe(
+      '[geo_shape] destination fields [tile] of a transform is not implemented in Shoal',
+    );
+    expect((await http(node.url, 'HEAD', '/places-by-tile')).status).toBe(404);
+    await http(node.url, 'DELETE', '/_transform/places-by-tile');
   });
 
   it('previews latest, a stored transform by id, and refuses what Elasticsearch refuses', async () => {
