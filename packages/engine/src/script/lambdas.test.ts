@@ -91,6 +91,15 @@ describe('Painless lambdas and method references', () => {
     expect(run('def l = []; def f = () -> 42; l.add(f.get()); l')).toEqual([42]);
   });
 
+  it('nests lambdas, each reading the variables around it', () => {
+    expect(
+      run(
+        'def a = [1, 2, 3]; def b = [2, 3, 4]; return a.stream().map(x -> b.stream().filter(y -> y > x).count()).collect(Collectors.toList());',
+      ),
+    ).toEqual([3, 2, 1]);
+    expect(run('int k = 10; def l = [1, 2]; l.replaceAll(x -> x + k); return l;')).toEqual([11, 12]);
+  });
+
   it('refuses what Painless refuses, with its error', () => {
     const cause = (src: string) => failure(src).causedBy;
     expect(failure('def x = 1; [1].forEach(x -> x)').type).toBe('script_exception');
