@@ -338,6 +338,102 @@ describe('runtime_mappings in a search', () => {
   });
 });
 
+describe('composite runtime fields and lambdas in scripts', () => {
+  const COMPOSITE = {
+    type: 'composite',
+    script: {
+      source:
+        "emit(['node': params._source.node.toUpperCase(), 'temp': ['c': doc['temperature'].value], 'tags': params.tags.stream().filter(t -> t.length() > 1).collect(Collectors.toList())])",
+      params: { tags: ['x', 'hot', 'dry'] },
+    },
+    fields: { node: { type: 'keyword' }, 'temp.c': { type: 'long' }, tags: { type: 'keyword' } },
+  };
+
+  it('a composite field in a mapping: its sub-fields in GET _mapping, _field_caps, queries, aggs and fields', async () => {
+    const created = await http(url, 'PUT', '/sensor-composite', {
+      settings: { number_of_shards: 1 },
+      mappings: { runtime: { info: COMPOSITE }, properties: SENSOR_MAPPING.properties },
+    });
+    expect(created.status, created.text).toBe(200);
+    const copied = await http(url, 'POST', '/_reindex?refresh=true', {
+      source: { index: 'sensor' },
+      dest: { index: 'sensor-composite' },
+    });
+    expect(copied.status, copied.text).toBe(200);
+    const mapping = (await http(url, 'GET', '/sensor-composite/_mapping')).json['sensor-composite'].mappings;
+    expect(mapping.runtime.info).toMatchObject({
+      type: 'composite',
+      fields: { node: { type: 'keyword' }, tags: { type: 'keyword' }, 'temp.c': { type: 'long' } },
+    });
+    const caps = await http(url, 'GET', '/sensor-composite/_field_caps?fields=info.*');
+    expect(Object.keys(caps.json.fields).sort()).toEqual(['info.node', 'info.tags', 'info.temp.c']);
+    expect(caps.json.fields['info.temp.c'].long.type).toBe('long');
+    const r = await search(
+      {
+        query: { term: { 'info.node': 'C' } },
+        sort: [{ 'info.temp.c': 'desc' }],
+        fields: ['info.*'],
+        aggs: { nodes: { terms: { field: 'info.node' } } },
+      },
+      'sensor-composite',
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.hits.hits.map((h: { _id: string; fields: unknown }) => [h._id, h.fields])).toEqual([
+      ['6', { 'info.node': ['C'], 'info.temp.c': [202], 'info.tags': ['dry', 'hot'] }],
+      ['5', { 'info.node': ['C'], 'info.temp.c': [200], 'info.tags': ['dry', 'hot'] }],
+    ]);
+    expect(r.json.aggregations.nodes.buckets).toEqual([{ key: 'C', doc_count: 2 }]);
+  });
+
+  it('a composite field in runtime_mappings, and its definition errors', async () => {
+    const r = await search({
+      runtime_mappings: { info: COMPOSITE },
+      size: 0,
+      aggs: { t: { sum: { field: 'info.temp.c' } } },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.aggregations.t.value).toBe(200 + 201 + 202 + 198 + 200 + 202);
+    const bad = async (def: unknown) => (await search({ runtime_mappings: { info: def } })).json.error;
+    expect(await bad({ type: 'composite', fields: { a: { type: 'long' } } })).toMatchObject({
+      type: 'mapper_parsing_exception',
+      reason: 'composite runtime field [info] must declare a [script]',
+    });
+    expect((await bad({ type: 'composite', script: 'emit([:])' })).reason).toBe(
+      'composite runtime field [info] must declare its [fields]',
+    );
+    expect(
+      (
+        await bad({
+          type: 'composite',
+          script: 'emit([:])',
+          fields: { a: { type: 'long', script: 'emit(1)' } },
+        })
+      ).reason,
+    ).toBe('Cannot use [script] parameter on sub-field [a] of composite field [info]');
+  });
+
+  it('runs lambdas, streams and map.forEach in a runtime field script', async () => {
+    const r = await search({
+      runtime_mappings: {
+        summary: {
+          type: 'keyword',
+          script:
+            "def m = ['t': doc['temperature'].value, 'v': doc['voltage'].value]; def parts = []; m.forEach((k, v) -> parts.add(k + '=' + v)); parts.sort((a, b) -> b.compareTo(a)); emit(String.join(',', parts))",
+        },
+      },
+      query: { term: { node: 'a' } },
+      sort: [{ timestamp: 'desc' }],
+      fields: ['summary'],
+      _source: false,
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.hits.hits.map((h: { fields: { summary: string[] } }) => h.fields.summary[0])).toEqual([
+      'v=5.2,t=200',
+      'v=5.1,t=202',
+    ]);
+  });
+});
+
 describe('_field_caps', () => {
   it('lists runtime fields with their types, from the mapping and from runtime_mappings', async () => {
     const r = await http(url, 'POST', '/sensor/_field_caps?fields=day_of_week,voltage_times_ten,extra', {

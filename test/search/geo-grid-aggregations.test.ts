@@ -287,3 +287,85 @@ describe('geo grid errors', () => {
     );
   });
 });
+
+describe('composite geotile_grid source', () => {
+  /** Every tile with its doc count, in composite order (column, then row). */
+  function tilesInOrder(zoom: number, ids = IDS, bounds?: Box) {
+    return expected(ids, (lat, lon) => geotile(lat, lon, zoom), bounds)
+      .map(({ key, doc_count }) => ({ key, xy: key.split('/').map(Number).slice(1), doc_count }))
+      .sort((a, b) => a.xy[0]! - b.xy[0]! || a.xy[1]! - b.xy[1]!)
+      .map(({ key, doc_count }) => ({ key: { tile: key }, doc_count }));
+  }
+
+  it('pages through the tiles in tile order, on one shard or three, with after_key', async () => {
+    for (const index of ['gg1', 'gg']) {
+      for (const zoom of [0, 8, 25]) {
+        const want = tilesInOrder(zoom);
+        const seen: unknown[] = [];
+        let after: unknown;
+        for (let page = 0; page < 10; page++) {
+          const composite: Record<string, unknown> = {
+            size: 2,
+            sources: [{ tile: { geotile_grid: { field: 'loc', precision: zoom } } }],
+          };
+          if (after) composite.after = after;
+          const r = await aggs(index, { c: { composite } });
+          expect(r.status, r.text).toBe(200);
+          const c = r.json.aggregations.c;
+          seen.push(...c.buckets);
+          if (c.buckets.length < 2) break;
+          expect(c.after_key).toEqual(c.buckets[1].key);
+          after = c.after_key;
+        }
+        expect(seen).toEqual(want);
+      }
+    }
+  });
+
+  it('combines with a terms source, takes bounds and missing_bucket, refuses a bad after key', async () => {
+    const r = await aggs('gg', {
+      c: {
+        composite: {
+          sources: [
+            { tag: { terms: { field: 'tag' } } },
+            { tile: { geotile_grid: { field: 'loc', precision: 2, missing_bucket: true } } },
+          ],
+        },
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    const north = tilesInOrder(2, ['1', '2', '3', '4']).map((b) => ({
+      ...b,
+      key: { tag: 'north', ...b.key },
+    }));
+    const south = tilesInOrder(2, ['5', '6', '7', '8']).map((b) => ({
+      ...b,
+      key: { tag: 'south', ...b.key },
+    }));
+    expect(r.json.aggregations.c.buckets).toEqual([
+      ...north,
+      { key: { tag: 'south', tile: null }, doc_count: 1 },
+      ...south,
+    ]);
+    const box = { top: 52.37, left: 4.9, bottom: 48, right: 5 };
+    const bounded = await aggs('gg', {
+      c: {
+        composite: { sources: [{ tile: { geotile_grid: { field: 'loc', precision: 14, bounds: box } } }] },
+      },
+    });
+    const want = tilesInOrder(14, IDS, box);
+    expect(want.length).toBeGreaterThan(0);
+    expect(want.length).toBeLessThan(tilesInOrder(14).length);
+    expect(bounded.json.aggregations.c.buckets).toEqual(want);
+    const bad = await aggs('gg', {
+      c: {
+        composite: {
+          sources: [{ tile: { geotile_grid: { field: 'loc', precision: 3 } } }],
+          after: { tile: 'not-a-tile' },
+        },
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(rootCause(bad).reason).toBe('Invalid geotile_grid hash string of not-a-tile');
+  });
+});

@@ -361,6 +361,68 @@ describe('preview', () => {
     expect(r.json.generated_dest_index.mappings._meta.created_by).toBe('transform');
   });
 
+  it('previews a geotile_grid group_by: one row per tile, keyed by the tile as a polygon', async () => {
+    await http(node.url, 'PUT', '/places', { mappings: { properties: { loc: { type: 'geo_point' } } } });
+    const lines = [
+      [52.374, 4.912],
+      [52.369, 4.901],
+      [48.861, 2.336],
+    ].flatMap(([lat, lon], i) => [
+      JSON.stringify({ index: { _id: String(i + 1) } }),
+      JSON.stringify({ loc: { lat, lon }, n: i + 1 }),
+    ]);
+    await http(node.url, 'POST', '/places/_bulk?refresh=true', `${lines.join('\n')}\n`, {
+      'content-type': 'application/x-ndjson',
+    });
+    const r = await http(node.url, 'POST', '/_transform/_preview', {
+      source: { index: 'places' },
+      pivot: {
+        group_by: { tile: { geotile_grid: { field: 'loc', precision: 4 } } },
+        aggs: { total: { sum: { field: 'n' } } },
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    // Zoom 4: Amsterdam and Paris both fall in tile 4/8/5 (tiles 22.5° wide).
+    expect(r.json.preview).toHaveLength(1);
+    expect(r.json.preview[0].total).toBe(6);
+    expect(r.json.preview[0].tile.type).toBe('polygon');
+    const [ring] = r.json.preview[0].tile.coordinates;
+    const top = ring[0][1];
+    const bottom = ring[2][1];
+    expect(top).toBeCloseTo(55.7765730186677, 6);
+    expect(bottom).toBeCloseTo(40.97989806962013, 6);
+    expect(ring).toEqual([
+      [22.5, top],
+      [0, top],
+      [0, bottom],
+      [22.5, bottom],
+      [22.5, top],
+    ]);
+    expect(r.json.generated_dest_index.mappings.properties.tile.type).toBe('geo_shape');
+    const fine = await http(node.url, 'POST', '/_transform/_preview', {
+      source: { index: 'places' },
+      pivot: {
+        group_by: { tile: { geotile_grid: { field: 'loc', precision: 10 } } },
+        aggs: { total: { sum: { field: 'n' } } },
+      },
+    });
+    expect(fine.json.preview.map((p: { total: number }) => p.total).sort()).toEqual([3, 3]);
+    // Running it would write geo_shape fields, a field type Shoal does not have.
+    const put = await http(node.url, 'PUT', '/_transform/places-by-tile', {
+      source: { index: 'places' },
+      dest: { index: 'places-by-tile' },
+      pivot: { group_by: { tile: { geotile_grid: { field: 'loc', precision: 4 } } }, aggs: {} },
+    });
+    expect(put.status, put.text).toBe(200);
+    const start = await http(node.url, 'POST', '/_transform/places-by-tile/_start');
+    expect(start.status, start.text).toBe(501);
+    expect(start.json.error.reason).toBe(
+      '[geo_shape] destination fields [tile] of a transform is not implemented in Shoal',
+    );
+    expect((await http(node.url, 'HEAD', '/places-by-tile')).status).toBe(404);
+    await http(node.url, 'DELETE', '/_transform/places-by-tile');
+  });
+
   it('previews latest, a stored transform by id, and refuses what Elasticsearch refuses', async () => {
     const latest = await http(node.url, 'POST', '/_transform/_preview', {
       source: { index: 'airline-data' },

@@ -123,6 +123,7 @@ export {
 export { normalizeSort, parseSort, parseSortParam } from './search/parse-sort.ts';
 export type { RescoreScoreMode, RescoreSpec } from './search/rescore.ts';
 export {
+  flattenRuntimeFields,
   parseRuntimeField,
   parseRuntimeMappings,
   RUNTIME_TYPES,

@@ -6,7 +6,12 @@
  * listed as `object` / `nested`; the metadata fields as their own types; `include_unmapped`
  * adds an `unmapped` type for the indices that lack a field.
  */
-import { type FieldPredicate, illegalArgument, type RuntimeMappings } from '@shoal/protocol';
+import {
+  type FieldPredicate,
+  flattenRuntimeFields,
+  illegalArgument,
+  type RuntimeMappings,
+} from '@shoal/protocol';
 import type { IndexMetadata } from '../state/index-metadata.ts';
 
 interface FieldCap {
@@ -100,7 +105,7 @@ function indexFields(
   }
   // Runtime fields (the mapping's, then the request's over them) shadow mapped ones.
   const own = Object.entries(meta.mapping.runtimeFields?.() ?? {}).filter(([n]) => !visible || visible(n));
-  const rt = { ...Object.fromEntries(own), ...runtime };
+  const rt = flattenRuntimeFields({ ...Object.fromEntries(own), ...runtime });
   for (const [name, def] of Object.entries(rt)) {
     out.set(name, { type: def.type, metadata: false, searchable: true, aggregatable: true });
   }

@@ -4,6 +4,7 @@
  * one shard, `auto_expand_replicas: 0-1` and the `_meta` that names the transform — unless it
  * already exists, in which case it is used as it is.
  */
+import { notImplemented } from '@shoal/protocol';
 import type { InternalClient } from '../security/internal-client.ts';
 import type { NodeServices } from '../services.ts';
 import { deducePivotMappings, type FieldTypes, pivotFields } from './pivot.ts';
@@ -71,6 +72,13 @@ export async function ensureDestIndex(
   const types = await sourceFieldTypes(client, config);
   const mappings = destMappings(config, types, Date.now());
   if (config.settings.deduceMappings === false) delete mappings.properties;
+  const shapes = Object.entries((mappings.properties ?? {}) as Record<string, { type?: string }>)
+    .filter(([, m]) => m.type === 'geo_shape')
+    .map(([name]) => name);
+  if (shapes.length > 0) {
+    // geotile_grid group_by keys and geo_bounds results are geo_shape fields of the destination.
+    throw notImplemented(`[geo_shape] destination fields [${shapes.join(', ')}] of a transform`);
+  }
   const r = await client.call(
     'PUT',
     '/:index',

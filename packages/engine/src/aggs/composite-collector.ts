@@ -22,6 +22,7 @@ import type { ReaderSegment } from '../index/shard-reader.ts';
 import { FLOATING_TYPES } from '../mapping/params.ts';
 import { rounderFor } from './agg-dates.ts';
 import { type AggCancel, type AggCollector, BucketDoubles, BucketOrds } from './collector.ts';
+import { GeotileSource } from './composite-geotile.ts';
 import { numericKeys, ordinalKeys, type SegmentKeys, segmentCounts } from './composite-segment-keys.ts';
 import type { DateRounder } from './date-rounding.ts';
 import { docCountsOf } from './doc-counts.ts';
@@ -54,10 +55,22 @@ export class SourceValues {
   private longs: Extract<NumericValues, { kind: 'long' }> | null = null;
   private doubles: DoubleView | null = null;
 
+  /** A geotile_grid source: its tiles come from there. */
+  private readonly tile: GeotileSource | null;
+
   constructor(
     readonly spec: CompositeSourceSpec,
     private readonly env: AggEnv,
   ) {
+    this.tile = spec.kind === 'geotile_grid' ? new GeotileSource(spec, env) : null;
+    if (this.tile !== null) {
+      this.src = this.tile.src;
+      this.double = false;
+      this.rounder = null;
+      this.interval = 0;
+      this.fmt = { kind: 'geotile', zoom: this.tile.zoom };
+      return;
+    }
     const date = spec.kind === 'date_histogram';
     this.src = resolveSource(
       spec.source,
@@ -79,6 +92,10 @@ export class SourceValues {
     this.ords = null;
     this.longs = null;
     this.doubles = null;
+    if (this.tile !== null) {
+      this.tile.setSegment(rs);
+      return;
+    }
     const src = this.src;
     if (src.kind === 'unmapped') return;
     if (src.kind === 'keyword' || src.kind === 'ip') {
@@ -94,7 +111,8 @@ export class SourceValues {
   values(doc: number, out: CompositeValue[]): void {
     out.length = 0;
     const ss = this.ords;
-    if (ss !== null) {
+    if (this.tile !== null) this.tile.values(doc, out);
+    else if (ss !== null) {
       for (let i = ss.starts[doc]!; i < ss.starts[doc + 1]!; i++) out.push(this.keys[ss.ords[i]!]!);
     } else if (this.longs !== null) {
       const n = this.longs;
@@ -121,7 +139,7 @@ export class SourceValues {
    * doc has one value at most and no doc without one needs a bucket; null otherwise.
    */
   segmentKeys(rs: ReaderSegment): SegmentKeys | null {
-    if (this.spec.missingBucket || this.src.constant !== undefined) return null;
+    if (this.spec.missingBucket || this.src.constant !== undefined || this.tile !== null) return null;
     const src = this.src;
     const ss = this.ords;
     if (ss !== null) return ordinalKeys(rs, `${src.kind}:${src.path}`, ss.starts, ss.ords, this.keys);
@@ -153,6 +171,7 @@ export class SourceValues {
   /** An `after` value as this source's key. */
   afterValue(v: JsonScalar): CompositeValue {
     if (v === null) return null;
+    if (this.tile !== null) return this.tile.afterValue(v);
     const src = this.src;
     if (this.spec.kind !== 'terms') return this.key(numberFor(src, v, this.env));
     switch (src.kind) {

@@ -21,7 +21,7 @@ import { type AggCollector, BucketDoubles } from './collector.ts';
 import { docCountsOf } from './doc-counts.ts';
 import { type AggEnv, type FieldSource, resolveSource } from './field-source.ts';
 
-const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
+export const GEO_KINDS: ReadonlySet<FieldSource['kind']> = new Set(['geo']);
 
 export type Point = { lat: number; lon: number };
 

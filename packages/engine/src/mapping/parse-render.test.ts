@@ -324,8 +324,21 @@ describe('the runtime section', () => {
   });
 
   it('answers what Shoal lacks with 501', () => {
-    expect(thrown(() => createIndexMapping({ runtime: { r: { type: 'composite' } } }, opts)).status).toBe(
-      501,
+    expect(thrown(() => createIndexMapping({ runtime: { r: { type: 'lookup' } } }, opts)).status).toBe(501);
+  });
+
+  it('reads a composite field with its sub-fields, and refuses one without a script', () => {
+    const m = createIndexMapping(
+      {
+        runtime: {
+          r: { type: 'composite', script: "emit(['a': 1])", fields: { a: { type: 'long' } } },
+        },
+      },
+      opts,
     );
+    expect(m.runtimeFields().r).toMatchObject({ type: 'composite', fields: { a: { type: 'long' } } });
+    const bad = thrown(() => createIndexMapping({ runtime: { r: { type: 'composite' } } }, opts));
+    expect(bad.status).toBe(400);
+    expect(bad.reason).toContain('composite runtime field [r] must declare a [script]');
   });
 });

@@ -7,7 +7,7 @@
  * `_source` at the field's path, parsed as a mapped field of its type would parse them, values
  * that do not parse left out.
  */
-import { parseJson, type RuntimeFieldSpec } from '@shoal/protocol';
+import { parseJson, type RuntimeFieldSpec, type RuntimeType } from '@shoal/protocol';
 import type { IndexMapping } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from '../dates/index.ts';
 import { FieldWriters } from '../index/field-writer-set.ts';
@@ -21,6 +21,7 @@ import { SegmentDocLookup } from '../script/doc-lookup.ts';
 import { compileSpec } from '../script/script.ts';
 import { ScriptRuntimeError } from '../script/script-error.ts';
 import { javaClassOf } from '../script/values.ts';
+import { compositeValues } from './composite-emit.ts';
 
 /** AbstractFieldScript.MAX_VALUES. */
 const MAX_VALUES = 100;
@@ -122,7 +123,8 @@ export function computeRuntimeField(
   const writers = new FieldWriters();
   let doc = 0;
   let count = 0;
-  const type = spec.type;
+  // Composite fields reach here flattened into their typed sub-fields.
+  const type = spec.type as RuntimeType;
   const termWriter =
     type === 'keyword' || type === 'ip' || type === 'boolean' ? writers.terms(name, type) : null;
   const numWriter =
@@ -173,6 +175,16 @@ export function computeRuntimeField(
           'illegal_argument_exception',
           `Runtime field [${name}] is emitting [${count}] values while the maximum number of values allowed is [${MAX_VALUES}]`,
         );
+      }
+      if (spec.compositeKey !== undefined) {
+        for (const v of compositeValues(args, spec.compositeKey)) {
+          try {
+            addValue(spec, v, out(), false);
+          } catch {
+            // A value that does not parse as the sub-field's type is left out.
+          }
+        }
+        return;
       }
       if (type === 'geo_point') {
         if (args.length !== 2 || typeof args[0] !== 'number' || typeof args[1] !== 'number') {

@@ -9,7 +9,14 @@
  * caches, so a runtime field never meets the cached data of the mapped field it shadows. A
  * search without runtime fields gets the reader and mapping unchanged.
  */
-import { illegalArgument, type RuntimeFieldSpec, type RuntimeMappings, stringifyJson } from '@shoal/protocol';
+import {
+  flattenRuntimeFields,
+  illegalArgument,
+  type RuntimeFieldSpec,
+  type RuntimeMappings,
+  type RuntimeType,
+  stringifyJson,
+} from '@shoal/protocol';
 import type { IndexMapping, ResolvedField } from '../contract.ts';
 import { DEFAULT_DATE_FORMAT } from '../dates/index.ts';
 import { Segment, type SegmentField } from '../index/segment.ts';
@@ -57,7 +64,13 @@ export interface RuntimeScope {
 }
 
 function resolvedOf(name: string, spec: RuntimeFieldSpec): ResolvedField {
-  const f: ResolvedField = { path: name, type: spec.type, index: true, docValues: true, runtime: true };
+  const f: ResolvedField = {
+    path: name,
+    type: spec.type as RuntimeType,
+    index: true,
+    docValues: true,
+    runtime: true,
+  };
   if (spec.type === 'date') f.format = spec.format ?? DEFAULT_DATE_FORMAT;
   return f;
 }
@@ -71,10 +84,10 @@ function wildcard(pattern: string): RegExp {
   );
 }
 
-/** The runtime fields in force: the mapping's, then the request's over them. */
+/** The runtime fields in force: the mapping's, then the request's over them; composites as their sub-fields. */
 export function runtimeFieldsOf(mapping: IndexMapping, request?: RuntimeMappings): RuntimeMappings {
   const own = mapping.runtimeFields?.() ?? {};
-  return request ? { ...own, ...request } : own;
+  return flattenRuntimeFields(request ? { ...own, ...request } : own);
 }
 
 export function withRuntimeFields(

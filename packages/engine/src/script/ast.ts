@@ -23,7 +23,11 @@ export type Expr =
   | { k: 'new'; at: number; cls: string; args: Expr[] }
   | { k: 'list'; at: number; items: Expr[] }
   | { k: 'map'; at: number; entries: [Expr, Expr][] }
-  | { k: 'instanceof'; at: number; expr: Expr; type: string };
+  | { k: 'instanceof'; at: number; expr: Expr; type: string }
+  /** `x -> expr`, `(a, b) -> { … }`: a lambda (its body an expression or statements). */
+  | { k: 'lambda'; at: number; params: string[]; body: Expr | Stmt[] }
+  /** `Type::method`, `Type::new`: a method reference. */
+  | { k: 'ref'; at: number; cls: string; name: string };
 
 export type Stmt =
   | { k: 'decl'; at: number; type: string; vars: { name: string; at: number; init: Expr | null }[] }

@@ -27,6 +27,7 @@ import {
   type SType,
   truthy,
 } from './frame.ts';
+import { compileLambda, compileRef } from './lambdas.ts';
 import { setIndex, setMember } from './members.ts';
 import { binary, unary } from './operators.ts';
 import { ScriptCompileError, ScriptRuntimeError } from './script-error.ts';
@@ -266,6 +267,10 @@ class Compiler {
           type: 'def',
         };
       }
+      case 'lambda':
+        return compileLambda(this, e);
+      case 'ref':
+        return compileRef(e);
       case 'instanceof': {
         const inner = this.expr(e.expr);
         const t = e.type;

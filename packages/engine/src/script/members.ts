@@ -6,6 +6,7 @@
  * members are in statics.ts.
  */
 import { javaDouble } from '@shoal/protocol';
+import { functionalMethod, NO_METHOD } from './functional-methods.ts';
 import { ScriptRuntimeError } from './script-error.ts';
 import { DateValue, DocField, GeoPointValue, InstantValue, javaClassOf } from './values.ts';
 import { magnitudeOf, vectorOf } from './vector-functions.ts';
@@ -189,8 +190,9 @@ const NOT_FOUND = Symbol('not found');
 
 export function callMethod(receiver: unknown, name: string, args: unknown[]): unknown {
   if (receiver === null || receiver === undefined) npe(`Object.${name}()`);
-  const r = tryCall(receiver, name, args);
-  if (r === NOT_FOUND) {
+  let r = tryCall(receiver, name, args);
+  if (r === NOT_FOUND) r = functionalMethod(receiver, name, args, isMap(receiver));
+  if (r === NOT_FOUND || r === NO_METHOD) {
     return fail(
       'illegal_argument_exception',
       `dynamic method [${javaClassOf(receiver)}, ${name}/${args.length}] not found`,

@@ -44,6 +44,9 @@ export const STATIC_CLASSES = new Set([
   'String',
   'Boolean',
   'MovingFunctions',
+  'Collections',
+  'Collectors',
+  'Comparator',
 ]);
 
 const BINARY_PRECEDENCE: Record<string, number> = {
@@ -402,6 +405,14 @@ class Parser {
         this.i++;
         return { k: 'str', at, value: t.text };
       case 'id': {
+        if (this.peek().text === '->') return this.lambda();
+        if (this.peek().text === '::') {
+          this.i += 2;
+          const name = this.t;
+          if (name.kind !== 'id') this.unexpected('an identifier');
+          this.i++;
+          return { k: 'ref', at, cls: t.text, name: name.text };
+        }
         this.i++;
         if (t.text === 'true' || t.text === 'false') return { k: 'bool', at, value: t.text === 'true' };
         if (t.text === 'null') return { k: 'null', at };
@@ -411,7 +422,7 @@ class Parser {
           this.i++;
           return { k: 'new', at, cls: cls.text, args: this.args() };
         }
-        if (STATIC_CLASSES.has(t.text) && (this.is('.') || this.is('::'))) {
+        if (STATIC_CLASSES.has(t.text) && this.is('.')) {
           this.i++;
           const name = this.t;
           if (name.kind !== 'id') this.unexpected('an identifier');
@@ -422,6 +433,7 @@ class Parser {
         return { k: 'var', at, name: t.text };
       }
       case 'op':
+        if (t.text === '(' && this.lambdaAhead()) return this.lambda();
         if (t.text === '(') {
           this.i++;
           const e = this.expression();
@@ -432,6 +444,37 @@ class Parser {
         break;
     }
     return this.unexpected();
+  }
+
+  /** Whether `(` starts a lambda's parameters: `()`, `(a, b)` or `(int a, def b)`, then `->`. */
+  private lambdaAhead(): boolean {
+    let j = 1;
+    if (this.peek(j).text === ')') return this.peek(j + 1).text === '->';
+    for (;;) {
+      if (this.peek(j).kind !== 'id') return false;
+      j += this.peek(j + 1).kind === 'id' ? 2 : 1;
+      const sep = this.peek(j).text;
+      if (sep === ')') return this.peek(j + 1).text === '->';
+      if (sep !== ',') return false;
+      j++;
+    }
+  }
+
+  /** `x -> body` or `(…) -> body`; the body is an expression or a block. */
+  private lambda(): Expr {
+    const at = this.t.offset;
+    const params: string[] = [];
+    if (this.eat('(')) {
+      while (!this.eat(')')) {
+        if (params.length > 0) this.expect(',');
+        if (this.peek().kind === 'id') this.i++; // a declared parameter type
+        params.push(this.toks[this.i++]!.text);
+      }
+    } else params.push(this.toks[this.i++]!.text);
+    this.expect('->');
+    if (!this.is('{')) return { k: 'lambda', at, params, body: this.expression() };
+    const block = this.block() as Extract<Stmt, { k: 'block' }>;
+    return { k: 'lambda', at, params, body: block.body };
   }
 
   /** `[a, b]` is a list, `[k: v, …]` a map, `[:]` an empty map (Painless initializers). */

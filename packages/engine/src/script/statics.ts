@@ -3,6 +3,7 @@
  * with the static type of what they give, so arithmetic on them keeps Java's typing.
  */
 import { javaDouble } from '@shoal/protocol';
+import { COLLECTION_STATICS } from './collection-statics.ts';
 import { int, javaString, num, str, toRad } from './members.ts';
 import { MOVING_FUNCTIONS } from './moving-functions.ts';
 import { ScriptRuntimeError } from './script-error.ts';
@@ -107,4 +108,5 @@ export const STATICS: Record<string, StaticMember> = {
     call: (a) => typeof a[0] === 'string' && a[0].toLowerCase() === 'true',
   },
   ...MOVING_FUNCTIONS,
+  ...COLLECTION_STATICS,
 };

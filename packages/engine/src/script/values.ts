@@ -91,5 +91,7 @@ export function javaClassOf(v: unknown): string {
   if (v instanceof GeoPointValue) return 'org.elasticsearch.common.geo.GeoPoint';
   if (v instanceof DateValue) return 'org.elasticsearch.script.JodaCompatibleZonedDateTime';
   if (v instanceof InstantValue) return 'java.time.Instant';
+  const own = (v as { javaClass?: unknown }).javaClass;
+  if (typeof own === 'string') return own;
   return 'java.util.HashMap';
 }

@@ -13,6 +13,7 @@ export type ScriptCauseType =
   | 'index_out_of_bounds_exception'
   | 'number_format_exception'
   | 'unsupported_operation_exception'
+  | 'no_such_element_exception'
   | 'circuit_breaking_exception';
 
 export function scriptCause(type: ScriptCauseType, reason: string | null): ShoalError {

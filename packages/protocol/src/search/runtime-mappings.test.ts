@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRuntimeMappings, renderRuntimeField } from './runtime-mappings.ts';
+import { flattenRuntimeFields, parseRuntimeMappings, renderRuntimeField } from './runtime-mappings.ts';
 
 function failure(fn: () => unknown) {
   try {
@@ -45,8 +45,50 @@ describe('runtime_mappings', () => {
     expect(reason({ x: { type: 'ip', foo: 1 } })).toBe(
       'unknown parameter [foo] on runtime field [x] of type [ip]',
     );
+    expect(reason({ y: { type: 'composite', fields: { a: { type: 'long' } } } })).toBe(
+      'composite runtime field [y] must declare a [script]',
+    );
+    expect(reason({ y: { type: 'composite', script: 'emit([:])', fields: {} } })).toBe(
+      'composite runtime field [y] must declare its [fields]',
+    );
     expect(
-      failure(() => parseRuntimeMappings({ x: { type: 'long' }, y: { type: 'composite' } })).status,
-    ).toBe(501);
+      reason({ y: { type: 'composite', script: 'emit([:])', fields: { a: { type: 'composite' } } } }),
+    ).toBe('Composite field [a] cannot be a child of composite field [y]');
+    expect(
+      reason({
+        y: {
+          type: 'composite',
+          script: 'emit([:])',
+          fields: { a: { type: 'long', on_script_error: 'fail' } },
+        },
+      }),
+    ).toBe('runtime field [a] must have a [script] to use [on_script_error]');
+  });
+
+  it('flattens a composite field into its typed sub-fields, each reading its key', () => {
+    const m = parseRuntimeMappings({
+      x: { type: 'keyword' },
+      y: {
+        type: 'composite',
+        script: 'emit(params._source)',
+        on_script_error: 'continue',
+        fields: { b: { type: 'long' }, a: { type: 'date', format: 'yyyy' } },
+      },
+    });
+    expect(renderRuntimeField(m.y!)).toEqual({
+      type: 'composite',
+      on_script_error: 'continue',
+      fields: { a: { type: 'date', format: 'yyyy' }, b: { type: 'long' } },
+      script: { source: 'emit(params._source)', lang: 'painless' },
+    });
+    const flat = flattenRuntimeFields(m);
+    expect(Object.keys(flat)).toEqual(['x', 'y.b', 'y.a']);
+    expect(flat['y.a']).toMatchObject({
+      type: 'date',
+      format: 'yyyy',
+      compositeKey: 'a',
+      onScriptError: 'continue',
+    });
+    expect(flat['y.a']!.script?.source).toBe('emit(params._source)');
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The `composite` body (CompositeAggregationBuilder): `size`, `sources` — each a one-key object
- * naming a `terms`, `histogram` or `date_histogram` source — and `after`, the previous page's
- * `after_key`. `geotile_grid` sources answer 501.
+ * naming a `terms`, `histogram`, `date_histogram` or `geotile_grid` source — and `after`, the
+ * previous page's `after_key`.
  */
-import { illegalArgument, notImplemented } from '../../errors/catalogue.ts';
+import { illegalArgument } from '../../errors/catalogue.ts';
 import type { JsonScalar } from '../../query/ast.ts';
+import { parseBoundingBox } from '../../query/geo.ts';
 import { parsingError } from '../../query/local-errors.ts';
 import { here, isObject, isValue, type ParseCtx, tokenOf } from '../../query/parse-context.ts';
 import { booleanValue, doubleValue, intValue, text } from '../../query/xcontent-values.ts';
@@ -101,8 +102,7 @@ function source(b: BodyContext, item: unknown, i: number): CompositeSourceSpec {
   }
   const body = def[type];
   ctx.path.push(type);
-  if (type === 'geotile_grid') throw notImplemented('[geotile_grid] sources of the composite aggregation');
-  if (type !== 'terms' && type !== 'histogram' && type !== 'date_histogram') {
+  if (type !== 'terms' && type !== 'histogram' && type !== 'date_histogram' && type !== 'geotile_grid') {
     throw parsingError(`invalid source type: ${type}`, here(ctx, 'value'));
   }
   if (!isObject(body)) {
@@ -159,6 +159,29 @@ function sourceBody(
     Object.assign(fields, dates.fields());
     fields.offset = { tokens: TOKENS.NUMBER, read: (v) => (offsetMillis = readOffset(ctx, v)) };
   }
+  // GeoTileGridValuesSourceBuilder: `precision` (zoom 0–29, default 7) and `bounds`; no script.
+  let precision = 7;
+  let bounds: CompositeSourceSpec['bounds'];
+  if (kind === 'geotile_grid') {
+    delete fields.script;
+    delete fields.format;
+    fields.precision = {
+      tokens: TOKENS.NUMBER,
+      read: (v) => {
+        precision = intValue(ctx, v);
+        if (precision < 0 || precision > 29) {
+          throw illegalArgument(`Invalid geotile_grid precision of ${precision}. Must be between 0 and 29.`);
+        }
+      },
+    };
+    fields.bounds = {
+      tokens: TOKENS.OBJECT,
+      read: (v) => {
+        const box = parseBoundingBox(v as Record<string, unknown>);
+        bounds = [box.top, box.left, box.bottom, box.right].some(Number.isNaN) ? undefined : box;
+      },
+    };
+  }
   const seen = readDeclared(ctx, kind, body, fields);
   const spec: Mutable<CompositeSourceSpec> = {
     name,
@@ -171,6 +194,9 @@ function sourceBody(
     if (interval === undefined)
       throw illegalArgument(`[interval] must be greater than 0 for histogram source [${name}]`);
     spec.interval = interval;
+  } else if (kind === 'geotile_grid') {
+    spec.precision = precision;
+    if (bounds !== undefined) spec.bounds = bounds;
   } else if (kind === 'date_histogram') {
     const tz = spec.source.timeZone;
     const r = { interval: dates.interval(), offsetMillis };

@@ -19,7 +19,9 @@ export type ValueFormat =
   | { readonly kind: 'date'; readonly pattern: string; readonly timeZone?: string }
   | { readonly kind: 'bool' }
   | { readonly kind: 'ip' }
-  | { readonly kind: 'decimal'; readonly pattern: string };
+  | { readonly kind: 'decimal'; readonly pattern: string }
+  /** A composite geotile_grid key: the tile packed as x * 2^29 + y, printed `zoom/x/y`. */
+  | { readonly kind: 'geotile'; readonly zoom: number };
 
 export const RAW_FORMAT: ValueFormat = { kind: 'raw' };
 

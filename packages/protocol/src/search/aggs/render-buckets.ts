@@ -255,6 +255,12 @@ function renderFilters(
   }
 }
 
+/** A packed tile (x * 2^29 + y) as GeoTileUtils.stringEncode prints it. */
+export function geotileText(v: number | bigint | string, zoom: number): string {
+  const packed = BigInt(v);
+  return `${zoom}/${packed >> 29n}/${packed & 0x1fffffffn}`;
+}
+
 /** A composite key value as the response prints it (InternalComposite.formatObject). */
 function compositeValue(
   r: Renderer,
@@ -270,6 +276,8 @@ function compositeValue(
       return Number(v) !== 0;
     case 'ip':
       return ipText(v as string);
+    case 'geotile':
+      return geotileText(v, fmt.zoom);
     default:
       return isDouble && typeof v === 'number' ? r.double(v) : v;
   }

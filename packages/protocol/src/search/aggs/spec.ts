@@ -288,10 +288,18 @@ export interface RareTermsSpec extends BucketBase {
 
 export interface CompositeSourceSpec {
   readonly name: string;
-  readonly kind: 'terms' | 'histogram' | 'date_histogram';
+  readonly kind: 'terms' | 'histogram' | 'date_histogram' | 'geotile_grid';
   readonly source: ValuesSourceSpec;
   readonly asc: boolean;
   readonly missingBucket: boolean;
+  /** geotile_grid sources: the zoom, and the box whose tiles count. */
+  readonly precision?: number;
+  readonly bounds?: {
+    readonly top: number;
+    readonly left: number;
+    readonly bottom: number;
+    readonly right: number;
+  };
   /** histogram sources. */
   readonly interval?: number;
   /** date_histogram sources. */

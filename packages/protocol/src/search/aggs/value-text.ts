@@ -53,6 +53,7 @@ export function valueText(v: number, fmt: ValueFormat, dates: AggDates): string 
   switch (fmt.kind) {
     case 'raw':
     case 'ip':
+    case 'geotile':
       return undefined;
     case 'bool':
       return v !== 0 ? 'true' : 'false';
