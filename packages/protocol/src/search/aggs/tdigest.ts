@@ -11,6 +11,8 @@
  * travels as it is, and digests merge in any order and grouping.
  */
 
+import { sortDoubles } from './sort-doubles.ts';
+
 export interface TDigestData {
   readonly compression: number;
   /** Centroid means, ascending. */
@@ -40,7 +42,7 @@ export function digestCount(d: TDigestData): number {
  * are taken as they are when few; merged into centroids past the exact limit.
  */
 export function digestOf(values: Float64Array, n: number, compression: number): TDigestData {
-  const sorted = values.subarray(0, n).sort();
+  const sorted = sortDoubles(values.subarray(0, n));
   if (n === 0) return emptyDigest(compression);
   const ones = new Array<number>(n).fill(1);
   return compress(compression, Array.from(sorted), ones, sorted[0]!, sorted[n - 1]!);
@@ -248,7 +250,7 @@ export class DigestBuilder {
   private fold(): void {
     const n = this.n;
     if (n === 0) return;
-    const sorted = this.buf.subarray(0, n).sort();
+    const sorted = sortDoubles(this.buf.subarray(0, n));
     const d = this.digest;
     const total = digestCount(d) + n;
     const min = Math.min(d.min, sorted[0]!);
