@@ -140,7 +140,7 @@ export class TopHitsCollector implements AggCollector {
       const st = starts[d]!;
       const e = starts[d + 1]!;
       // Ties lose: docs come in ascending order. A doc without a value goes the slow way.
-      if (st < e && threshold === threshold) {
+      if (st < e && !Number.isNaN(threshold)) {
         const j = asc ? st : e - 1;
         let v: number;
         if (doubles !== null) v = doubles[j]!;

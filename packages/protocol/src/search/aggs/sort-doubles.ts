@@ -25,7 +25,7 @@ export function sortDoubles(a: Float64Array): Float64Array {
   for (let i = 0; i < n; i++) {
     const v = a[i]!;
     // NaNs (which may carry a sign) are left to the comparison sort.
-    if (v !== v) return a.sort();
+    if (Number.isNaN(v)) return a.sort();
     if (v < min) min = v;
     if (v > max) max = v;
     // -0 is told from +0 only by the bits.
