@@ -112,7 +112,7 @@ function radixHigh(keys: Uint32Array): Uint32Array {
   const counts = new Int32Array(1024);
   byteCounts(keys, counts, 0);
   let src = keys;
-  let dst = new Uint32Array(n);
+  let dst: Uint32Array = new Uint32Array(n);
   for (let pass = 0; pass < 4; pass++) {
     const base = pass * 256;
     if (!offsets(counts, base, n)) continue;
@@ -135,8 +135,8 @@ function radixWide(hiKeys: Uint32Array, loKeys: Uint32Array): [Uint32Array, Uint
   byteCounts(hiKeys, counts, 1024);
   let hi = hiKeys;
   let lo = loKeys;
-  let hiOut = new Uint32Array(n);
-  let loOut = new Uint32Array(n);
+  let hiOut: Uint32Array = new Uint32Array(n);
+  let loOut: Uint32Array = new Uint32Array(n);
   for (let pass = 0; pass < 8; pass++) {
     const base = pass * 256;
     if (!offsets(counts, base, n)) continue;
