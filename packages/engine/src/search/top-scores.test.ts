@@ -236,7 +236,6 @@ describe('phrases skipped by their score bound', () => {
   });
 
   it('returns the exhaustive top k of a phrase on every segment layout', () => {
-    setTimeout(() => {}, 0);
     fc.assert(
       fc.property(
         phraseSetupArb,
@@ -264,7 +263,6 @@ describe('phrases skipped by their score bound', () => {
       ),
       { numRuns: 40 },
     );
-    console.log('LAZY', (globalThis as any).__mk, (globalThis as any).__lz, (globalThis as any).__ex);
   });
 });
 
