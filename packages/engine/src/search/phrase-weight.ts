@@ -8,7 +8,7 @@ import { markDocs } from './doc-bits.ts';
 import { type DocMatches, intersect, type Matches, NO_MATCHES, union } from './matches.ts';
 import { phraseFreq } from './phrase-matcher.ts';
 import { reusedResult } from './reuse-cache.ts';
-import { DocListScorer, NO_MORE_DOCS, Scorer } from './scorer.ts';
+import { DocListScorer, LazyScorer, type Scorer } from './scorer.ts';
 import { termPostings } from './term-stats.ts';
 import type { Weight } from './weights.ts';
 
@@ -246,55 +246,4 @@ function positionsOf(
   }
   if (merged) out!.sort();
   return out ?? new Int32Array(0);
-}
-
-/**
- * A scorer known first by an upper bound of its scores: the doc list behind it is only built
- * when a doc is asked for, so a collector whose threshold the bound cannot beat never builds it.
- */
-class LazyScorer extends Scorer {
-  private inner: Scorer | null = null;
-  private exhausted = false;
-
-  constructor(
-    private readonly bound: number,
-    private readonly build: () => Scorer,
-  ) {
-    super();
-  }
-
-  private get scorer(): Scorer {
-    this.inner ??= this.build();
-    return this.inner;
-  }
-
-  get cost(): number {
-    return this.scorer.cost;
-  }
-
-  nextDoc(): number {
-    return this.at(this.exhausted ? NO_MORE_DOCS : this.scorer.nextDoc());
-  }
-
-  advance(target: number): number {
-    return this.at(this.exhausted ? NO_MORE_DOCS : this.scorer.advance(target));
-  }
-
-  score(): number {
-    return this.scorer.score();
-  }
-
-  advanceShallow(target: number): number {
-    return this.inner === null ? NO_MORE_DOCS : this.inner.advanceShallow(target);
-  }
-
-  maxScore(upTo: number): number {
-    return this.inner === null ? this.bound : this.inner.maxScore(upTo);
-  }
-
-  setMinCompetitiveScore(min: number): void {
-    if (this.inner === null) {
-      if (this.bound <= min) this.exhausted = true;
-    } else this.inner.setMinCompetitiveScore(min);
-  }
 }
