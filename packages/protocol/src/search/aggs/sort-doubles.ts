@@ -6,7 +6,8 @@
  * A digest sorts every value a shard collects; the comparison sort costs n log n comparisons,
  * while doc values are mostly integers or floats whose low mantissa bits are all zero. Bytes
  * that are the same in every value need no pass, and when every value's low 32 bits are zero
- * (any float, most integers) only the high word is sorted.
+ * (any float, most integers) only the high word is sorted. Values made of sorted runs (each
+ * segment's points) are merged run by run instead.
  */
 
 /** Below this many values the comparison sort is as fast. */
@@ -16,7 +17,7 @@ const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 const LOW = 1 - HIGH;
 const SIGN = 0x80000000;
 
-export function sortDoubles(a: Float64Array): Float64Array {
+export function sortDoubles(a: Float64Array, runs?: readonly number[]): Float64Array {
   const n = a.length;
   if (n < RADIX_MIN) return a.sort();
   let min = Infinity;
@@ -32,7 +33,7 @@ export function sortDoubles(a: Float64Array): Float64Array {
     if (integers && (Math.floor(v) !== v || (v === 0 && 1 / v < 0))) integers = false;
   }
   if (integers && max - min <= COUNTING_MAX_RANGE && max - min <= 4 * n) return countingSort(a, min, max);
-  return radixSort(a);
+  return runs !== undefined && runs.length > 0 ? mergeSortedRuns(a, runs) : radixSort(a);
 }
 
 /** Integer values over a range this small (and at most 4n wide) are counted rather than sorted. */
@@ -155,4 +156,46 @@ function radixWide(hiKeys: Uint32Array, loKeys: Uint32Array): [Uint32Array, Uint
     loOut = t;
   }
   return [hi, lo];
+}
+
+/**
+ * The sorted runs `a[0, ends[0])`, `a[ends[0], ends[1])`, … merged in place, pairwise, into the
+ * order of Float64Array.prototype.sort.
+ */
+function mergeSortedRuns(a: Float64Array, ends: readonly number[]): Float64Array {
+  let bounds = [0, ...ends];
+  let src = a;
+  let dst: Float64Array = new Float64Array(a.length);
+  while (bounds.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r]!;
+      const mid = bounds[r + 1]!;
+      const hi = r + 2 < bounds.length ? bounds[r + 2]! : mid;
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const x = src[i]!;
+        const y = src[j]!;
+        // The right value first only when strictly before: y < x, or -0 against +0.
+        if (y < x || (y === 0 && x === 0 && 1 / y < 0 && 1 / x > 0)) {
+          dst[k++] = y;
+          j++;
+        } else {
+          dst[k++] = x;
+          i++;
+        }
+      }
+      while (i < mid) dst[k++] = src[i++]!;
+      while (j < hi) dst[k++] = src[j++]!;
+      next.push(hi);
+    }
+    bounds = next;
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== a) a.set(src);
+  return a;
 }
