@@ -119,7 +119,7 @@ describe('tdigest', () => {
           const got = b.build();
           const want = one.build();
           expect(got.means.length).toBe(want.means.length);
-          got.means.forEach((m, i) => expect(Object.is(m, want.means[i])).toBe(true));
+          for (const [i, m] of got.means.entries()) expect(Object.is(m, want.means[i])).toBe(true);
           expect(got.weights).toEqual(want.weights);
           expect([got.min, got.max]).toEqual([want.min, want.max]);
         },
