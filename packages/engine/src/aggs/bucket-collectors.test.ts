@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../search/test-corpus.test-support.ts';
 import { readerDocs } from './aggregate-shard.ts';
@@ -258,5 +259,55 @@ describe('composite', () => {
       after_key: { d: '2020' },
       buckets: [{ key: { d: '2020' }, doc_count: 3 }],
     });
+  });
+});
+
+describe('date_histogram counted from the points index', () => {
+  it('property: the same buckets as the per-doc loop, for calendar and fixed intervals in any zone', () => {
+    const JAN_2020 = Date.UTC(2020, 0, 1);
+    fc.assert(
+      fc.property(
+        fc.array(
+          // Whole hours (and some odd milliseconds) land values on bucket boundaries.
+          fc.option(
+            fc.oneof(
+              fc.integer({ min: -60, max: 60 }).map((h) => h * 3_600_000),
+              fc.integer({ min: -20, max: 20 }).map((d) => d * 86_400_000),
+              fc.integer({ min: -400 * 86_400_000, max: 400 * 86_400_000 }),
+            ),
+            { freq: 6 },
+          ),
+          {
+            minLength: 1,
+            maxLength: 50,
+          },
+        ),
+        fc.integer({ min: 1, max: 30 }),
+        fc.oneof(
+          fc
+            .constantFrom('hour', 'day', 'week', 'month', 'quarter', 'year')
+            .map((u) => ({ calendar_interval: u })),
+          fc.constantFrom('90m', '1d', '7d').map((i) => ({ fixed_interval: i })),
+        ),
+        fc.constantFrom('UTC', '+02:00', '-05:30', 'Europe/Paris', 'America/New_York'),
+        fc.constantFrom(undefined, '+3h', '-1d'),
+        (offsets, segmentEvery, interval, zone, offset) => {
+          const docs: [string, Record<string, unknown>][] = offsets.map((o, i) => [
+            String(i),
+            o === null ? {} : { ts: new Date(JAN_2020 + o).toISOString() },
+          ]);
+          const c = corpus({ ts: { type: 'date' } }, docs, segmentEvery);
+          const h = {
+            date_histogram: { field: 'ts', ...interval, time_zone: zone, ...(offset ? { offset } : {}) },
+          };
+          const out = aggregate(c, { h, f: { filter: { match_all: {} }, aggs: { h } } }) as {
+            h: unknown;
+            f: { h: unknown };
+          };
+          expect(out.h).toEqual(out.f.h);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -61,6 +61,9 @@ export class DateRounder {
   next(key: number): number {
     const iv = this.rounding.interval;
     if (iv.kind === 'fixed' && this.fixedOffset !== null) return key + iv.millis;
+    // A bucket round() found: its end is what this would compute.
+    const i = this.findRange(key);
+    if (i >= 0 && this.starts[i] === key) return this.ends[i]!;
     const n = this.innerNext(key - this.offset) + this.offset;
     return n > key ? n : key + 1;
   }

@@ -14,6 +14,7 @@ import {
   type PercentilesSpec,
 } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { pointsIndex } from '../search/points.ts';
 import type { AggCancel, AggCollector } from './collector.ts';
 import {
   type AggEnv,
@@ -102,7 +103,7 @@ export class DigestCollector implements AggCollector {
 
   /** The matching docs' values in one loop into owner 0's sketch. */
   collectAll(
-    _rs: ReaderSegment,
+    rs: ReaderSegment,
     docs: Int32Array | null,
     excluded: Uint32Array | null,
     cancel: AggCancel,
@@ -123,8 +124,13 @@ export class DigestCollector implements AggCollector {
       return true;
     }
     if (docs === null && excluded === null) {
-      // Every doc of the segment: its values as they are.
-      s.addAll(values);
+      // Every doc of the segment: doubles as the points index holds them, already in order
+      // (the digest then merges the segments' runs rather than sorting every value), or the
+      // values as they are.
+      const n = rs.segment.field(this.src.path)?.numeric;
+      const p = n?.kind === 'double' && n.values === values ? pointsIndex(rs, this.src.path) : null;
+      if (p !== null && p.values instanceof Float64Array) s.addSorted(p.values);
+      else s.addAll(values);
       return true;
     }
     for (let i = 0; i < n; i++) {

@@ -15,7 +15,7 @@ import type {
 } from '@shoal/protocol';
 import { checkOrderPaths } from '@shoal/protocol';
 import type { ReaderSegment } from '../index/shard-reader.ts';
-import { pointRange, pointsIndex } from '../search/points.ts';
+import { pointsIndex } from '../search/points.ts';
 import { rounderFor } from './agg-dates.ts';
 import {
   type AggCancel,
@@ -145,12 +145,12 @@ export class HistogramCollector implements AggCollector {
     if (v === null) return true;
     const rounder = this.rounder;
     const p = docs === null && excluded === null && rounder !== null ? pointsIndex(rs, this.src.path) : null;
-    if (p !== null && rounder !== null && p.singleValued && p.values instanceof Float64Array) {
+    if (p !== null && rounder !== null && p.singleValued && countsFromPoints(p.values, this.src.nanos)) {
       const values = p.values;
       for (let i = 0; i < values.length; ) {
         cancel.step();
-        const k = rounder.round(values[i]!);
-        const [, to] = pointRange(p, undefined, true, rounder.next(k), false);
+        const k = rounder.round(Number(values[i]!));
+        const to = firstAtOrAbove(values, i + 1, rounder.next(k));
         this.counts.add(this.buckets.ord(0, k), to - i);
         i = to;
       }
@@ -214,4 +214,39 @@ export class HistogramCollector implements AggCollector {
     if (this.bounds) out.bounds = this.bounds;
     return out;
   }
+}
+
+/**
+ * Whether buckets can be counted from the points index: doubles, or longs that are exact as
+ * doubles (the view's values are then the same numbers; not nanoseconds, which the view
+ * divides down to milliseconds).
+ */
+function countsFromPoints(values: Float64Array | BigInt64Array, nanos: boolean): boolean {
+  if (values instanceof Float64Array) return true;
+  if (nanos || values.length === 0) return !nanos;
+  const limit = 2n ** 53n;
+  return values[0]! > -limit && values[values.length - 1]! < limit;
+}
+
+/**
+ * The first position from `from` whose value is at or above `bound` (values ascending):
+ * galloping, as buckets are found in order and most are short next to the whole index.
+ */
+function firstAtOrAbove(values: Float64Array | BigInt64Array, from: number, bound: number): number {
+  const n = values.length;
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < n && values[hi]! < bound) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > n) hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -36,6 +36,9 @@ interface OwnerHits {
 }
 
 const decoder = new TextDecoder();
+/** Where a 64-bit integer's high and low 32-bit halves sit in an Int32Array view of it. */
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+const LOW = 1 - HIGH;
 
 export class TopHitsCollector implements AggCollector {
   private readonly keys: SortKey[];
@@ -110,28 +113,27 @@ export class TopHitsCollector implements AggCollector {
     const n = rs.segment.field(fs.path)?.numeric;
     if (n === undefined) return false;
     const { starts } = n;
-    // Longs (dates …) compare as doubles while they are exact ones; past 2^53 collect() decides.
-    const value =
-      n.kind === 'double'
-        ? (j: number) => n.values[j]!
-        : (j: number) => {
-            const v = Number(n.values[j]!);
-            return Math.abs(v) < 2 ** 53 ? v : Number.NaN;
-          };
+    // Doubles as they are; longs (dates …) through their two 32-bit halves, no BigInt made per
+    // doc, as doubles while they are exact ones (|high half| < 2^21); past that collect() decides.
+    const doubles = n.kind === 'double' ? n.values : null;
+    const halves =
+      n.kind === 'long' ? new Int32Array(n.values.buffer, n.values.byteOffset, n.values.length * 2) : null;
     let o = this.owners[0];
     if (o === undefined) {
       o = { count: 0, maxScore: Number.NaN, cands: [] };
       this.owners[0] = o;
     }
     const cands = o.cands;
+    const keep = this.keep;
     const worst = () => {
-      const w = cands.length === this.keep ? cands[cands.length - 1]!.sort[0] : null;
+      const w = cands.length === keep ? cands[cands.length - 1]!.sort[0] : null;
       const x = typeof w === 'number' || typeof w === 'bigint' ? Number(w) : Number.NaN;
       return Math.abs(x) < 2 ** 53 ? x : Number.NaN;
     };
     let threshold = worst();
-    const count = docs === null ? starts.length - 1 : docs.length;
-    for (let i = 0; i < count; i++) {
+    let count = 0;
+    const n0 = docs === null ? starts.length - 1 : docs.length;
+    for (let i = 0; i < n0; i++) {
       const d = docs === null ? i : docs[i]!;
       if (excluded !== null && (excluded[d >>> 5]! & (1 << (d & 31))) !== 0) continue;
       cancel.step();
@@ -139,15 +141,24 @@ export class TopHitsCollector implements AggCollector {
       const e = starts[d + 1]!;
       // Ties lose: docs come in ascending order. A doc without a value goes the slow way.
       if (st < e && !Number.isNaN(threshold)) {
-        const v = value(asc ? st : e - 1);
+        const j = asc ? st : e - 1;
+        let v: number;
+        if (doubles !== null) v = doubles[j]!;
+        else {
+          const hi = halves![2 * j + HIGH]!;
+          v = hi >= -2097152 && hi < 2097152 ? hi * 4294967296 + (halves![2 * j + LOW]! >>> 0) : Number.NaN;
+        }
         if (asc ? v >= threshold : v <= threshold) {
-          o.count++;
+          count++;
           continue;
         }
       }
+      o.count += count;
+      count = 0;
       this.collect(d, 0);
       threshold = worst();
     }
+    o.count += count;
     return true;
   }
 

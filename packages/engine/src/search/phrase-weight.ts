@@ -1,12 +1,14 @@
 /** Phrase queries compiled per reader: positions matched per doc, BM25 over the phrase frequency. */
 import type { Postings, Segment } from '../index/segment.ts';
 import type { ReaderSegment } from '../index/shard-reader.ts';
+import { findTerm } from '../index/term-order.ts';
+import { termImpacts } from './block-max.ts';
 import type { Bm25Scorer } from './bm25.ts';
 import { markDocs } from './doc-bits.ts';
 import { type DocMatches, intersect, type Matches, NO_MATCHES, union } from './matches.ts';
 import { phraseFreq } from './phrase-matcher.ts';
 import { reusedResult } from './reuse-cache.ts';
-import { DocListScorer, type Scorer } from './scorer.ts';
+import { DocListScorer, LazyScorer, type Scorer } from './scorer.ts';
 import { termPostings } from './term-stats.ts';
 import type { Weight } from './weights.ts';
 
@@ -39,9 +41,47 @@ export class PhraseWeight implements Weight {
   }
 
   scorer(rs: ReaderSegment, needsScores: boolean): Scorer | null {
-    // Positions are checked for every candidate anyway: materialise, then iterate.
+    // Positions are checked for every candidate anyway: materialise, then iterate — unless the
+    // collector, already holding k docs, shows first that no doc of the segment can compete.
+    if (needsScores && !this.bySegment.get(rs.segment)?.scores) {
+      const bound = this.segmentBound(rs);
+      if (bound === 0) return null;
+      if (bound !== undefined) {
+        return new LazyScorer(bound, () => {
+          const m = this.matches(rs, true) as DocMatches;
+          return new DocListScorer(m.docs, m.scores, 0);
+        });
+      }
+    }
     const m = this.matches(rs, needsScores) as DocMatches;
     return m.docs.length === 0 ? null : new DocListScorer(m.docs, m.scores, 0);
+  }
+
+  /**
+   * An upper bound of the phrase's score in the segment without matching positions (0: a term
+   * is missing, undefined: none known). An exact phrase occurs in a doc at most as often as
+   * each of its terms, so its BM25 (growing with the frequency, shrinking with the field
+   * length) is at most the best score of any one term's competitive (freq, norm) pairs
+   * (block-max.ts) under the phrase's own weight.
+   */
+  private segmentBound(rs: ReaderSegment): number | undefined {
+    if (this.slop !== 0 || !(this.bm25.weight >= 0)) return undefined;
+    const p = rs.segment.field(this.field)?.postings;
+    if (!p?.positions || !p.positionStarts) return 0;
+    let bound: number | undefined;
+    for (const pos of this.positions) {
+      if (pos.terms.length !== 1) continue;
+      const t = findTerm(p.terms, pos.terms[0]!);
+      if (t < 0) return 0;
+      const imp = termImpacts(rs.segment, this.field, p, t);
+      let best = 0;
+      for (let i = 0; i < imp.allFreq.length; i++) {
+        const s = this.bm25.score(imp.allFreq[i]!, p.norms ? imp.allNorm[i]! : 1);
+        if (s > best) best = s;
+      }
+      if (bound === undefined || best < bound) bound = best;
+    }
+    return bound;
   }
   count(): number {
     return -1;

@@ -246,3 +246,55 @@ export function gallop(arr: Int32Array, from: number, to: number, target: number
   }
   return lo;
 }
+
+/**
+ * A scorer known first by an upper bound of its scores: the doc list behind it is only built
+ * when a doc is asked for, so a collector whose threshold the bound cannot beat never builds it.
+ */
+export class LazyScorer extends Scorer {
+  private inner: Scorer | null = null;
+  private exhausted = false;
+
+  constructor(
+    private readonly bound: number,
+    /** The scorer behind the bound; null when the segment has no match. */
+    private readonly build: () => Scorer | null,
+  ) {
+    super();
+  }
+
+  private get scorer(): Scorer {
+    this.inner ??= this.build() ?? new DocListScorer(new Int32Array(0), null, 0);
+    return this.inner;
+  }
+
+  get cost(): number {
+    return this.scorer.cost;
+  }
+
+  nextDoc(): number {
+    return this.at(this.exhausted ? NO_MORE_DOCS : this.scorer.nextDoc());
+  }
+
+  advance(target: number): number {
+    return this.at(this.exhausted ? NO_MORE_DOCS : this.scorer.advance(target));
+  }
+
+  score(): number {
+    return this.scorer.score();
+  }
+
+  advanceShallow(target: number): number {
+    return this.inner === null ? NO_MORE_DOCS : this.inner.advanceShallow(target);
+  }
+
+  maxScore(upTo: number): number {
+    return this.inner === null ? this.bound : this.inner.maxScore(upTo);
+  }
+
+  setMinCompetitiveScore(min: number): void {
+    if (this.inner === null) {
+      if (this.bound <= min) this.exhausted = true;
+    } else this.inner.setMinCompetitiveScore(min);
+  }
+}

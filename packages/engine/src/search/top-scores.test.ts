@@ -210,6 +210,62 @@ describe('relevance top-k with dynamic pruning', () => {
   });
 });
 
+describe('phrases skipped by their score bound', () => {
+  // Few words, so that two-word phrases match often and the heap fills in the first segments;
+  // the later segments are then entered with a threshold their phrase bound is checked against.
+  // Each word at most once (the bench's summaries are such texts): the bound is then tight.
+  const fewWordsArb = fc.oneof(
+    fc
+      .shuffledSubarray(['alpha', 'bravo', 'charlie', 'delta', 'echo'], { minLength: 4 })
+      .map((w) => w.join(' ')),
+    fc
+      .shuffledSubarray(['alpha', 'bravo', 'charlie', 'delta', 'echo'], { minLength: 4 })
+      .map((w) => w.join(' ')),
+    fc
+      .array(fc.constantFrom('alpha', 'bravo', 'charlie'), { minLength: 1, maxLength: 8 })
+      .map((w) => w.join(' ')),
+  );
+  const phraseSetupArb = fc.record({
+    docs: fc.array(
+      fc.record({ t: fewWordsArb, u: fc.constant('x'), k: fc.constant('x'), n: fc.constant(0) }),
+      { minLength: 50, maxLength: 400 },
+    ),
+    segmentEvery: fc.integer({ min: 20, max: 150 }),
+    deleted: fc.uniqueArray(fc.nat({ max: 49 }), { maxLength: 5 }),
+    clustered: fc.boolean(),
+  });
+
+  it('returns the exhaustive top k of a phrase on every segment layout', () => {
+    fc.assert(
+      fc.property(
+        phraseSetupArb,
+        fc.constantFrom(
+          'alpha bravo',
+          'bravo alpha',
+          'alpha bravo charlie',
+          'charlie delta',
+          'charlie charlie',
+        ),
+        fc.constantFrom(1, 3, 10),
+        fc.constantFrom(-1, 10, ACCURATE),
+        (setup, text, k, upTo) => {
+          const { reader, mapping } = build(setup);
+          try {
+            const query = q.phrase('t', text);
+            const top = exhaustive(reader, mapping, query).slice(0, k);
+            const req = { query, sort: [], k, trackTotalHitsUpTo: upTo, trackScores: false, shardIndex: 0 };
+            const { positions } = queryShard(reader, mapping, req, ctx);
+            expect(positions.map((p) => [p.doc, p.values[0]])).toEqual(top.map((e) => [e.doc, e.score]));
+          } finally {
+            reader.release();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('total hits as track_total_hits asks', () => {
   // 300 docs: "alpha" in every doc, "bravo" in every third; n = doc % 10.
   const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({

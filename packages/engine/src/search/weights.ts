@@ -16,7 +16,14 @@ import { markAll, markDocs } from './doc-bits.ts';
 import type { DocVerifier } from './doc-values-range.ts';
 import { useFilter } from './filter-cache.ts';
 import { constantDocs, countPassing, type DocMatches, type Matches, NO_MATCHES } from './matches.ts';
-import { AllDocsScorer, ConstantScorer, DocListScorer, type Scorer, VerifyingScorer } from './scorer.ts';
+import {
+  AllDocsScorer,
+  ConstantScorer,
+  DocListScorer,
+  LazyScorer,
+  type Scorer,
+  VerifyingScorer,
+} from './scorer.ts';
 import { termOrdinal } from './term-stats.ts';
 
 const _f = Math.fround;
@@ -170,7 +177,14 @@ export class ConstantWeight implements Weight {
     const known = this.countOf ? this.countOf(rs) : -1;
     return known < 0 || known * NARROW > rs.segment.maxDoc;
   }
-  scorer(rs: ReaderSegment): Scorer | null {
+  scorer(rs: ReaderSegment, needsScores = false): Scorer | null {
+    // Ranked by its one score, the set is only collected once a doc is asked for: a collector
+    // already holding k docs of that score skips the segment without collecting it.
+    if (needsScores && this.score >= 0 && !this.docsBySegment.has(rs.segment))
+      return new LazyScorer(this.score, () => this.eagerScorer(rs));
+    return this.eagerScorer(rs);
+  }
+  private eagerScorer(rs: ReaderSegment): Scorer | null {
     if (this.checksDocs(rs)) {
       const v = this.verifierOf!(rs);
       return v ? new VerifyingScorer(v.approximation, v.matches, this.score) : null;

@@ -97,6 +97,47 @@ describe('tdigest', () => {
     expect(many.build()).toEqual(build(Array.from(values)));
   });
 
+  it('property: sorted runs (or runs that are not) added at once build the digest of the values one by one', () => {
+    const value = fc.oneof(
+      fc.double({ noNaN: true, min: -1e6, max: 1e6 }),
+      fc.integer({ min: -50, max: 50 }),
+      fc.constantFrom(0, -0, Number.NaN),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(value, { maxLength: 600 }), fc.boolean()), { maxLength: 8 }),
+        fc.constantFrom(10, 100),
+        (runs, compression) => {
+          const b = new DigestBuilder(compression);
+          for (const [vs, sorted] of runs) {
+            const a = Float64Array.from(vs);
+            b.addSorted(sorted ? a.sort() : a);
+          }
+          const one = new DigestBuilder(compression);
+          for (const [vs] of runs) for (const v of vs) one.add(v);
+          // Object.is tells -0 from +0 in the kept values.
+          const got = b.build();
+          const want = one.build();
+          expect(got.means.length).toBe(want.means.length);
+          for (const [i, m] of got.means.entries()) expect(Object.is(m, want.means[i])).toBe(true);
+          expect(got.weights).toEqual(want.weights);
+          expect([got.min, got.max]).toEqual([want.min, want.max]);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('merges sorted runs in the order Float64Array.sort gives: -0 before +0', () => {
+    // Enough values, not all integers, for the merge rather than a comparison or counting sort.
+    const halves = (from: number) => Array.from({ length: 300 }, (_, i) => from + i + 0.5);
+    const b = new DigestBuilder(100);
+    b.addSorted(Float64Array.from([0, ...halves(0)]));
+    b.addSorted(Float64Array.from([-0, ...halves(1)]));
+    const { means } = b.build();
+    expect(Object.is(means[0], -0) && Object.is(means[1], 0)).toBe(true);
+  });
+
   it('digestOf and the builder agree', () => {
     const values = Array.from({ length: 100 }, (_, i) => (i * 37) % 100);
     expect(digestOf(Float64Array.from(values), values.length, 100)).toEqual(build(values));

@@ -11,6 +11,8 @@
  * travels as it is, and digests merge in any order and grouping.
  */
 
+import { sortDoubles } from './sort-doubles.ts';
+
 export interface TDigestData {
   readonly compression: number;
   /** Centroid means, ascending. */
@@ -40,7 +42,7 @@ export function digestCount(d: TDigestData): number {
  * are taken as they are when few; merged into centroids past the exact limit.
  */
 export function digestOf(values: Float64Array, n: number, compression: number): TDigestData {
-  const sorted = values.subarray(0, n).sort();
+  const sorted = sortDoubles(values.subarray(0, n));
   if (n === 0) return emptyDigest(compression);
   const ones = new Array<number>(n).fill(1);
   return compress(compression, Array.from(sorted), ones, sorted[0]!, sorted[n - 1]!);
@@ -209,6 +211,8 @@ export function cdf(d: TDigestData, x: number): number {
 export class DigestBuilder {
   private buf = new Float64Array(16);
   private n = 0;
+  /** Where each sorted run of the buffer ends, while it holds nothing but such runs. */
+  private runs: number[] | null = [];
   private digest: TDigestData;
 
   constructor(private readonly compression: number) {
@@ -224,15 +228,35 @@ export class DigestBuilder {
         this.buf = next;
       }
     }
+    this.runs = null;
     this.buf[this.n++] = v;
+  }
+
+  /**
+   * Adds values already in ascending order (a segment's points): while every value held came
+   * so, building merges the runs instead of sorting them all.
+   */
+  addSorted(values: Float64Array): void {
+    const runs = this.runs;
+    if (runs === null || this.n + values.length > FOLD_AT || !inSortOrder(values)) {
+      this.addAll(values);
+      return;
+    }
+    this.append(values);
+    runs.push(this.n);
   }
 
   /** Adds many values at once (a segment's doc values). */
   addAll(values: Float64Array): void {
+    this.runs = null;
     if (this.n + values.length > FOLD_AT) {
       for (let i = 0; i < values.length; i++) this.add(values[i]!);
       return;
     }
+    this.append(values);
+  }
+
+  private append(values: Float64Array): void {
     if (this.n + values.length > this.buf.length) {
       let size = this.buf.length * 2;
       while (size < this.n + values.length) size *= 2;
@@ -248,7 +272,9 @@ export class DigestBuilder {
   private fold(): void {
     const n = this.n;
     if (n === 0) return;
-    const sorted = this.buf.subarray(0, n).sort();
+    const runs = this.runs;
+    const sorted = sortDoubles(this.buf.subarray(0, n), runs ?? undefined);
+    this.runs = [];
     const d = this.digest;
     const total = digestCount(d) + n;
     const min = Math.min(d.min, sorted[0]!);
@@ -336,3 +362,14 @@ class Compressor {
 
 /** Values held unsorted before they are folded into the centroids. */
 const FOLD_AT = 1 << 20;
+
+/** Whether `a` is in the order of Float64Array.prototype.sort (-0 before +0, no NaN). */
+function inSortOrder(a: Float64Array): boolean {
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i - 1]!;
+    const y = a[i]!;
+    if (x < y) continue;
+    if (x !== y || (x === 0 && 1 / x > 0 && 1 / y < 0)) return false;
+  }
+  return a.length === 0 || !Number.isNaN(a[0]!);
+}
