@@ -12,11 +12,15 @@ import {
   clearFilterCache,
   countQuery,
   describeQuery,
+  type Explanation,
   executeFetch,
   executeQuery,
+  explainHits,
   explainQuery,
   fetchDocs,
+  type ShardFetchRequest,
   type ShardQueryResult,
+  type ShardReader,
   type ShardWriteOp,
   sectionCache,
 } from '@shoal/engine';
@@ -119,6 +123,19 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
 }
 
 type TaskResult = WireTaskResults[keyof WireTaskResults];
+
+/** Search `explain`: the fetched hits explained on the reader their query read. */
+function explainFetched(key: ShardKey, reader: ShardReader, req: ShardFetchRequest): Explanation[] {
+  const h = host(key);
+  const ctx = {
+    index: h.spec.index,
+    indexUuid: h.spec.indexUuid,
+    shardId: h.spec.shardId,
+    isCancelled: () => false,
+    nowMillis: Date.now(),
+  };
+  return explainHits(reader, h.mapping, req.explain!, req.docs, ctx, req.fieldVisibility);
+}
 
 /** A task's result: most tasks answer at once; those that wait (open, writes) return a promise. */
 function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
@@ -292,12 +309,14 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       const fetchStarted = performance.now();
       try {
         if (task.context) return contextFetch(task.key, task.contextId, task.req, task.context, contextDeps);
-        return executeFetch(
+        const fetched = executeFetch(
           reader!,
           task.req,
           shards.get(task.key)?.mapping,
           shards.get(task.key)?.spec.index,
         );
+        if (task.req.explain) fetched.explanations = explainFetched(task.key, reader!, task.req);
+        return fetched;
       } finally {
         const fh = shards.get(task.key);
         if (fh) {
