@@ -260,6 +260,28 @@ describe('_search with explain', () => {
     expect(plain.json.hits.hits[0]._shard).toBeUndefined();
   });
 
+  it('explains the hits of a point in time search on the PIT reader', async () => {
+    const pit = await http(node.url, 'POST', '/ex/_pit?keep_alive=1m');
+    expect(pit.status).toBe(200);
+    const query = { match: { title: 'dog' } };
+    try {
+      const r = await http(node.url, 'POST', '/_search', {
+        query,
+        explain: true,
+        pit: { id: pit.json.id, keep_alive: '1m' },
+      });
+      expect(r.status).toBe(200);
+      expect(r.json.hits.hits.length).toBe(2);
+      for (const hit of r.json.hits.hits) {
+        expect(hit._shard).toBe('[ex][0]');
+        const single = await explain(hit._id, { query });
+        expect(hit._explanation).toEqual(single.json.explanation);
+      }
+    } finally {
+      await http(node.url, 'DELETE', '/_pit', { id: pit.json.id });
+    }
+  });
+
   it('answers 501 for explain with scroll', async () => {
     const r = await http(node.url, 'POST', '/ex/_search?scroll=1m', {
       query: { match_all: {} },

@@ -12,15 +12,11 @@ import {
   clearFilterCache,
   countQuery,
   describeQuery,
-  type Explanation,
   executeFetch,
   executeQuery,
-  explainHits,
   explainQuery,
   fetchDocs,
-  type ShardFetchRequest,
   type ShardQueryResult,
-  type ShardReader,
   type ShardWriteOp,
   sectionCache,
 } from '@shoal/engine';
@@ -28,6 +24,7 @@ import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
+import { explainFetched } from './explain-fetch.ts';
 import { packedQueryReply } from './hit-codec.ts';
 import { renderPage } from './hit-render.ts';
 import { fromWirePrefetch, fromWireQueryTask } from './query-task-wire.ts';
@@ -123,19 +120,6 @@ function unpackOps(task: WriteTask): ShardWriteOp[] {
 }
 
 type TaskResult = WireTaskResults[keyof WireTaskResults];
-
-/** Search `explain`: the fetched hits explained on the reader their query read. */
-function explainFetched(key: ShardKey, reader: ShardReader, req: ShardFetchRequest): Explanation[] {
-  const h = host(key);
-  const ctx = {
-    index: h.spec.index,
-    indexUuid: h.spec.indexUuid,
-    shardId: h.spec.shardId,
-    isCancelled: () => false,
-    nowMillis: Date.now(),
-  };
-  return explainHits(reader, h.mapping, req.explain!, req.docs, ctx, req.fieldVisibility);
-}
 
 /** A task's result: most tasks answer at once; those that wait (open, writes) return a promise. */
 function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
@@ -315,7 +299,8 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
           shards.get(task.key)?.mapping,
           shards.get(task.key)?.spec.index,
         );
-        if (task.req.explain) fetched.explanations = explainFetched(task.key, reader!, task.req);
+        const explanations = task.req.explain && explainFetched(host(task.key), reader!, task.req);
+        if (explanations) fetched.explanations = explanations;
         return fetched;
       } finally {
         const fh = shards.get(task.key);

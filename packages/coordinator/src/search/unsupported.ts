@@ -38,12 +38,11 @@ function refuseUnhighlighted(req: SearchRequest): void {
 }
 
 /**
- * `explain` is given by the fetch phase of a search on the shards' latest readers: a scroll's or
- * a PIT's pages are fetched by their contexts, and rescored or knn scores are not the query's.
+ * `explain` is given by the fetch phase (explain-fetch.ts): a scroll's pages are fetched by the
+ * scroll steps themselves, and rescored or knn scores are not the query's.
  */
 function refuseUnexplained(req: SearchRequest): void {
   if (req.scrollKeepAliveMs !== undefined) throw notImplemented('explain with scroll');
-  if (req.pit) throw notImplemented('explain with a point in time');
   if (req.rescore?.length) throw notImplemented('explain with rescore');
   if (req.knn) throw notImplemented('explain with a top-level [knn] search');
 }
