@@ -282,12 +282,18 @@ describe('_search with explain', () => {
     }
   });
 
-  it('answers 501 for explain with scroll', async () => {
+  it('answers 501 for explain with scroll and for a query it cannot explain', async () => {
     const r = await http(node.url, 'POST', '/ex/_search?scroll=1m', {
       query: { match_all: {} },
       explain: true,
     });
     expect(r.status).toBe(501);
     expect(r.json.error.reason).toContain('explain with scroll');
+    const unexplained = await http(node.url, 'POST', '/ex/_search', {
+      query: { terms_set: { tag: { terms: ['a'], minimum_should_match_field: 'n' } } },
+      explain: true,
+    });
+    expect(unexplained.status).toBe(501);
+    expect(unexplained.json.error.reason).toContain('explaining a [terms_set] query');
   });
 });

@@ -1,7 +1,7 @@
-import { parseQuery, parseSearchRequest, withAliasFilter } from '@shoal/protocol';
+import { notImplemented, parseQuery, parseSearchRequest, ShoalError, withAliasFilter } from '@shoal/protocol';
 import { describe, expect, it } from 'vitest';
 import type { IndexMetadata } from '../state/index-metadata.ts';
-import { explainedShard, explainFetch, markNodes } from './explain-fetch.ts';
+import { explainedShard, explainFetch, markNodes, refuseUnexplained } from './explain-fetch.ts';
 import type { FetchedHit } from './fetch-phase.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
 import { SCORE_SORT } from './shard-request.ts';
@@ -58,5 +58,14 @@ describe('explained hits', () => {
     expect(local.node).toBe('here');
     expect(remote.node).toBe('other');
     expect(explainedShard(local, local.node!)).toEqual({ _shard: '[logs][3]', _node: 'here' });
+  });
+});
+
+describe('refuseUnexplained', () => {
+  it('fails the search with the 501 of a query the engine cannot explain, and lets other failures be', () => {
+    const other = { shard: 0, index: 'a', error: new ShoalError('illegal_argument_exception', 'bad', 400) };
+    expect(() => refuseUnexplained([other])).not.toThrow();
+    const missing = notImplemented('explaining a [terms_set] query');
+    expect(() => refuseUnexplained([other, { shard: 1, index: 'a', error: missing }])).toThrow(missing);
   });
 });

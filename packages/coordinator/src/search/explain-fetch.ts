@@ -7,6 +7,7 @@ import type { HitExplainSpec, ShardFetchRequest } from '@shoal/engine';
 import type { SearchRequest, SortSpec } from '@shoal/protocol';
 import type { FetchedHit } from './fetch-phase.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
+import type { ShardFailure } from './shard-failure.ts';
 import { shardRequests } from './shard-request.ts';
 
 /** The explain part of each shard's fetch request, built from the shard's own query request. */
@@ -23,6 +24,15 @@ export function explainFetch(
     if (req.documentFilter) explain.documentFilter = req.documentFilter;
     return { explain };
   };
+}
+
+/**
+ * A query the engine cannot explain fails the search with its 501 naming what is missing, as
+ * `_explain` answers, rather than leaving its hits out as shard failures.
+ */
+export function refuseUnexplained(failures: readonly ShardFailure[]): void {
+  const unexplained = failures.find((f) => f.error.status === 501);
+  if (unexplained) throw unexplained.error;
 }
 
 /** Each explained hit is told the node its shard copy is on (`_node`). */
