@@ -248,6 +248,18 @@ describe('_search with explain', () => {
     }
   });
 
+  it('explains the hits of each search of an _msearch', async () => {
+    const query = { match: { title: 'quick' } };
+    const r = await http(node.url, 'POST', '/_msearch', ndjson([{ index: 'ex' }, { query, explain: true }]));
+    expect(r.status).toBe(200);
+    const hits = r.json.responses[0].hits.hits;
+    expect(hits.length).toBe(2);
+    for (const hit of hits) {
+      const single = await explain(hit._id, { query });
+      expect(hit._explanation).toEqual(single.json.explanation);
+    }
+  });
+
   it('explains through a filtering alias as the query ran there, and not without explain', async () => {
     const r = await http(node.url, 'POST', '/only_b/_search', { query: { match_all: {} }, explain: true });
     expect(r.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['2', '3']);
