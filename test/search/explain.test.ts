@@ -294,6 +294,26 @@ describe('_search with explain', () => {
     }
   });
 
+  it('explains a point in time opened through a filtering alias as its queries run', async () => {
+    const pit = await http(node.url, 'POST', '/only_b/_pit?keep_alive=1m');
+    const query = { match: { title: 'quick dog' } };
+    try {
+      const r = await http(node.url, 'POST', '/_search', {
+        query,
+        explain: true,
+        pit: { id: pit.json.id },
+      });
+      expect(r.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['2', '3']);
+      for (const hit of r.json.hits.hits) {
+        const single = await explain(hit._id, { query }, '', 'only_b');
+        expect(hit._explanation).toEqual(single.json.explanation);
+        expect(Math.fround(hit._explanation.value)).toBe(Math.fround(hit._score));
+      }
+    } finally {
+      await http(node.url, 'DELETE', '/_pit', { id: pit.json.id });
+    }
+  });
+
   it('answers 501 for explain with scroll and for a query it cannot explain', async () => {
     const r = await http(node.url, 'POST', '/ex/_search?scroll=1m', {
       query: { match_all: {} },

@@ -366,7 +366,12 @@ export function contextFetch(
   const h = req.fields || req.highlight || req.explain ? deps.host(key) : undefined;
   if (req.docs.length === 0) return emptyFetch();
   const fetched = executeFetch(ctx.reader, req, h?.mapping, h?.spec.index);
-  const explanations = h && explainFetched(h, ctx.reader, req);
+  // A PIT opened through filtering aliases reads through their filter (pitQuery): so does the explain.
+  const explain =
+    req.explain && ctx.aliasFilter
+      ? { ...req, explain: { ...req.explain, query: withAliasFilter(req.explain.query, ctx.aliasFilter) } }
+      : req;
+  const explanations = h && explainFetched(h, ctx.reader, explain);
   if (explanations) fetched.explanations = explanations;
   return fetched;
 }
