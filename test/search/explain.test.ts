@@ -218,3 +218,114 @@ describe('_explain', () => {
     expect(miss.json.matched).toBe(false);
   });
 });
+
+describe('_search with explain', () => {
+  it('gives each hit its _shard, _node and the _explain explanation, valued at its _score', async () => {
+    const nodes = await http(node.url, 'GET', '/_nodes/_local');
+    const nodeId = Object.keys(nodes.json.nodes)[0];
+    const query = { match: { title: 'quick dog' } };
+    for (const [path, body] of [
+      ['/ex/_search', { query, explain: true }],
+      ['/ex/_search?explain=true', { query }],
+      // Past the first page, through the fetch of a later page too.
+      ['/ex/_search?explain=true&filter_path=hits.hits', { query, from: 1, size: 1 }],
+    ] as const) {
+      const r = await http(node.url, 'POST', path, body);
+      expect(r.status).toBe(200);
+      const hits = r.json.hits.hits as Record<string, unknown>[];
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) {
+        // SearchHit#toXContent: `_shard` and `_node` first, `_explanation` last.
+        const keys = Object.keys(hit);
+        expect(keys.slice(0, 4)).toEqual(['_shard', '_node', '_index', '_id']);
+        expect(keys.at(-1)).toBe('_explanation');
+        expect(hit._shard).toBe('[ex][0]');
+        expect(hit._node).toBe(nodeId);
+        const single = await explain(hit._id as string, { query });
+        expect(hit._explanation).toEqual(single.json.explanation);
+        expect(Math.fround((hit._explanation as Expl).value)).toBe(Math.fround(hit._score as number));
+      }
+    }
+  });
+
+  it('explains the hits of each search of an _msearch', async () => {
+    const query = { match: { title: 'quick' } };
+    const r = await http(node.url, 'POST', '/_msearch', ndjson([{ index: 'ex' }, { query, explain: true }]));
+    expect(r.status).toBe(200);
+    const hits = r.json.responses[0].hits.hits;
+    expect(hits.length).toBe(2);
+    for (const hit of hits) {
+      const single = await explain(hit._id, { query });
+      expect(hit._explanation).toEqual(single.json.explanation);
+    }
+  });
+
+  it('explains through a filtering alias as the query ran there, and not without explain', async () => {
+    const r = await http(node.url, 'POST', '/only_b/_search', { query: { match_all: {} }, explain: true });
+    expect(r.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['2', '3']);
+    for (const hit of r.json.hits.hits) {
+      const single = await explain(hit._id, { query: { match_all: {} } }, '', 'only_b');
+      expect(hit._explanation).toEqual(single.json.explanation);
+    }
+    const plain = await http(node.url, 'POST', '/ex/_search', { query: { match_all: {} } });
+    expect(plain.json.hits.hits[0]._explanation).toBeUndefined();
+    expect(plain.json.hits.hits[0]._shard).toBeUndefined();
+  });
+
+  it('explains the hits of a point in time search on the PIT reader', async () => {
+    const pit = await http(node.url, 'POST', '/ex/_pit?keep_alive=1m');
+    expect(pit.status).toBe(200);
+    const query = { match: { title: 'dog' } };
+    try {
+      const r = await http(node.url, 'POST', '/_search', {
+        query,
+        explain: true,
+        pit: { id: pit.json.id, keep_alive: '1m' },
+      });
+      expect(r.status).toBe(200);
+      expect(r.json.hits.hits.length).toBe(2);
+      for (const hit of r.json.hits.hits) {
+        expect(hit._shard).toBe('[ex][0]');
+        const single = await explain(hit._id, { query });
+        expect(hit._explanation).toEqual(single.json.explanation);
+      }
+    } finally {
+      await http(node.url, 'DELETE', '/_pit', { id: pit.json.id });
+    }
+  });
+
+  it('explains a point in time opened through a filtering alias as its queries run', async () => {
+    const pit = await http(node.url, 'POST', '/only_b/_pit?keep_alive=1m');
+    const query = { match: { title: 'quick dog' } };
+    try {
+      const r = await http(node.url, 'POST', '/_search', {
+        query,
+        explain: true,
+        pit: { id: pit.json.id },
+      });
+      expect(r.json.hits.hits.map((h: { _id: string }) => h._id).sort()).toEqual(['2', '3']);
+      for (const hit of r.json.hits.hits) {
+        const single = await explain(hit._id, { query }, '', 'only_b');
+        expect(hit._explanation).toEqual(single.json.explanation);
+        expect(Math.fround(hit._explanation.value)).toBe(Math.fround(hit._score));
+      }
+    } finally {
+      await http(node.url, 'DELETE', '/_pit', { id: pit.json.id });
+    }
+  });
+
+  it('answers 501 for explain with scroll and for a query it cannot explain', async () => {
+    const r = await http(node.url, 'POST', '/ex/_search?scroll=1m', {
+      query: { match_all: {} },
+      explain: true,
+    });
+    expect(r.status).toBe(501);
+    expect(r.json.error.reason).toContain('explain with scroll');
+    const unexplained = await http(node.url, 'POST', '/ex/_search', {
+      query: { terms_set: { tag: { terms: ['a'], minimum_should_match_field: 'n' } } },
+      explain: true,
+    });
+    expect(unexplained.status).toBe(501);
+    expect(unexplained.json.error.reason).toContain('explaining a [terms_set] query');
+  });
+});

@@ -153,6 +153,15 @@ describe('document-level security', () => {
     await http(node.url, 'DELETE', '/docs/_doc/6?refresh=true');
     const explain = await http(node.url, 'POST', '/docs/_explain/2', { query: { match_all: {} } }, as('ann'));
     expect(explain.json.matched).toBe(false);
+    // A search's explained hits are explained on the documents the role lets it see, as `_explain`.
+    const query = { match: { title: 'report' } };
+    const searched = await http(node.url, 'POST', '/docs/_search', { query, explain: true }, as('ann'));
+    expect(ids(searched.json).sort()).toEqual(['1', '3']);
+    for (const hit of searched.json.hits.hits) {
+      const one = await http(node.url, 'POST', `/docs/_explain/${hit._id}`, { query }, as('ann'));
+      expect(hit._explanation).toEqual(one.json.explanation);
+      expect(Math.fround(hit._explanation.value)).toBe(Math.fround(hit._score));
+    }
   });
 
   it('keeps the restriction on every scroll page and point-in-time search', async () => {

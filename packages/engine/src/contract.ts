@@ -21,6 +21,7 @@ import type {
   WireError,
 } from '@shoal/protocol';
 import type { HighlightFetch } from './highlight/hit-highlighter.ts';
+import type { Explanation } from './search/explanation.ts';
 
 // ---------------------------------------------------------------- mapping
 
@@ -296,6 +297,16 @@ export interface ShardFetchRequest {
   namedQueriesScore?: boolean;
   /** The fields the hits may show; the others are left out (field-subset-reader.ts). */
   fieldVisibility?: FieldVisibility;
+  /** Search `explain`: each hit's explanation against the query its shard ran (explain-hits.ts). */
+  explain?: HitExplainSpec;
+}
+
+/** The query a shard's hits matched, as its query phase ran it, to explain each hit with. */
+export interface HitExplainSpec {
+  query: QueryNode;
+  limits?: QueryLimits;
+  /** The only documents the query could match. */
+  documentFilter?: QueryNode;
 }
 
 export interface FetchFieldsSpec {
@@ -329,6 +340,8 @@ export interface ShardFetchResult {
   ignored?: (string[] | null)[];
   /** Per hit, `,"fields":{…}` (and `,"ignored_field_values":{…}`) or ''; with FetchFieldsSpec only. */
   fieldsJson?: string[];
+  /** With `explain`: each hit's explanation, whose top value is its score. */
+  explanations?: Explanation[];
 }
 
 // ---------------------------------------------------------------- writes

@@ -23,6 +23,7 @@ export { type CompiledScript, compileScript } from './script/script.ts';
 export { runWriteScript, sourceBytes, type WriteScript } from './script/write-script.ts';
 export { type DescribeContext, describeQuery } from './search/describe-query.ts';
 export { type ExplainResult, type Explanation, explainQuery } from './search/explain.ts';
+export { explainHits } from './search/explain-hits.ts';
 export { executeFetch, type FetchedDocs, fetchDocs } from './search/fetch-phase.ts';
 export { clearFilterCache } from './search/filter-cache.ts';
 export { DEFAULT_MAX_REGEX_LENGTH, DEFAULT_MAX_TERMS_COUNT } from './search/query-limits.ts';

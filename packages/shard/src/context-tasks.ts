@@ -23,6 +23,7 @@ import {
 } from '@shoal/engine';
 import { type QueryNode, type SortSpec, TRACK_TOTAL_HITS_DISABLED, withAliasFilter } from '@shoal/protocol';
 import type { CancelToken } from './cancel-slots.ts';
+import { explainFetched } from './explain-fetch.ts';
 import { type PackedReply, packedQueryReply, packHits } from './hit-codec.ts';
 import {
   type ContextRef,
@@ -362,6 +363,15 @@ export function contextFetch(
   deps: ContextDeps,
 ): ShardFetchResult {
   const ctx = deps.contexts.use(key, { id: contextId, session: via.session });
-  const h = req.fields || req.highlight ? deps.host(key) : undefined;
-  return req.docs.length > 0 ? executeFetch(ctx.reader, req, h?.mapping, h?.spec.index) : emptyFetch();
+  const h = req.fields || req.highlight || req.explain ? deps.host(key) : undefined;
+  if (req.docs.length === 0) return emptyFetch();
+  const fetched = executeFetch(ctx.reader, req, h?.mapping, h?.spec.index);
+  // A PIT opened through filtering aliases reads through their filter (pitQuery): so does the explain.
+  const explain =
+    req.explain && ctx.aliasFilter
+      ? { ...req, explain: { ...req.explain, query: withAliasFilter(req.explain.query, ctx.aliasFilter) } }
+      : req;
+  const explanations = h && explainFetched(h, ctx.reader, explain);
+  if (explanations) fetched.explanations = explanations;
+  return fetched;
 }

@@ -24,6 +24,7 @@ import { isShoalError, ShoalError, type WireError } from '@shoal/protocol';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CancelFlags, type CancelToken } from './cancel-slots.ts';
 import { type ContextDeps, contextFetch, pitQuery, runContextTask } from './context-tasks.ts';
+import { explainFetched } from './explain-fetch.ts';
 import { packedQueryReply } from './hit-codec.ts';
 import { renderPage } from './hit-render.ts';
 import { fromWirePrefetch, fromWireQueryTask } from './query-task-wire.ts';
@@ -292,12 +293,15 @@ function run(task: WorkerTask): TaskResult | Promise<TaskResult> {
       const fetchStarted = performance.now();
       try {
         if (task.context) return contextFetch(task.key, task.contextId, task.req, task.context, contextDeps);
-        return executeFetch(
+        const fetched = executeFetch(
           reader!,
           task.req,
           shards.get(task.key)?.mapping,
           shards.get(task.key)?.spec.index,
         );
+        const explanations = task.req.explain && explainFetched(host(task.key), reader!, task.req);
+        if (explanations) fetched.explanations = explanations;
+        return fetched;
       } finally {
         const fh = shards.get(task.key);
         if (fh) {

@@ -20,6 +20,8 @@ export interface FetchedHit {
   fetched: ShardFetchResult;
   /** Position in `fetched`. */
   i: number;
+  /** With search `explain`: the node id of the copy that fetched it (explain-fetch.ts). */
+  node?: string;
 }
 
 /** How a PIT page fetches: from each shard's PIT context. */
@@ -33,6 +35,8 @@ export async function runFetchPhase(
   outcomes: ShardQueryOutcome[],
   req: Omit<ShardFetchRequest, 'docs'>,
   plan?: ContextFetchPlan,
+  /** What a shard's fetch request adds of its own (search `explain`: its query). */
+  perShard?: (o: ShardQueryOutcome) => Partial<ShardFetchRequest>,
 ): Promise<{ hits: (FetchedHit | undefined)[]; failures: ShardFailure[] }> {
   const byShard = new Map<number, { outcome: ShardQueryOutcome; positions: number[] }>();
   const outcomeOf = new Map(outcomes.map((o) => [o.target.shardIndex, o]));
@@ -64,7 +68,7 @@ export async function runFetchPhase(
           t: 'fetch',
           key: outcome.key,
           contextId,
-          req: fetchFor({ ...req, docs }, outcome.target),
+          req: fetchFor({ ...req, ...perShard?.(outcome), docs }, outcome.target),
           release: !outcome.persistent,
           ...(plan ? { context: plan.via(outcome) } : {}),
         });

@@ -185,7 +185,8 @@ export function executeSearch(req: RestRequest, s: NodeServices, parsed?: Parsed
   const innerHits =
     collapseField === undefined ? [] : innerHitsSpecs(collapseField, search.collapse!.inner_hits);
   // Inner hits are added to the hits as objects: the page is not written straight to bytes.
-  const rawHits = rawHitsFor(req.query) && innerHits.length === 0;
+  // So are explained hits: their explanations are objects.
+  const rawHits = rawHitsFor(req.query) && innerHits.length === 0 && !search.explain;
   const run = (search: SearchRequest): Promise<SearchBody> =>
     withCancel(
       req,
@@ -241,7 +242,12 @@ function searchLatest(
   // top `size` hits, which cover every hit of the page it can contribute.
   // A collapsed page skips the groups another shard already gave: not a prefix of each shard's hits.
   const prefetch: FirstPagePrefetch | undefined =
-    search.from === 0 && search.size > 0 && search.size <= PREFETCH_MAX_SIZE && search.collapse === undefined
+    search.from === 0 &&
+    search.size > 0 &&
+    search.size <= PREFETCH_MAX_SIZE &&
+    search.collapse === undefined &&
+    // Explained hits are explained by the fetch phase (explain-fetch.ts).
+    !search.explain
       ? { count: search.size, fetch: prefetchOptions(search, targets) }
       : undefined;
   // Written straight to bytes, the page's hits are rendered by their shards and only copied here.

@@ -10,6 +10,7 @@ import { RawJson, type SearchRequest, type SortSpec } from '@shoal/protocol';
 import type { NodeServices } from '../services.ts';
 import { reduceAggregations } from './aggregations.ts';
 import { mergeCollapsed } from './collapse.ts';
+import { explainFetch, markNodes, refuseUnexplained } from './explain-fetch.ts';
 import { fetchFieldsSpec } from './fetch-fields.ts';
 import {
   type ContextFetchPlan,
@@ -236,7 +237,12 @@ async function fetchedPage(
     fetched = { hits: pre.hits, failures };
   } else {
     try {
-      fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan);
+      const explain = search.explain ? explainFetch(search, sort, input.totalShards) : undefined;
+      fetched = await runFetchPhase(s, page, outcomes, fetchReq, input.fetchPlan, explain);
+      if (explain) {
+        refuseUnexplained(fetched.failures);
+        markNodes(fetched.hits, s.node.id);
+      }
     } catch (e) {
       releaseContexts(outcomes);
       throw e;

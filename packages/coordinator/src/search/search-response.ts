@@ -8,6 +8,7 @@ import {
   sortValueJson,
   TRACK_TOTAL_HITS_DISABLED,
 } from '@shoal/protocol';
+import { explainedShard } from './explain-fetch.ts';
 import type { FetchedHit } from './fetch-phase.ts';
 import { hitsJson } from './hits-json.ts';
 import type { ShardQueryOutcome } from './query-phase.ts';
@@ -31,7 +32,8 @@ export function totalHits(
 function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<string, unknown> {
   const { fetched, i, hit, outcome } = f;
   const storedNone = req.storedFields?.fetch === false;
-  const out: Record<string, unknown> = { _index: outcome.target.meta.name };
+  const out: Record<string, unknown> = f.node === undefined ? {} : explainedShard(f, f.node);
+  out._index = outcome.target.meta.name;
   if (!storedNone) out._id = fetched.ids[i];
   if (req.version) out._version = fetched.versions[i];
   if (req.seqNoPrimaryTerm) {
@@ -63,6 +65,8 @@ function hitJson(f: FetchedHit, req: SearchRequest, hasSort: boolean): Record<st
   }
   const matched = fetched.matched?.[i];
   if (matched) out.matched_queries = new RawJson(matched);
+  const explanation = fetched.explanations?.[i];
+  if (explanation) out._explanation = explanation;
   return out;
 }
 

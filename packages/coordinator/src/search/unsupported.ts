@@ -14,7 +14,7 @@ const IGNORED_KEY_FEATURES: Record<string, string> = {
 
 export function refuseUnsupported(req: SearchRequest): void {
   if (req.collapse !== undefined) collapseField(req);
-  if (req.explain) throw notImplemented('explain');
+  if (req.explain) refuseUnexplained(req);
   if (req.profile) throw notImplemented('profile');
   // A scroll keeps no terminate_after for its later pages, which would then read on past the limit.
   if (req.terminateAfter !== undefined && req.scrollKeepAliveMs !== undefined)
@@ -35,4 +35,14 @@ function refuseUnhighlighted(req: SearchRequest): void {
   for (const o of [hl.global, ...hl.fields.map((f) => f.options)]) {
     if (o.highlightQuery) refuseUnhighlightable(o.highlightQuery);
   }
+}
+
+/**
+ * `explain` is given by the fetch phase (explain-fetch.ts): a scroll's pages are fetched by the
+ * scroll steps themselves, and rescored or knn scores are not the query's.
+ */
+function refuseUnexplained(req: SearchRequest): void {
+  if (req.scrollKeepAliveMs !== undefined) throw notImplemented('explain with scroll');
+  if (req.rescore?.length) throw notImplemented('explain with rescore');
+  if (req.knn) throw notImplemented('explain with a top-level [knn] search');
 }

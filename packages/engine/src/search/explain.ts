@@ -8,7 +8,7 @@
  */
 import { type QueryNode, shortestFloatDecimal } from '@shoal/protocol';
 import type { IndexMapping, QueryLimits } from '../contract.ts';
-import type { ShardReader } from '../index/shard-reader.ts';
+import type { ReaderSegment, ShardReader } from '../index/shard-reader.ts';
 import { withRuntimeFields } from '../runtime/runtime-view.ts';
 import { BoolWeight } from './bool-weight.ts';
 import type { CompileEnv } from './compile-env.ts';
@@ -62,6 +62,25 @@ export function explainQuery(
   limits?: QueryLimits,
   restriction: ReadRestriction = {},
 ): ExplainResult {
+  const explainer = compileExplainer(reader, mapping, query, ctx, limits, restriction);
+  for (const rs of explainer.reader.segments) {
+    const d = rs.segment.docOfId(id);
+    if (d < 0 || !rs.liveDocs.isLive(d)) continue;
+    const explanation = explainer.explain(rs, d);
+    return { found: true, matched: explanation.matched, explanation: explanation.e, doc: rs.docBase + d };
+  }
+  return { found: false, matched: false };
+}
+
+/** The query compiled once against the reader the request may see, to explain any of its documents. */
+export function compileExplainer(
+  reader: ShardReader,
+  mapping: IndexMapping,
+  query: QueryNode,
+  ctx: QueryContext,
+  limits?: QueryLimits,
+  restriction: ReadRestriction = {},
+): { reader: ShardReader; explain: (rs: ReaderSegment, d: number) => Explained } {
   // Runtime fields of the mapping, as the query phase sees them; the documents and fields the
   // request may see, as the query phase does too.
   ({ reader, mapping } = withRuntimeFields(
@@ -82,14 +101,14 @@ export function explainQuery(
     ...(limits ? { limits } : {}),
   };
   const weight = compileQuery(query, env);
-  for (const rs of reader.segments) {
-    const d = rs.segment.docOfId(id);
-    if (d < 0 || !rs.liveDocs.isLive(d)) continue;
-    const x: ExplainEnv = { env, sources, reader, rs, d, explain: (w) => explainWeight(w, x) };
-    const explanation = explainWeight(weight, x);
-    return { found: true, matched: explanation.matched, explanation: explanation.e, doc: rs.docBase + d };
-  }
-  return { found: false, matched: false };
+  const r = reader;
+  return {
+    reader,
+    explain: (rs, d) => {
+      const x: ExplainEnv = { env, sources, reader: r, rs, d, explain: (w) => explainWeight(w, x) };
+      return explainWeight(weight, x);
+    },
+  };
 }
 
 export function explainWeight(w: Weight, x: ExplainEnv): Explained {
