@@ -41,7 +41,7 @@ describe('catResponse', () => {
   });
 
   it('refuses output formats it cannot write, and unknown sort keys', () => {
-    expect(() => catResponse(req({ format: 'yaml' }), columns, rows)).toThrow(/not supported/);
+    expect(() => catResponse(req({ format: 'smile' }), columns, rows)).toThrow(/not supported/);
     expect(() => catResponse(req({ s: 'nope' }), columns, rows)).toThrow(
       'Unable to sort by unknown sort key `nope`',
     );
