@@ -27,9 +27,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startTestCluster(
-  opts: { nodes?: number; workers?: number; security?: boolean } = {},
-): Promise<TestCluster> {
+type ClusterOptions = { nodes?: number; workers?: number; security?: boolean };
+
+/**
+ * Starts the cluster; when a transport port picked free was taken meanwhile (by a test file
+ * running beside this one) before its node could bind it, starts it again on other ports.
+ */
+export async function startTestCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(opts);
+    } catch (e) {
+      if (attempt >= 3 || !String((e as Error)?.message).includes('EADDRINUSE')) throw e;
+    }
+  }
+}
+
+async function startOnFreePorts(opts: ClusterOptions): Promise<TestCluster> {
   const count = opts.nodes ?? 3;
   const dir = mkdtempSync(join(tmpdir(), 'shoal-cluster-config-'));
   const ports: number[] = [];
