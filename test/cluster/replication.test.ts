@@ -126,8 +126,13 @@ describe('write replication', () => {
     expect((await http(urls[1]!, 'GET', '/waits/_doc/2')).json.found).toBe(false);
     // The index's own default, when the request names none.
     await http(urls[0]!, 'PUT', '/waits/_settings', { index: { 'write.wait_for_active_shards': '3' } });
-    const byIndex = await http(urls[2]!, 'PUT', '/waits/_doc/3?timeout=200ms', { a: 3 });
-    expect(byIndex.json.error?.type).toBe('unavailable_shards_exception');
+    // The setting is acknowledged once committed; the primary's node applies it right after.
+    let attempt = 0;
+    const byIndex = await eventually('the index default applied', async () => {
+      const r = await http(urls[2]!, 'PUT', `/waits/_doc/early-${attempt++}?timeout=200ms`, { a: 3 });
+      return r.json.error ? r : undefined;
+    });
+    expect(byIndex.json.error.type).toBe('unavailable_shards_exception');
     expect((await http(urls[2]!, 'PUT', '/waits/_doc/3?wait_for_active_shards=1', { a: 3 })).status).toBe(
       201,
     );
