@@ -5,7 +5,8 @@
  * gives for it. The client secret is a secure setting (secureSettings: environment variables).
  */
 import { isAbsolute, join } from 'node:path';
-import { notImplemented, parseTimeValue, REALMS_PREFIX, settingsException } from '@shoal/protocol';
+import { notImplemented, parseTimeValue } from '@shoal/protocol';
+import { failSetting as fail, realmSettingsReader, realmsOfType } from '../realm-settings.ts';
 
 export const OIDC_REALM_TYPE = 'oidc';
 
@@ -71,10 +72,6 @@ export interface OidcRealmConfig {
   populateUserMetadata: boolean;
 }
 
-function fail(reason: string): never {
-  throw settingsException(reason);
-}
-
 function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value))
     fail(`Invalid value [${value}] for [${key}]. Allowed values are [${allowed.join(', ')}]`);
@@ -97,15 +94,6 @@ function bool(value: string | undefined, dflt: boolean): boolean {
 }
 
 /** The names of the OIDC realms the settings mention. */
-function realmNames(settings: Readonly<Record<string, string>>): string[] {
-  const prefix = `${REALMS_PREFIX}${OIDC_REALM_TYPE}.`;
-  const names = new Set<string>();
-  for (const key of Object.keys(settings)) {
-    if (key.startsWith(prefix)) names.add(key.slice(prefix.length).split('.')[0]!);
-  }
-  return [...names];
-}
-
 function jwksetLocation(key: string, value: string, configDir: string): JwkSetLocation {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     const url = new URL(value);
@@ -135,21 +123,11 @@ function clientAuthMethod(key: string, value: string | undefined): ClientAuthMet
 
 /** Every enabled OIDC realm of the node settings, in `order` (then name). */
 export function oidcRealmConfigs(src: OidcSettingsSources): OidcRealmConfig[] {
-  const out: OidcRealmConfig[] = [];
-  for (const name of realmNames(src.settings)) {
-    const config = oidcRealmConfig(name, src);
-    if (config) out.push(config);
-  }
-  return out.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : 1));
+  return realmsOfType(src.settings, OIDC_REALM_TYPE, (name) => oidcRealmConfig(name, src));
 }
 
 function oidcRealmConfig(name: string, src: OidcSettingsSources): OidcRealmConfig | undefined {
-  const key = (k: string) => `${REALMS_PREFIX}${OIDC_REALM_TYPE}.${name}.${k}`;
-  const get = (k: string): string | undefined => {
-    const v = src.settings[key(k)];
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const require = (k: string): string => get(k) ?? fail(`The configuration setting [${key(k)}] is required`);
+  const { key, get, require } = realmSettingsReader(src.settings, OIDC_REALM_TYPE, name);
   if (!bool(get('enabled'), true)) return undefined;
   if (!src.tokenServiceEnabled) {
     fail(

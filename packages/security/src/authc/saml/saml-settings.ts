@@ -7,7 +7,8 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { notImplemented, parseTimeValue, REALMS_PREFIX, settingsException } from '@shoal/protocol';
+import { notImplemented, parseTimeValue } from '@shoal/protocol';
+import { failSetting as fail, realmSettingsReader, realmsOfType } from '../realm-settings.ts';
 
 export const SAML_REALM_TYPE = 'saml';
 
@@ -66,10 +67,6 @@ export interface SamlSettingsSources {
   tokenServiceEnabled: boolean;
 }
 
-function fail(reason: string): never {
-  throw settingsException(reason);
-}
-
 function bool(key: string, value: string | undefined, dflt: boolean): boolean {
   if (value === undefined) return dflt;
   if (value === 'true' || value === 'false') return value === 'true';
@@ -84,32 +81,13 @@ function list(value: string | undefined): string[] {
 }
 
 /** The names of the SAML realms the settings mention. */
-function realmNames(settings: Readonly<Record<string, string>>): string[] {
-  const prefix = `${REALMS_PREFIX}${SAML_REALM_TYPE}.`;
-  const names = new Set<string>();
-  for (const key of Object.keys(settings)) {
-    if (key.startsWith(prefix)) names.add(key.slice(prefix.length).split('.')[0]!);
-  }
-  return [...names];
-}
-
 /** Every enabled SAML realm of the node settings, in `order` (then name). */
 export function samlRealmConfigs(src: SamlSettingsSources): SamlRealmConfig[] {
-  const out: SamlRealmConfig[] = [];
-  for (const name of realmNames(src.settings)) {
-    const config = samlRealmConfig(name, src);
-    if (config) out.push(config);
-  }
-  return out.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : 1));
+  return realmsOfType(src.settings, SAML_REALM_TYPE, (name) => samlRealmConfig(name, src));
 }
 
 function samlRealmConfig(name: string, src: SamlSettingsSources): SamlRealmConfig | undefined {
-  const key = (k: string) => `${REALMS_PREFIX}${SAML_REALM_TYPE}.${name}.${k}`;
-  const get = (k: string): string | undefined => {
-    const v = src.settings[key(k)];
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const require = (k: string): string => get(k) ?? fail(`The configuration setting [${key(k)}] is required`);
+  const { key, get, require } = realmSettingsReader(src.settings, SAML_REALM_TYPE, name);
   const path = (p: string) => (isAbsolute(p) ? p : join(src.configDir, p));
   if (!bool(key('enabled'), get('enabled'), true)) return undefined;
   if (!src.tokenServiceEnabled) {
